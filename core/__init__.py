@@ -1,0 +1,1 @@
+"""The rules core: everything that is not Streamlit (no module here imports streamlit)."""

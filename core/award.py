@@ -1,0 +1,277 @@
+"""Evaluate one application under one ruleset: the award, every cap, the binding ones,
+the route, the checks and a plain-English explanation (RULES.md, "The computation").
+
+Each route's award is one `min` over named caps, so the code reads like the rule.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+
+from core.application import Application
+from core.fields import CAP, CAP_IDS, PROJECT_TYPES
+from core.money import ceil_share, floor_share, fmt, plain
+from core.rulesets import Ruleset, load
+
+
+def pct(share: Fraction) -> str:
+    value = (Decimal(share.numerator) / Decimal(share.denominator) * 100).normalize()
+    return f"{value:f}%"
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    label: str
+    status: str            # "pass", "fail", "waived", "warning"
+    amount: int | None     # cents: the shortfall, the gap, the room...
+    message: str
+    provision: str
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "label": self.label, "status": self.status,
+                "amount": None if self.amount is None else plain(self.amount),
+                "message": self.message, "provision": self.provision}
+
+
+@dataclass(frozen=True)
+class Step:
+    provision: str
+    text: str
+
+    def to_dict(self) -> dict:
+        return {"provision": self.provision, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Route:
+    id: str
+    award: int
+    caps: dict             # cap id -> cents, canonical order
+    binding: tuple
+
+    def to_dict(self) -> dict:
+        return {"award": plain(self.award), "caps": {k: plain(v) for k, v in self.caps.items()},
+                "binding": list(self.binding)}
+
+
+def _settle(route_id: str, caps: dict) -> Route:
+    award = max(0, min(caps.values()))
+    return Route(route_id, award, caps, tuple(c for c, v in caps.items() if v == award))
+
+
+def binding_text(binding, caps) -> str:
+    """'program maximum ($600,000)' or 'State share limit and funding need (both $500,000)'."""
+    if not binding:
+        return "none"
+    names = [CAP[c].label for c in binding]
+    amount = fmt(caps[binding[0]])
+    if len(names) == 1:
+        return f"{names[0]} ({amount})"
+    joined = ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{joined} ({'both' if len(names) == 2 else 'all'} {amount})"
+
+
+@dataclass(frozen=True)
+class Award:
+    application: Application
+    ruleset_id: str
+    ruleset_version: str
+    ruleset_label: str
+    is_variant: bool
+    amount: int
+    route: str
+    caps: dict
+    binding: tuple
+    routes: dict           # route id -> Route, every route evaluated
+    remaining: int
+    base: int
+    checks: tuple
+    steps: tuple
+    funding: dict = field(default_factory=dict)   # federal, state, local, gap (cents)
+
+    @property
+    def binding_text(self) -> str:
+        return binding_text(self.binding, self.caps)
+
+    def check(self, check_id: str) -> Check | None:
+        return next((c for c in self.checks if c.id == check_id), None)
+
+    @property
+    def local_shortfall(self) -> int:
+        c = self.check("local_match")
+        return c.amount if c and c.status == "fail" else 0
+
+    @property
+    def funding_gap(self) -> int:
+        return self.funding["gap"]
+
+    def to_dict(self) -> dict:
+        return {
+            "award": plain(self.amount),
+            "binding": list(self.binding),
+            "binding_text": self.binding_text,
+            "route": self.route,
+            "caps": {k: plain(v) for k, v in self.caps.items()},
+            "routes": {k: r.to_dict() for k, r in self.routes.items()},
+            "remaining": plain(self.remaining),
+            "base": plain(self.base),
+            "local_shortfall": plain(self.local_shortfall),
+            "funding_gap": plain(self.funding_gap),
+            "funding": {k: plain(v) for k, v in self.funding.items()},
+            "checks": [c.to_dict() for c in self.checks],
+            "steps": [s.to_dict() for s in self.steps],
+            "ruleset": {"id": self.ruleset_id, "version": self.ruleset_version,
+                        "variant": self.is_variant, "label": self.ruleset_label},
+            "application": self.application.to_dict(),
+        }
+
+
+def exception_conditions(app: Application, rs: Ruleset, grant: int) -> list[Check]:
+    """The four conditions of the Board exception, each pass or fail with its reason.
+    `grant` is the award the value-of-property condition is measured against."""
+    eligible = app.project_type in rs.bpw_eligible_types
+    allowed = ", ".join(PROJECT_TYPES[t].lower() for t in rs.bpw_eligible_types)
+    value_ok = app.local_property_value >= grant
+    return [
+        Check("bpw_project_type", "Project type qualifies", "pass" if eligible else "fail", None,
+              f"{PROJECT_TYPES[app.project_type]} {'is' if eligible else 'is not'} one of the types "
+              f"the exception covers ({allowed}).", "bpw_exception"),
+        Check("bpw_property_value", "Local property value covers the grant",
+              "pass" if value_ok else "fail", app.local_property_value,
+              f"Property and improvements made available locally are worth {fmt(app.local_property_value)}, "
+              f"{'at least' if value_ok else 'less than'} the State grant of {fmt(grant)}; on the exception "
+              f"route the grant may not exceed that value.", "bpw_exception"),
+        Check("bpw_no_state_funds", "No State funds in the property",
+              "fail" if app.state_funds_in_property else "pass", None,
+              "State funds were used for the property or building, so the exception is not available."
+              if app.state_funds_in_property else
+              "No State funds were used to acquire, build or maintain the property or building.",
+              "bpw_exception"),
+        Check("bpw_no_state_debt", "No State bonded debt on it",
+              "fail" if app.state_bonded_debt else "pass", None,
+              "The State is responsible for bonded debt on the property or building, so the exception "
+              "is not available." if app.state_bonded_debt else
+              "The State carries no bonded debt on the property or building.", "bpw_exception"),
+    ]
+
+
+def evaluate(app: Application, ruleset: Ruleset | None = None) -> Award:
+    rs = ruleset or load()
+    steps: list[Step] = []
+    say = lambda provision, text: steps.append(Step(provision, text))  # noqa: E731
+    kind = PROJECT_TYPES[app.project_type].lower()
+    cost, fed, local, prior = app.eligible_cost, app.federal_grant, app.local_contribution, app.prior_program_funds
+
+    # 1-2. federal_first: the federal grant is applied to the cost first.
+    remaining = max(0, cost - fed)
+    base = cost if app.federal_law_contrary else remaining
+    if fed == 0:
+        say("federal_first", f"There is no federal grant, so the whole {fmt(cost)} cost of eligible work remains.")
+    elif app.federal_law_contrary:
+        say("federal_first", f"Federal law requires otherwise, so the {fmt(fed)} federal grant is not applied "
+                             f"first; the State share is taken of the whole {fmt(cost)} cost of eligible work.")
+    else:
+        say("federal_first", f"The {fmt(fed)} federal grant is applied first, leaving {fmt(remaining)} "
+                             f"of the {fmt(cost)} cost of eligible work.")
+
+    # 3. Caps on every route.
+    common = {"program_max": rs.program_max(app.project_type)}
+    say("program_max", f"A grant for {kind} may not exceed {fmt(common['program_max'])} (program maximum).")
+    common["funding_need"] = max(0, remaining - local)
+    say("funding_need", f"With {fmt(local)} of local contributions, the project still lacks "
+                        f"{fmt(common['funding_need'])}; the State does not pay more than that (funding need).")
+    if prior > 0:
+        common["prior_grant_room"] = max(0, rs.prior_grant_ceiling - prior)
+        say("prior_grant_room", f"This grantee already received {fmt(prior)} under the program; an additional "
+                                f"grant is limited to {fmt(rs.prior_grant_ceiling)} less that: "
+                                f"{fmt(common['prior_grant_room'])} (prior-grant room).")
+    if app.requested_amount is not None:
+        common["requested_amount"] = app.requested_amount
+        say("requested_amount", f"The applicant asked for {fmt(app.requested_amount)} (requested amount).")
+
+    def ordered(caps: dict) -> dict:
+        return {c: caps[c] for c in CAP_IDS if c in caps}
+
+    # 4. Standard route: the State share of the base.
+    cost_share = floor_share(base, rs.state_share)
+    say("cost_share", f"The State share may not exceed {pct(rs.state_share)} of {fmt(base)}: {fmt(cost_share)} "
+                      f"(State share limit, rounded down to the cent).")
+    routes = {"standard": _settle("standard", ordered(common | {"cost_share": cost_share}))}
+
+    # 5. Board exception route: only when requested and its conditions can hold.
+    checks: list[Check] = []
+    if app.bpw_exception_requested:
+        eligible = (app.project_type in rs.bpw_eligible_types and not app.state_funds_in_property
+                    and not app.state_bonded_debt)
+        if eligible:
+            routes["bpw_exception"] = _settle(
+                "bpw_exception", ordered(common | {"property_value": app.local_property_value}))
+
+    # 6. The route with the larger award; on a tie, the standard route.
+    chosen = routes["standard"]
+    exc = routes.get("bpw_exception")
+    if exc and exc.award > chosen.award:
+        chosen = exc
+    if app.bpw_exception_requested:
+        conditions = exception_conditions(app, rs, chosen.award if chosen.id == "bpw_exception"
+                                          else (exc.award if exc else chosen.award))
+        failed = [c for c in conditions if c.status == "fail" and c.id != "bpw_property_value"]
+        if failed:
+            say("bpw_exception", "The Board of Public Works exception was requested but is not available: "
+                                 + " ".join(c.message for c in failed))
+        elif chosen is exc:
+            say("bpw_exception", f"The Board of Public Works exception applies: the {pct(rs.state_share)} limit is "
+                                 f"lifted, but the grant may not exceed the {fmt(app.local_property_value)} value "
+                                 f"of property made available locally. The exception route gives {fmt(exc.award)} "
+                                 f"against {fmt(routes['standard'].award)} on the standard route, so it is used.")
+        else:
+            say("bpw_exception", f"The Board of Public Works exception would give {fmt(exc.award)}, not more than "
+                                 f"the {fmt(routes['standard'].award)} of the standard route, so the standard "
+                                 f"route is used.")
+        checks.extend(conditions)
+
+    # 7. The award and every cap that holds it down.
+    say("award", f"The award is the least of these limits: {fmt(chosen.award)}. "
+                 f"Binding: {binding_text(chosen.binding, chosen.caps)}.")
+
+    # Checks beside the award (they do not change it).
+    required = ceil_share(remaining, rs.local_share)
+    if chosen.id == "bpw_exception":
+        checks.insert(0, Check("local_match", "Local match", "waived", 0,
+                               f"The {pct(rs.local_share)} local match is waived on the Board exception route.",
+                               "local_match"))
+    else:
+        short = max(0, required - local)
+        checks.insert(0, Check(
+            "local_match", "Local match", "fail" if short else "pass", short,
+            f"Local contributions are {fmt(short)} short of the {pct(rs.local_share)} match of {fmt(required)}."
+            if short else
+            f"Local contributions of {fmt(local)} meet the {pct(rs.local_share)} match of {fmt(required)}.",
+            "local_match"))
+    gap = max(0, cost - fed - chosen.award - local)
+    checks.insert(1, Check(
+        "fully_funded", "Fully funded", "fail" if gap else "pass", gap,
+        f"Federal, State and local funds leave a funding gap of {fmt(gap)}." if gap else
+        "Federal, State and local funds cover the cost of eligible work.", "funding_need"))
+    covers = fed > 0 and fed >= cost
+    checks.insert(2, Check(
+        "federal_exceeds_cost", "Federal grant within the cost", "warning" if covers else "pass", fed,
+        f"The {fmt(fed)} federal grant alone covers the {fmt(cost)} cost of eligible work; no State grant is needed."
+        if covers else "The federal grant does not cover the whole cost on its own.", "federal_first"))
+    if prior > 0:
+        room = common["prior_grant_room"]
+        checks.append(Check(
+            "prior_grant_room", "Prior-grant room", "pass" if room else "fail", room,
+            f"{fmt(room)} of room remains below the {fmt(rs.prior_grant_ceiling)} ceiling." if room else
+            f"Prior funds of {fmt(prior)} reach the {fmt(rs.prior_grant_ceiling)} ceiling; no additional "
+            f"grant is available.", "prior_grant_room"))
+
+    return Award(
+        application=app, ruleset_id=rs.id, ruleset_version=rs.version, ruleset_label=rs.label,
+        is_variant=rs.is_variant, amount=chosen.award, route=chosen.id, caps=chosen.caps,
+        binding=chosen.binding, routes=routes, remaining=remaining, base=base,
+        checks=tuple(checks), steps=tuple(steps),
+        funding={"federal": fed, "state": chosen.award, "local": local, "gap": gap},
+    )

@@ -1,0 +1,109 @@
+"""Command line: `python -m core --help`. Shares the one model with the dashboard."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from core.money import ValidationError
+from core.rulesets import RulesetError, available, load
+
+
+class CliError(Exception):
+    """A one-line error for the user; exit status 2."""
+
+
+def _read_json(source: str):
+    try:
+        text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
+    except OSError as exc:
+        raise CliError(f"{source}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{source}: not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+
+
+def cmd_evaluate(args) -> int:
+    from core.application import Application
+    from core.award import evaluate
+
+    rs = load(args.ruleset)
+    data = _read_json(args.file)
+    many = isinstance(data, list)
+    results = []
+    for i, item in enumerate(data if many else [data]):
+        try:
+            results.append(evaluate(Application.from_dict(item), rs).to_dict())
+        except ValidationError as exc:
+            raise CliError(f"application {i + 1}: {exc}" if many else str(exc)) from None
+    json.dump(results if many else results[0], sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def cmd_batch(args) -> int:
+    from core.batch import BatchError, evaluate_table, read_csv
+
+    rs = load(args.ruleset)
+    try:
+        table = read_csv(args.input)
+    except FileNotFoundError:
+        raise CliError(f"{args.input}: no such file") from None
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise CliError(f"{args.input}: cannot read as CSV ({str(exc).splitlines()[0]})") from None
+    try:
+        out = evaluate_table(table, rs)
+    except BatchError as exc:
+        raise CliError(f"{args.input}: {exc}") from None
+    try:
+        out.to_csv(args.output, index=False)
+    except OSError as exc:
+        raise CliError(f"{args.output}: cannot write ({exc.strerror})") from None
+    bad = int((out["error"] != "").sum())
+    print(f"{len(out) - bad} rows evaluated, {bad} with errors -> {args.output}", file=sys.stderr)
+    return 1 if bad else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m core",
+        description="State capital grants for senior citizen activity centers: the award, the cap that "
+                    "binds, and why. Money is read as dollars (cents allowed) and written with two decimals.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    rs_help = f"ruleset id (default: regulation; available: {', '.join(available())})"
+
+    p = sub.add_parser("evaluate", help="evaluate a JSON application or an array of them",
+                       description="Read a JSON application (or an array) from FILE or '-' (stdin); "
+                                   "print the result(s) as JSON: award, binding, route, caps, checks, steps.")
+    p.add_argument("file", metavar="FILE|-")
+    p.add_argument("--ruleset", default="regulation", help=rs_help)
+    p.set_defaults(run=cmd_evaluate)
+
+    p = sub.add_parser("batch", help="evaluate every row of a CSV file",
+                       description="Columns named as the RULES.md fields; the Board exception flattened to "
+                                   "bpw_exception_requested, local_property_value, state_funds_in_property, "
+                                   "state_bonded_debt. Output: the input columns plus award, binding, route, "
+                                   "local_shortfall, funding_gap, error. Exit status 1 if any row was bad.")
+    p.add_argument("input", metavar="IN.csv")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.csv")
+    p.add_argument("--ruleset", default="regulation", help=rs_help)
+    p.set_defaults(run=cmd_batch)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except (CliError, RulesetError, ValidationError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the reader (for example `head`) closed early: not an error of ours
+        sys.stderr.close()
+        return 0
