@@ -215,8 +215,7 @@ def evaluate(app: Application, ruleset: Ruleset | None = None) -> Award:
     if exc and exc.award > chosen.award:
         chosen = exc
     if app.bpw_exception_requested:
-        conditions = exception_conditions(app, rs, chosen.award if chosen.id == "bpw_exception"
-                                          else (exc.award if exc else chosen.award))
+        conditions = exception_conditions(app, rs, chosen.award)
         failed = [c for c in conditions if c.status == "fail" and c.id != "bpw_property_value"]
         if failed:
             say("bpw_exception", "The Board of Public Works exception was requested but is not available: "

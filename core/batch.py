@@ -149,10 +149,15 @@ def frame_of(apps: list[Application]) -> pd.DataFrame:
     """Parsed values of validated applications (the batch engine's input form)."""
     rows = []
     for a in apps:
-        row = {f.name: getattr(a, f.name) for f in FIELDS if f.kind in ("money", "bool") and f.default is not None}
-        row["requested_amount"] = a.requested_amount or 0
-        row["requested_amount_given"] = a.requested_amount is not None
-        row["type_code"] = TYPE_CODES[a.project_type]
+        row = {"type_code": TYPE_CODES[a.project_type]}
+        for f in FIELDS:
+            value = getattr(a, f.name)
+            if f.kind == "money":
+                row[f.name] = value or 0
+                if f.default is None:
+                    row[f"{f.name}_given"] = value is not None
+            elif f.kind == "bool":
+                row[f.name] = value
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -171,10 +176,9 @@ def evaluate_table(df: pd.DataFrame, rs: Ruleset | None = None) -> pd.DataFrame:
     result = evaluate_parsed(values, rs)
     bad = errors != ""
     out = df.copy()
-    for col in ("award", "local_shortfall", "funding_gap"):
-        out[col] = np.where(bad, "", cents_text(result[col].to_numpy()))
-    out["binding"] = np.where(bad, "", result["binding"].to_numpy())
-    out["route"] = np.where(bad, "", result["route"].to_numpy())
+    for col in OUTPUT_COLUMNS[:-1]:
+        values = result[col].to_numpy()
+        out[col] = np.where(bad, "", cents_text(values) if col in ("award", "local_shortfall", "funding_gap") else values)
     out["error"] = errors
     return out
 

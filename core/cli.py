@@ -67,6 +67,24 @@ def cmd_batch(args) -> int:
     return 1 if bad else 0
 
 
+def cmd_sweep(args) -> int:
+    from core.analysis import SWEEP_FIELDS, sweep
+    from core.application import Application
+    from core.money import to_cents
+
+    rs = load(args.ruleset)
+    if args.field not in SWEEP_FIELDS:
+        raise CliError(f"FIELD: {args.field!r} cannot be swept; use one of {', '.join(SWEEP_FIELDS)}")
+    lo, hi = to_cents(args.lo, "--from"), to_cents(args.hi, "--to")
+    if lo >= hi:
+        raise CliError(f"--from {args.lo} must be below --to {args.hi}")
+    data = _read_json(args.file)
+    app = Application.from_dict(data)
+    json.dump(sweep(app, args.field, lo, hi, rs).to_dict(), sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m core",
@@ -91,6 +109,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="OUT.csv")
     p.add_argument("--ruleset", default="regulation", help=rs_help)
     p.set_defaults(run=cmd_batch)
+
+    p = sub.add_parser("sweep", help="exact breakpoints of the award along one input",
+                       description="Vary FIELD from --from to --to (dollars) with the rest of the application "
+                                   "fixed; print every point where the award's slope or binding cap changes, "
+                                   "exact to the cent, and points for drawing.")
+    p.add_argument("field", metavar="FIELD")
+    p.add_argument("--from", dest="lo", required=True, metavar="A")
+    p.add_argument("--to", dest="hi", required=True, metavar="B")
+    p.add_argument("file", metavar="FILE|-")
+    p.add_argument("--ruleset", default="regulation", help=rs_help)
+    p.set_defaults(run=cmd_sweep)
     return parser
 
 

@@ -41,8 +41,10 @@ def to_cents(value, field: str) -> int:
     elif isinstance(value, float):
         if not math.isfinite(value):
             raise ValidationError(field, value, "is not a finite amount; enter dollars such as 1250000")
-        # A binary float cannot hold cents exactly: take the nearest cent, once.
-        dec = Decimal(repr(value)).quantize(Decimal("0.01"))
+        dec = Decimal(repr(value))
+        if 0 <= dec <= MAX_DOLLARS:
+            # A binary float cannot hold cents exactly: take the nearest cent, once.
+            dec = dec.quantize(Decimal("0.01"))
     elif isinstance(value, Decimal):
         dec = value
     elif isinstance(value, str):

@@ -1,0 +1,246 @@
+"""Exact breakpoints of the award along one input (RULES.md caps as lines).
+
+Along one money input x, every cap is max(0, a·x + b): the same formulas as
+`core.award.evaluate` without the clamp at zero. Each route's award is the least of its
+caps, the result the better route; so the award is piecewise linear, and its kinks lie
+only where two cap lines cross or a line crosses zero. We compute those candidates
+exactly (fractions of a cent), keep the ones where the slope or the binding caps change,
+and report each at the first cent on its far side with the award `evaluate` gives there.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from core.application import Application
+from core.award import evaluate
+from core.fields import CAP, CAP_IDS, FIELD
+from core.money import fmt, plain
+from core.rulesets import Ruleset, load
+
+SWEEP_FIELDS = ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds",
+                "local_property_value", "requested_amount")
+
+
+def raw_caps(v: dict, app: Application, rs: Ruleset) -> dict[str, dict[str, Fraction]]:
+    """Each route's caps before the clamp at zero, for money values `v` (cents, may be
+    fractions). Mirrors `evaluate` step by step; a test checks that they agree."""
+    cost, fed, local, prior = (Fraction(v[k]) for k in ("eligible_cost", "federal_grant",
+                                                       "local_contribution", "prior_program_funds"))
+    common = {"program_max": Fraction(rs.program_max(app.project_type)), "funding_need": cost - fed - local}
+    if prior > 0:
+        common["prior_grant_room"] = rs.prior_grant_ceiling - prior
+    if v["requested_amount"] is not None:
+        common["requested_amount"] = Fraction(v["requested_amount"])
+    base = cost if app.federal_law_contrary else cost - fed
+    routes = {"standard": common | {"cost_share": rs.state_share * base}}
+    if (app.bpw_exception_requested and app.project_type in rs.bpw_eligible_types
+            and not app.state_funds_in_property and not app.state_bonded_debt):
+        routes["bpw_exception"] = common | {"property_value": Fraction(v["local_property_value"])}
+    return routes
+
+
+@dataclass(frozen=True)
+class State:
+    """The award's regime on an open stretch of the input."""
+    route: str
+    binding: tuple
+    slope: Fraction     # change of the award per unit of the input
+
+
+@dataclass(frozen=True)
+class Breakpoint:
+    value: int            # cents: the first cent at which the new regime holds
+    exact: Fraction       # where the lines cross, in cents
+    award: int            # cents, from `evaluate` at `value`
+    binding_before: tuple
+    binding_after: tuple
+    route_before: str
+    route_after: str
+    slope_before: Fraction
+    slope_after: Fraction
+
+    def to_dict(self) -> dict:
+        return {"value": plain(self.value), "award": plain(self.award),
+                "binding_before": list(self.binding_before), "binding_after": list(self.binding_after),
+                "route_before": self.route_before, "route_after": self.route_after,
+                "slope_before": str(self.slope_before), "slope_after": str(self.slope_after)}
+
+
+@dataclass(frozen=True)
+class Sweep:
+    field: str
+    lo: int
+    hi: int
+    breakpoints: tuple
+    points: tuple         # (value, award, binding) in cents, for drawing
+
+    def to_dict(self) -> dict:
+        return {"field": self.field, "from": plain(self.lo), "to": plain(self.hi),
+                "breakpoints": [b.to_dict() for b in self.breakpoints],
+                "points": [{"value": plain(x), "award": plain(a), "binding": list(b)} for x, a, b in self.points]}
+
+
+def _values(app: Application, field: str, x) -> dict:
+    v = {k: getattr(app, k) for k in SWEEP_FIELDS}
+    v[field] = x
+    return v
+
+
+def _regime(app, rs, field, x: Fraction) -> tuple[State, Fraction]:
+    """Route, binding caps and slope on the stretch around x (x strictly inside it)."""
+    routes = raw_caps(_values(app, field, x), app, rs)
+    lines = {r: {c: _line(app, rs, field, r, c) for c in caps} for r, caps in routes.items()}
+    best = None
+    for route, caps in routes.items():
+        award = max(Fraction(0), min(caps.values()))
+        if best is None or award > best[1]:
+            best = (route, award)
+    route, award = best
+    caps = routes[route]
+    binding = tuple(c for c in CAP_IDS if c in caps and max(Fraction(0), caps[c]) == award)
+    slope = Fraction(0) if award == 0 else lines[route][binding[0]][0]
+    return State(route, binding, slope), award
+
+
+def _line(app, rs, field, route, cap) -> tuple[Fraction, Fraction]:
+    """(a, b) with cap = a·x + b along the field (exactly affine before the clamp)."""
+    # Measured at 1 and 2 cents: at 0 of prior funds the top-up cap does not exist yet.
+    at1 = raw_caps(_values(app, field, 1), app, rs)[route][cap]
+    at2 = raw_caps(_values(app, field, 2), app, rs)[route][cap]
+    return at2 - at1, at1 - (at2 - at1)
+
+
+def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = None) -> Sweep:
+    """Every point in [lo, hi] (cents) where the award's slope or binding caps change."""
+    rs = rs or load()
+    if field not in SWEEP_FIELDS:
+        raise ValueError(f"field: {field!r} cannot be swept; use one of {', '.join(SWEEP_FIELDS)}")
+    if not 0 <= lo < hi:
+        raise ValueError(f"range: from {plain(lo)} to {plain(hi)} is empty; 'from' must be below 'to'")
+    if field == "local_property_value" and not app.bpw_exception_requested:
+        app = app.replace(bpw_exception_requested=True, local_property_value=0)
+    start = lo
+    if field == "prior_program_funds" and lo == 0:
+        start = 1  # at 0 there is no earlier grant; from one cent on the top-up cap applies
+    routes = raw_caps(_values(app, field, Fraction(start)), app, rs)
+    lines = [_line(app, rs, field, r, c) for r, caps in routes.items() for c in caps]
+    candidates = set()
+    for i, (a1, b1) in enumerate(lines):
+        if a1:
+            candidates.add(-b1 / a1)                     # the line crosses zero
+        for a2, b2 in lines[i + 1:]:
+            if a1 != a2:
+                candidates.add((b2 - b1) / (a1 - a2))    # two lines cross
+    cuts = sorted(c for c in candidates if start < c < hi)
+    edges = [Fraction(start)] + cuts + [Fraction(hi)]
+    regimes = [_regime(app, rs, field, (a + b) / 2)[0] for a, b in zip(edges, edges[1:])]
+    breakpoints = []
+    if start != lo:  # the top-up cap appears at one cent of prior funds
+        before, after = _regime(app.replace(prior_program_funds=0), rs, field, Fraction(0))[0], regimes[0]
+        if (before.binding, before.route) != (after.binding, after.route):
+            breakpoints.append(_breakpoint(app, rs, field, Fraction(1), before, after))
+    for cut, before, after in zip(cuts, regimes, regimes[1:]):
+        if before != after:
+            breakpoints.append(_breakpoint(app, rs, field, cut, before, after))
+    xs = sorted({lo, hi, *(b.value for b in breakpoints if b.value <= hi)})
+    xs = sorted(set(xs) | {(a + b) // 2 for a, b in zip(xs, xs[1:])})
+    points = []
+    for x in xs:
+        result = evaluate(app.replace(**{field: x}), rs)
+        points.append((x, result.amount, result.binding))
+    return Sweep(field, lo, hi, tuple(breakpoints), tuple(points))
+
+
+def _breakpoint(app, rs, field, cut: Fraction, before: State, after: State) -> Breakpoint:
+    value = math.ceil(cut)
+    result = evaluate(app.replace(**{field: value}), rs)
+    return Breakpoint(value, cut, result.amount, before.binding, after.binding, before.route, after.route,
+                      before.slope, after.slope)
+
+
+def caps_words(binding) -> str:
+    names = [CAP[c].label for c in binding]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def describe(bp: Breakpoint, field: str) -> str:
+    """'program maximum binds from $1,200,000' in words a board member can read aloud."""
+    label = FIELD[field].label.lower()
+    route = "" if bp.route_before == bp.route_after else (
+        " (the Board exception route takes over)" if bp.route_after == "bpw_exception" else " (back to the standard route)")
+    if bp.binding_before == bp.binding_after and bp.route_before == bp.route_after:
+        trend = "starts to rise" if bp.slope_after > 0 else "stops falling" if bp.slope_after == 0 else "starts to fall"
+        return f"The award {trend} at {fmt(bp.value)} of {label} ({caps_words(bp.binding_after)})"
+    return f"{caps_words(bp.binding_after).capitalize()} binds from {fmt(bp.value)} of {label}{route}"
+
+
+def what_would_change(app: Application, rs: Ruleset | None = None) -> list[str]:
+    """For each input, the nearest points where the award's regime changes, in words."""
+    rs = rs or load()
+    current = evaluate(app, rs)
+    lines = []
+    fields = ["eligible_cost", "federal_grant", "local_contribution", "prior_program_funds"]
+    if app.requested_amount is not None:
+        fields.append("requested_amount")
+    if app.bpw_exception_requested:
+        fields.append("local_property_value")
+    for field in fields:
+        x = getattr(app, field)
+        label = FIELD[field].label.lower()
+        if field == "prior_program_funds" and x == 0:
+            ceiling = rs.prior_grant_ceiling
+            lines.append(f"Any prior program funds would limit the award to {fmt(ceiling)} less those funds "
+                         f"(prior-grant room)." if current.amount >= ceiling else
+                         f"Prior program funds above {fmt(ceiling - current.amount)} would start to cut the award "
+                         f"(prior-grant room).")
+            continue
+        s = sweep(app, field, 0, max(4 * x, x + 4 * rs.capital_cap, 100), rs)
+        here = _regime(app, rs, field, Fraction(x) + Fraction(1, 2))[0]
+        nxt = next((b for b in s.breakpoints if b.value > x), None)
+        until = "." if nxt is None else (
+            f" until {fmt(nxt.value)}, where the award reaches $0." if nxt.award == 0 else
+            f" until {fmt(nxt.value)}, where {caps_words(nxt.binding_after)} takes over.")
+        if here.slope == 0:
+            text = f"Raising the {label} from {fmt(x)} does not change the award{until}"
+            prev = next((b for b in reversed(s.breakpoints) if b.value <= x and b.slope_before > 0), None)
+            if field == "eligible_cost" and prev:
+                text = f"Costs above {fmt(prev.value)} no longer raise the award ({caps_words(here.binding)} binds)."
+        else:
+            verb = "adds" if here.slope > 0 else "takes away"
+            text = f"Each extra $1 of {label} {verb} {fmt(int(abs(here.slope) * 100))} of award{until}"
+        lines.append(text)
+    if current.funding_gap:
+        need = closing_local(app, rs)
+        if need is not None:
+            lines.append(f"Another {fmt(need - app.local_contribution)} of local funds closes the "
+                         f"{fmt(current.funding_gap)} funding gap.")
+    return lines
+
+
+def closing_local(app: Application, rs: Ruleset | None = None) -> int | None:
+    """The least local contribution (cents) at which the funding gap is zero."""
+    rs = rs or load()
+    gap = lambda loc: evaluate(app.replace(local_contribution=loc), rs).funding_gap  # noqa: E731
+    lo = app.local_contribution
+    hi = max(lo, app.eligible_cost)
+    if gap(hi):
+        return None
+    # The gap never grows as local funds rise, and is piecewise linear: walk its breakpoints.
+    s = sweep(app, "local_contribution", lo, hi + 1, rs)
+    xs = [lo] + [b.value for b in s.breakpoints] + [hi]
+    for a, b in zip(xs, xs[1:]):
+        if gap(b) == 0:
+            ga = gap(a)
+            if ga == 0:
+                return a
+            gb1 = gap(min(a + 1, b))
+            step = ga - gb1 or 1
+            guess = a + math.ceil(Fraction(ga, step))
+            while guess > a and gap(guess - 1) == 0:
+                guess -= 1
+            while gap(guess):
+                guess += 1
+            return guess
+    return hi

@@ -1,0 +1,79 @@
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.application import Application
+from core.award import evaluate
+from core.batch import BatchError, evaluate_table, read_csv
+from core.money import ValidationError, plain
+
+CSV = """name,project_type,eligible_cost,federal_grant,local_contribution,prior_program_funds,requested_amount,federal_law_contrary,bpw_exception_requested,local_property_value,state_funds_in_property,state_bonded_debt
+ex1,renovation,1000000,,500000,,,,,,,
+ex2,renovation,"$3,000,000",0,1500000,0,,no,,,,
+ex3,renovation,1000000,400000,300000,,,,,,,
+bad,castle,-5,abc,,,,,,,,
+ex7,renovation,1000000,,100000,,,,yes,700000,false,0
+ex5,Master plan,40000,,20000,,,,,,,
+odd,renovation,100000.01,,,,,TRUE,,,,
+ex6,renovation,900000,,0,250000,,,,,,
+req,conversion,1000000,,500000,,123456.78,,,,,
+empty,,,,,,,,,,,
+"""
+
+
+@pytest.fixture
+def table():
+    return evaluate_table(read_csv(io.StringIO(CSV)))
+
+
+def test_rows_match_scalar_and_keep_their_place(table):
+    assert list(table["name"]) == ["ex1", "ex2", "ex3", "bad", "ex7", "ex5", "odd", "ex6", "req", "empty"]
+    assert list(table["award"]) == ["500000.00", "600000.00", "300000.00", "", "600000.00", "15000.00",
+                                    "50000.00", "50000.00", "123456.78", ""]
+    assert list(table["binding"]) == ["cost_share;funding_need", "program_max", "cost_share;funding_need", "",
+                                      "program_max", "program_max", "cost_share", "prior_grant_room",
+                                      "requested_amount", ""]
+    assert list(table["route"])[4] == "bpw_exception"
+    assert table["funding_gap"][1] == "900000.00" and table["local_shortfall"][6] == "50000.01"
+
+
+def test_bad_rows_carry_the_scalar_message(table):
+    row = read_csv(io.StringIO(CSV)).iloc[3].to_dict()
+    with pytest.raises(ValidationError) as err:
+        Application.from_dict(row, unknown="ignore")
+    assert table["error"][3] == str(err.value)
+    assert table["error"][3].startswith("project_type: 'castle' is not a project type")
+    assert "eligible_cost: '-5' is negative" in table["error"][3] and "federal_grant: 'abc'" in table["error"][3]
+    assert table["error"][9] == "project_type: is missing; it is required; eligible_cost: is missing; it is required"
+    assert (table["error"][[0, 1, 2, 4, 5, 6, 7, 8]] == "").all()
+
+
+def test_every_good_row_equals_scalar(table):
+    src = read_csv(io.StringIO(CSV))
+    for i in range(len(src)):
+        if table["error"][i]:
+            continue
+        a = evaluate(Application.from_dict(src.iloc[i].to_dict(), unknown="ignore"))
+        assert table["award"][i] == plain(a.amount)
+        assert table["binding"][i] == ";".join(a.binding)
+        assert table["route"][i] == a.route
+
+
+def test_missing_required_column():
+    with pytest.raises(BatchError, match="missing column 'eligible_cost'"):
+        evaluate_table(pd.DataFrame({"project_type": ["renovation"]}))
+
+
+def test_only_required_columns_and_extra_columns_pass_through():
+    out = evaluate_table(pd.DataFrame({"project_type": ["renovation"], "eligible_cost": ["1000000"], "note": ["=x"]}))
+    assert out["award"][0] == "500000.00" and out["note"][0] == "=x"
+
+
+def test_large_and_slow_path_values():
+    out = evaluate_table(pd.DataFrame({"project_type": ["renovation"] * 3,
+                                       "eligible_cost": ["1000000000000.00", "9999999999999", " 1,000,000.50 "]}))
+    assert out["award"][0] == "600000.00"
+    assert out["error"][1].startswith("eligible_cost: '9999999999999' is over")
+    assert out["award"][2] == "500000.25"
