@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from core.money import ValidationError
@@ -85,6 +86,49 @@ def cmd_sweep(args) -> int:
     return 0
 
 
+def cmd_scenarios(args) -> int:
+    from core.money import fmt
+    from core.scenarios import ScenarioError, ScenarioStore, parse_export
+
+    try:
+        store = ScenarioStore()
+    except ScenarioError as exc:
+        raise CliError(str(exc)) from None
+    except Exception as exc:  # a bad URL or an unreachable server: say which, in one line
+        raise CliError(f"SCENARIO_DB_URL: cannot open the scenario library ({type(exc).__name__}: "
+                       f"{str(exc).splitlines()[0]})") from None
+    if args.action == "list":
+        for sc in store.list():
+            award = sc.award()
+            print(f"{sc.name}\t{fmt(award.amount, True)}\t{';'.join(award.binding)}\t{sc.ruleset_id}\t{sc.updated_at}")
+        return 0
+    if args.action == "export":
+        data = store.export()
+        text = json.dumps(data, indent=2)
+        if args.output == "-":
+            sys.stdout.write(text + "\n")
+        else:
+            tmp = f"{args.output}.tmp"
+            try:
+                with open(tmp, "w", encoding="utf-8") as fh:
+                    fh.write(text)
+                os.replace(tmp, args.output)  # never leave a half-written backup
+            except OSError as exc:
+                raise CliError(f"{args.output}: cannot write ({exc.strerror})") from None
+        print(f"exported {len(data['scenarios'])} scenarios", file=sys.stderr)
+        return 0
+    good, errors = parse_export(_read_json(args.file))
+    if errors:
+        raise CliError(f"{args.file}: nothing imported; {len(errors)} problem(s): " + " | ".join(errors[:5])
+                       + (" | ..." if len(errors) > 5 else ""))
+    try:
+        n = store.import_scenarios(good, overwrite=args.overwrite)
+    except ScenarioError as exc:
+        raise CliError(f"{args.file}: nothing imported; {exc} (use --overwrite to replace)") from None
+    print(f"imported {n} scenarios", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m core",
@@ -120,6 +164,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE|-")
     p.add_argument("--ruleset", default="regulation", help=rs_help)
     p.set_defaults(run=cmd_sweep)
+
+    p = sub.add_parser("scenarios", help="list, export (back up) or import the scenario library",
+                       description="The scenario library at SCENARIO_DB_URL (any SQLAlchemy URL; default: a "
+                                   "SQLite file under data/).")
+    acts = p.add_subparsers(dest="action", required=True)
+    acts.add_parser("list", help="one line per scenario: name, award, binding caps, ruleset, updated")
+    e = acts.add_parser("export", help="write the whole library to a versioned JSON file")
+    e.add_argument("-o", "--output", required=True, metavar="FILE.json")
+    i = acts.add_parser("import", help="import a JSON export or an array of applications with a 'name'; "
+                                       "all or nothing")
+    i.add_argument("file", metavar="FILE.json|-")
+    i.add_argument("--overwrite", action="store_true", help="replace scenarios of the same name")
+    p.set_defaults(run=cmd_scenarios)
     return parser
 
 

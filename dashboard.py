@@ -1,0 +1,28 @@
+"""Entry point: `streamlit run dashboard.py`. Page config, navigation, shared sidebar."""
+import streamlit as st
+
+from core.rulesets import available, load
+from ui import state
+
+st.set_page_config(page_title="State capital grant what-if", page_icon="🏛️", layout="wide")
+
+PAGES = [
+    st.Page("pages/calculator.py", title="Calculator", icon="🧮", default=True),
+]
+page = st.navigation(PAGES)
+
+state.init()
+with st.sidebar:
+    st.header("Senior center capital grants")
+    st.caption("What the State can give, and which limit holds it down.")
+    choices = available() + list(st.session_state.get("variants", {}))
+    st.session_state["w:ruleset"] = state.get("ruleset") if state.get("ruleset") in choices else "regulation"
+
+    def label(rid):
+        rs = st.session_state.get("variants", {}).get(rid) or load(rid)
+        return rs.label
+
+    st.selectbox("Ruleset", choices, key="w:ruleset", format_func=label,
+                 on_change=lambda: state.put("ruleset", st.session_state["w:ruleset"]),
+                 help="The regulation in force, or a policy variant for what-ifs (always labelled).")
+page.run()

@@ -1,0 +1,105 @@
+"""The what-if for one application: inputs bound to the URL, the award, the binding cap,
+headroom, the waterfall, checks, explanation and what would change it."""
+import streamlit as st
+
+from core.analysis import what_would_change
+from core.award import evaluate
+from core.charts import headroom_figure, waterfall_figure
+from core.fields import CAP, FIELD, PROJECT_TYPES, ROUTES
+from core.money import fmt
+from core.provisions import PROVISION
+from ui import state
+from ui.text import STATUS_BADGE, md
+from ui.widgets import flag_input, money_input
+
+state.init()
+for problem in st.session_state.pop("url_problems", []):
+    st.warning(md(problem), icon=":material/link_off:")
+
+rs = state.ruleset()
+presenting = st.session_state.get("presentation", False)
+
+st.title("State grant calculator")
+st.caption(md(f"Ruleset: {rs.label} · version {rs.version}"))
+if rs.is_variant:
+    st.warning(md(f"Computed under a policy variant, not the regulation in force: {rs.title}."), icon=":material/science:")
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _changes(app, _rs, rs_version):
+    return what_would_change(app, _rs)
+
+
+def inputs() -> None:
+    st.subheader("The application")
+    kinds = list(PROJECT_TYPES)
+    st.session_state["w:project_type"] = state.get("project_type")
+    st.selectbox("Project type", kinds, key="w:project_type", format_func=PROJECT_TYPES.get,
+                 on_change=lambda: state.put("project_type", st.session_state["w:project_type"]),
+                 help=FIELD["project_type"].help)
+    for name in ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds"):
+        money_input(name)
+    st.session_state["w:has_request"] = state.get("requested_amount") is not None
+
+    def toggle_request():
+        on = st.session_state["w:has_request"]
+        state.put("requested_amount", evaluate(state.application(), rs).amount if on else None)
+
+    st.toggle("The applicant requests a specific amount", key="w:has_request", on_change=toggle_request)
+    if state.get("requested_amount") is not None:
+        money_input("requested_amount")
+    flag_input("federal_law_contrary")
+    with st.expander("Board of Public Works exception", expanded=bool(state.get("bpw_exception_requested"))):
+        st.caption(md(PROVISION["bpw_exception"].interpretation))
+        if flag_input("bpw_exception_requested", st.toggle):
+            money_input("local_property_value")
+            flag_input("state_funds_in_property")
+            flag_input("state_bonded_debt")
+
+
+def results(award) -> None:
+    top = st.container(border=True)
+    left, right = top.columns([2, 3], vertical_alignment="center")
+    left.metric("State grant award", fmt(award.amount))
+    binding = "; ".join(dict.fromkeys(PROVISION[CAP[c].provision].title for c in award.binding))
+    right.markdown(f"**Binding:** {md(award.binding_text)}  \n"
+                   f"**Route:** {md(ROUTES[award.route])}  \n"
+                   f"**From:** {md(binding)}")
+    gap, short = award.funding_gap, award.local_shortfall
+    cols = st.columns(3)
+    cols[0].metric("Cost after federal grant", fmt(award.remaining))
+    cols[1].metric("Funding gap", fmt(gap))
+    cols[2].metric("Local match shortfall", fmt(short) if award.route == "standard" else "Waived")
+    st.plotly_chart(headroom_figure(award), key="headroom", config={"displaylogo": False})
+    st.plotly_chart(waterfall_figure(award), key="waterfall", config={"displaylogo": False})
+
+
+def details(award) -> None:
+    st.subheader("Checks")
+    for c in award.checks:
+        st.markdown(f"{STATUS_BADGE[c.status]} **{md(c.label)}**: {md(c.message)}")
+    st.subheader("How the award is worked out")
+    quote = st.toggle("Show the regulation's own sentences", key="w:show_quotes")
+    for i, step in enumerate(award.steps, 1):
+        source = PROVISION[step.provision].title if step.provision in PROVISION else "Result"
+        st.markdown(f"{i}\\. {md(step.text)} :gray[({md(source)})]")
+        if quote and step.provision in PROVISION:
+            p = PROVISION[step.provision]
+            st.caption(md(f"{p.title}: “{p.text}”" + (f" Interpretation: {p.interpretation}" if p.interpretation else "")))
+    st.subheader("What would change it")
+    for line in _changes(award.application, rs, rs.version):
+        st.markdown(f"- {md(line)}")
+
+
+if presenting:
+    award = evaluate(state.application(), rs)
+    results(award)
+else:
+    col_in, col_out = st.columns([5, 7], gap="large")
+    with col_in:
+        inputs()
+    award = evaluate(state.application(), rs)
+    with col_out:
+        results(award)
+    details(award)
+state.write_url()

@@ -1,0 +1,89 @@
+"""Money inputs: a slider for exploring and an exact entry beside it, kept in sync.
+
+The canonical value (cents) lives in ui.state; the widgets are views of it. A slider's
+range adapts to the project type and always stretches to hold the value, so a typed or
+linked value is never clipped.
+"""
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from core.fields import FIELD
+from core.money import ValidationError, fmt, to_cents
+from ui import state
+
+# Slider ceilings (dollars) by field, for capital projects and for master plans.
+RANGES = {"capital": {"eligible_cost": 5_000_000, "federal_grant": 3_000_000, "local_contribution": 3_000_000,
+                      "prior_program_funds": 600_000, "requested_amount": 1_000_000,
+                      "local_property_value": 3_000_000},
+          "master_plan": {"eligible_cost": 100_000, "federal_grant": 60_000, "local_contribution": 60_000,
+                          "prior_program_funds": 600_000, "requested_amount": 30_000,
+                          "local_property_value": 100_000}}
+
+
+def _nice_ceiling(dollars: int) -> int:
+    """The next 1-2-5 round number at or above `dollars`."""
+    if dollars <= 0:
+        return 100
+    exp = 10 ** int(math.floor(math.log10(dollars)))
+    for m in (1, 2, 5, 10):
+        if m * exp >= dollars:
+            return m * exp
+    return 10 * exp
+
+
+def slider_range(name: str, cents: int) -> tuple[int, int]:
+    """(max, step) in dollars for the current project type, stretched to hold `cents`."""
+    kind = "master_plan" if state.get("project_type") == "master_plan" else "capital"
+    top = RANGES[kind][name]
+    value = -(-cents // 100)
+    if value > top:
+        top = _nice_ceiling(value)
+    step = 100 if top <= 200_000 else 1_000
+    return top, step
+
+
+def entry_text(cents: int) -> str:
+    return fmt(cents).lstrip("$")
+
+
+def _from_slider(name: str) -> None:
+    state.put(name, st.session_state[f"s:{name}"] * 100)
+    st.session_state.pop(f"err:{name}", None)
+
+
+def _from_entry(name: str) -> None:
+    raw = st.session_state[f"t:{name}"]
+    try:
+        state.put(name, to_cents(raw, name))
+        st.session_state.pop(f"err:{name}", None)
+    except ValidationError as err:
+        st.session_state[f"err:{name}"] = f"{FIELD[name].label}: {err.problem}. Kept {fmt(state.get(name))}."
+
+
+def money_input(name: str, label: str | None = None) -> None:
+    """Slider + exact entry for one money field of the application."""
+    cents = state.get(name)
+    top, step = slider_range(name, cents)
+    label = label or FIELD[name].label
+    st.session_state[f"s:{name}"] = min(cents // 100, top)
+    if f"err:{name}" not in st.session_state:  # keep a bad entry on screen until it is fixed
+        st.session_state[f"t:{name}"] = entry_text(cents)
+    left, right = st.columns([3, 2], vertical_alignment="bottom")
+    left.slider(label, min_value=0, max_value=top, step=step, format="$%,d", key=f"s:{name}",
+                on_change=_from_slider, args=(name,), help=FIELD[name].help)
+    right.text_input("Exact amount", key=f"t:{name}", on_change=_from_entry, args=(name,),
+                     help="Type an exact amount: 1234567, 1,234,567 or $1,234,567.89")
+    if f"err:{name}" in st.session_state:
+        st.error(st.session_state[f"err:{name}"], icon="⚠️")
+
+
+def flag_input(name: str, widget=st.checkbox, label: str | None = None, **kwargs) -> bool:
+    """A yes/no field of the application."""
+    key = f"w:{name}"
+    st.session_state[key] = bool(state.get(name))
+    widget(label or FIELD[name].label, key=key, help=FIELD[name].help or None,
+           on_change=lambda: state.put(name, st.session_state[key]), **kwargs)
+    return state.get(name)
