@@ -7,7 +7,8 @@ from ui import state
 st.set_page_config(page_title="State capital grant what-if", page_icon="🏛️", layout="wide")
 
 PAGES = [
-    st.Page("pages/calculator.py", title="Calculator", icon="🧮", default=True),
+    st.Page("pages/calculator.py", title="Calculator", icon=":material/calculate:", default=True),
+    st.Page("pages/compare.py", title="Compare scenarios", icon=":material/compare:"),
 ]
 page = st.navigation(PAGES)
 

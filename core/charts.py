@@ -2,6 +2,9 @@
 the exported report so both draw the very same charts."""
 from __future__ import annotations
 
+import html
+import textwrap
+
 import plotly.graph_objects as go
 
 from core.award import Award
@@ -20,10 +23,18 @@ def _usd(cents: int) -> float:
     return cents / 100  # display only: charts take numbers, the labels carry exact text
 
 
+def label(name: str, width: int = 18) -> str:
+    """User text as a chart label: escaped (Plotly reads a little HTML) and wrapped."""
+    lines = textwrap.wrap(name, width, break_long_words=True) or [""]
+    return "<br>".join(html.escape(line) for line in lines)  # names are at most 120 characters
+
+
 def _layout(fig: go.Figure, title: str, x_title: str | None = None, y_title: str | None = None, height=420):
     fig.update_layout(title=dict(text=title, font=dict(size=20)), font=FONT, height=height,
                       margin=dict(l=20, r=30, t=70, b=50), separators=".,", plot_bgcolor="white",
-                      legend=dict(orientation="h", yanchor="bottom", y=-0.3))
+                      legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
+    if len(fig.data) > 1:  # room for the legend below the axis title
+        fig.update_layout(margin=dict(b=130))
     if x_title:
         fig.update_xaxes(title_text=x_title)
     if y_title:
@@ -36,12 +47,14 @@ def headroom_figure(award: Award) -> go.Figure:
     caps = list(award.caps.items())
     labels = [CAP[c].label.capitalize() for c, _ in caps]
     colors = [BINDING if c in award.binding else SLACK for c, _ in caps]
-    text = [f"{fmt(v)}" + (" — binding" if c in award.binding else f" — {fmt(v - award.amount)} above the award")
+    text = [f"{fmt(v)}, binding" if c in award.binding else f"{fmt(v)}, {fmt(v - award.amount)} of headroom"
             for c, v in caps]
     fig = go.Figure(go.Bar(
         x=[_usd(v) for _, v in caps], y=labels, orientation="h", marker_color=colors, text=text,
-        textposition="auto", insidetextanchor="start", cliponaxis=False, name="Cap",
+        textposition="outside", cliponaxis=False, name="Cap",
         hovertemplate="%{y}: %{text}<extra></extra>"))
+    top = max(v for _, v in caps)
+    fig.update_xaxes(range=[0, _usd(top) * 1.6 or 1])  # room for the labels beside the bars
     fig.add_vline(x=_usd(award.amount), line=dict(color=AWARD, width=3, dash="dash"),
                   annotation_text=f"Award {fmt(award.amount)}", annotation_position="top")
     fig.update_yaxes(autorange="reversed", gridcolor="#eee")
@@ -69,3 +82,57 @@ def waterfall_figure(award: Award) -> go.Figure:
     fig.update_xaxes(tickangle=0)
     fig.update_yaxes(tickprefix="$", tickformat=",.0f", gridcolor="#eee", rangemode="tozero")
     return _layout(fig, "Where the money comes from", None, "Dollars")
+
+
+def compare_caps_figure(named: list[tuple[str, Award]]) -> go.Figure:
+    """Each scenario's award (bar) against every cap on its route (markers)."""
+    names = [label(n, 24) for n, _ in named]
+    fig = go.Figure(go.Bar(y=names, x=[_usd(a.amount) for _, a in named], orientation="h", name="State grant award",
+                           marker_color=AWARD, text=[fmt(a.amount) for _, a in named], textposition="inside",
+                           hovertemplate="%{y}: award %{text}<extra></extra>"))
+    symbols = ["diamond", "square", "triangle-up", "circle", "star", "x"]
+    for i, cap in enumerate(CAP.values()):
+        rows = [(label(n, 24), a.caps[cap.id], cap.id in a.binding) for n, a in named if cap.id in a.caps]
+        if not rows:
+            continue
+        fig.add_trace(go.Scatter(
+            y=[r[0] for r in rows], x=[_usd(r[1]) for r in rows], mode="markers", name=cap.label.capitalize(),
+            marker=dict(symbol=symbols[i], size=14, line=dict(width=1, color="#333")),
+            text=[fmt(r[1]) + (" (binding)" if r[2] else "") for r in rows],
+            hovertemplate=f"%{{y}}: {cap.label} %{{text}}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(tickprefix="$", tickformat=",.0f", gridcolor="#eee", rangemode="tozero")
+    return _layout(fig, "Award against every cap, by scenario", "Dollars", None, height=160 + 70 * len(named))
+
+
+def funding_figure(named: list[tuple[str, Award]]) -> go.Figure:
+    """Sources of funds stacked per scenario: federal, State, local, and the gap left."""
+    names = [label(n) for n, _ in named]
+    fig = go.Figure()
+    for key, (source, color) in SOURCES.items():
+        values = [a.funding[key] for _, a in named]
+        fig.add_trace(go.Bar(x=names, y=[_usd(v) for v in values], name=source, marker_color=color,
+                             text=[fmt(v) if v else "" for v in values], textposition="inside",
+                             hovertemplate=f"%{{x}}: {source} %{{text}}<extra></extra>"))
+    fig.update_layout(barmode="stack")
+    fig.update_xaxes(type="category", tickangle=0)
+    fig.update_yaxes(tickprefix="$", tickformat=",.0f", gridcolor="#eee")
+    return _layout(fig, "Sources of funds by scenario", None, "Dollars", height=480)
+
+
+def change_figure(named: list[tuple[str, Award]], baseline: str) -> go.Figure:
+    """Change in the award and in the funding gap from the baseline scenario."""
+    base = dict(named)[baseline]
+    others = [(n, a) for n, a in named if n != baseline]
+    names = [label(n) for n, _ in others]
+    fig = go.Figure()
+    for what, get, color in (("Change in State award", lambda a: a.amount - base.amount, AWARD),
+                              ("Change in funding gap", lambda a: a.funding_gap - base.funding_gap, SOURCES["gap"][1])):
+        values = [get(a) for _, a in others]
+        fig.add_trace(go.Bar(x=names, y=[_usd(v) for v in values], name=what, marker_color=color,
+                             text=[("+" if v > 0 else "") + fmt(v) for v in values], textposition="outside",
+                             cliponaxis=False, hovertemplate=f"%{{x}}: {what} %{{text}}<extra></extra>"))
+    fig.update_layout(barmode="group")
+    fig.update_xaxes(type="category", tickangle=0)
+    fig.update_yaxes(tickprefix="$", tickformat=",.0f", gridcolor="#eee", zeroline=True, zerolinecolor="#555")
+    return _layout(fig, f"Change from the baseline: {html.escape(baseline)}", None, "Dollars", height=460)

@@ -8,7 +8,10 @@ from core.charts import headroom_figure, waterfall_figure
 from core.fields import CAP, FIELD, PROJECT_TYPES, ROUTES
 from core.money import fmt
 from core.provisions import PROVISION
+from core.money import ValidationError
+from core.scenarios import ScenarioError, ScenarioExists
 from ui import state
+from ui.library import store
 from ui.text import STATUS_BADGE, md
 from ui.widgets import flag_input, money_input
 
@@ -91,6 +94,44 @@ def details(award) -> None:
         st.markdown(f"- {md(line)}")
 
 
+def save_box(award) -> None:
+    st.subheader("Save this scenario")
+    with st.form("save_form", clear_on_submit=False, border=False):
+        st.text_input("Scenario name", key="w:scenario_name", max_chars=120,
+                      placeholder="for example: As submitted")
+        st.text_area("Notes (optional)", key="w:scenario_notes", max_chars=5000, height=80)
+        submitted = st.form_submit_button("Save scenario", type="primary")
+    pending = st.session_state.get("overwrite_pending")
+    if submitted:
+        name, notes = st.session_state["w:scenario_name"], st.session_state["w:scenario_notes"]
+        try:
+            store().save(name, award.application, rs, notes)
+            st.session_state.pop("overwrite_pending", None)
+            st.success("Saved. Compare it with others on the Compare page.", icon=":material/check:")
+            st.text(f"Saved: {name.strip()}")
+        except ScenarioExists:
+            st.session_state["overwrite_pending"] = pending = (name, notes)
+        except ValidationError as err:
+            st.error(f"Not saved. {md(str(err))}", icon=":material/error:")
+        except ScenarioError as err:
+            st.error(f"Not saved: {md(str(err))}", icon=":material/error:")
+    if pending:
+        st.warning("A scenario with this name already exists. Replace it with these inputs?",
+                   icon=":material/warning:")
+        st.text(pending[0])
+        a, b = st.columns(2)
+        if a.button("Replace it", key="w:overwrite_yes"):
+            store().save(pending[0], award.application, rs, pending[1], overwrite=True)
+            st.session_state.pop("overwrite_pending", None)
+            st.success("Replaced.", icon=":material/check:")
+        if b.button("Keep the saved one", key="w:overwrite_no"):
+            st.session_state.pop("overwrite_pending", None)
+            st.rerun()
+
+
+for note in st.session_state.pop("loaded_notes", []):
+    st.info(md(note), icon=":material/folder_open:")
+
 if presenting:
     award = evaluate(state.application(), rs)
     results(award)
@@ -102,4 +143,5 @@ else:
     with col_out:
         results(award)
     details(award)
+    save_box(award)
 state.write_url()

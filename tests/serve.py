@@ -76,6 +76,5 @@ def wait_ready(page, timeout=30_000) -> None:
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
     page.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " && document.querySelectorAll('[data-testid=\"stMetric\"]').length + "
-        "document.querySelectorAll('[data-testid=\"stMarkdown\"]').length > 0", timeout=timeout)
+        " && document.querySelector('[data-testid=\"stMain\"] h1')", timeout=timeout)
     page.wait_for_timeout(300)

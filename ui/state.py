@@ -54,8 +54,19 @@ def _from_url(params: dict) -> tuple[dict, list[str]]:
     return values, problems
 
 
+def _ensure_navigation() -> None:
+    """A fresh server whose first visitor opens a deep link (/compare) runs that page file
+    on its own, the legacy pages/ folder mode, without dashboard.py's navigation and page
+    config. Leave that mode and rerun, so dashboard.py routes the link like any other."""
+    from streamlit.runtime.pages_manager import PagesManager  # pinned Streamlit; tested in the browser
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def init() -> None:
     """Call at the top of every run: seed from the URL or the example, once per change."""
+    _ensure_navigation()
     params = st.query_params.to_dict()
     fresh = K + "eligible_cost" not in st.session_state
     if fresh:

@@ -1,0 +1,46 @@
+"""The side-by-side comparison table of saved scenarios (pure pandas, no Streamlit)."""
+from __future__ import annotations
+
+import pandas as pd
+
+from core.award import Award
+from core.fields import PROJECT_TYPES, ROUTES
+from core.money import fmt, plain
+
+COLUMNS = ("Project type", "Total cost of eligible work", "Federal grant", "Local contribution",
+           "Prior program funds", "Requested amount", "Board exception", "State grant award", "Binding",
+           "Route", "Local match shortfall", "Funding gap", "Ruleset")
+
+
+def table(named: list[tuple[str, Award]], machine: bool = False) -> pd.DataFrame:
+    """One row per scenario. `machine=True` gives plain numbers and ids for CSV export."""
+    money = plain if machine else fmt
+    rows = []
+    for name, a in named:
+        app = a.application
+        rows.append({
+            "Scenario": name,
+            "Project type": app.project_type if machine else PROJECT_TYPES[app.project_type],
+            "Total cost of eligible work": money(app.eligible_cost),
+            "Federal grant": money(app.federal_grant),
+            "Local contribution": money(app.local_contribution),
+            "Prior program funds": money(app.prior_program_funds),
+            "Requested amount": "" if app.requested_amount is None else money(app.requested_amount),
+            "Board exception": ("yes" if app.bpw_exception_requested else "no"),
+            "State grant award": money(a.amount),
+            "Binding": ";".join(a.binding) if machine else a.binding_text,
+            "Route": a.route if machine else ROUTES[a.route],
+            "Local match shortfall": money(a.local_shortfall),
+            "Funding gap": money(a.funding_gap),
+            "Ruleset": f"{a.ruleset_id}@{a.ruleset_version}" if machine else a.ruleset_label,
+        })
+    return pd.DataFrame(rows, columns=("Scenario",) + COLUMNS)
+
+
+def differs(df: pd.DataFrame, baseline: str) -> pd.DataFrame:
+    """True where a cell differs from the baseline scenario's cell in the same column."""
+    base = df[df["Scenario"] == baseline].iloc[0]
+    out = df[list(COLUMNS)].ne(base[list(COLUMNS)])
+    out.insert(0, "Scenario", False)
+    out[df["Scenario"] == baseline] = False
+    return out

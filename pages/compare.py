@@ -1,0 +1,144 @@
+"""Saved scenarios side by side: table, charts, and the library (load, rename, duplicate,
+delete with undo, import and export). Names and notes are user text: shown as text only."""
+import json
+
+import streamlit as st
+
+from core.application import Application
+from core.charts import change_figure, compare_caps_figure, funding_figure
+from core.compare import differs, table
+from core.export import csv_bytes
+from core.money import ValidationError, fmt
+from core.award import evaluate
+from core.scenarios import ScenarioError, parse_export
+from ui import state
+from ui.library import store
+from ui.text import md
+
+state.init()
+st.title("Compare scenarios")
+lib = store()
+
+ILLUSTRATIVE = [  # sample data, labelled as such: not real applications
+    ("Illustrative: as submitted", dict(project_type="renovation", eligible_cost=1_800_000, local_contribution=700_000)),
+    ("Illustrative: with a federal grant", dict(project_type="renovation", eligible_cost=1_800_000,
+                                                 federal_grant=400_000, local_contribution=700_000)),
+    ("Illustrative: reduced scope", dict(project_type="renovation", eligible_cost=1_100_000, local_contribution=550_000)),
+    ("Illustrative: Board exception", dict(project_type="renovation", eligible_cost=1_800_000, local_contribution=300_000,
+                                           bpw_exception=dict(local_property_value=2_000_000))),
+]
+
+for note in st.session_state.pop("library_notes", []):
+    st.success(md(note), icon=":material/check:")
+
+saved = lib.list()
+if not saved:
+    st.info("No saved scenarios yet. On the Calculator, type a **Scenario name** and press **Save scenario**; "
+            "or add four illustrative scenarios to see how the comparison works.", icon=":material/info:")
+    if st.button("Add illustrative scenarios"):
+        for name, inputs in ILLUSTRATIVE:
+            lib.save(name, Application.from_dict(inputs), notes="Illustrative sample, not a real application.",
+                     overwrite=True)
+        st.rerun()
+else:
+    names = [s.name for s in saved]
+    by_name = {s.name: s for s in saved}
+    chosen = st.multiselect("Scenarios to compare (most recent first)", names, default=names, key="w:cmp_names")
+    if not chosen:
+        st.info("Choose at least one scenario to compare.", icon=":material/info:")
+    else:
+        baseline = st.selectbox("Baseline", chosen, key="w:cmp_baseline",
+                                help="Differences from this scenario are highlighted and charted.")
+        named = [(n, by_name[n].award()) for n in chosen]
+        outdated = [n for n in chosen if by_name[n].outdated]
+        if outdated:
+            st.warning("Saved under an older version of their ruleset (shown as saved; open one in the "
+                       "Calculator to see both): " + md(", ".join(outdated)), icon=":material/history:")
+        df = table(named)
+        mask = differs(df, baseline)
+        styled = df.style.apply(lambda _: mask.replace({True: "background-color: #fff3cd; font-weight: 600",
+                                                        False: ""}), axis=None)
+        st.dataframe(styled, hide_index=True, width="stretch")
+        st.caption("Highlighted cells differ from the baseline.")
+        st.plotly_chart(compare_caps_figure(named), key="cmp_caps", config={"displaylogo": False})
+        st.plotly_chart(funding_figure(named), key="cmp_funding", config={"displaylogo": False})
+        if len(named) > 1:
+            st.plotly_chart(change_figure(named, baseline), key="cmp_change", config={"displaylogo": False})
+        a, b = st.columns(2)
+        a.download_button("Download the comparison (CSV)", csv_bytes(table(named, machine=True)),
+                          file_name="scenario-comparison.csv", mime="text/csv")
+        b.download_button("Export these scenarios (JSON)", json.dumps(lib.export(chosen), indent=2),
+                          file_name="scenarios.json", mime="application/json")
+
+    st.header("Library")
+    pick = st.selectbox("Scenario", names, key="w:lib_pick")
+    sc = by_name[pick]
+    st.text(f"Name: {sc.name}\nNotes: {sc.notes or '—'}\nRuleset: {sc.ruleset_id} (version {sc.ruleset_version})\n"
+            f"Saved: {sc.created_at}   Updated: {sc.updated_at}")
+    c1, c2, c3 = st.columns(3)
+    if c1.button("Open in the calculator", key="w:lib_load"):
+        state.load_application(sc.application, sc.ruleset_id if sc.current_ruleset() else None)
+        notes = [f"Opened the scenario “{sc.name}”."]
+        if sc.outdated:
+            now_rs = sc.current_ruleset()
+            notes.append(f"It was saved under version {sc.ruleset_version} of the ruleset “{sc.ruleset_id}”, "
+                         f"which is now version {now_rs.version}. Award then: {fmt(sc.award().amount)}; "
+                         f"award now: {fmt(evaluate(sc.application, now_rs).amount)}.")
+        st.session_state["loaded_notes"] = notes
+        st.switch_page("pages/calculator.py")
+    with c2.popover("Rename or duplicate"):
+        new = st.text_input("New name", key="w:lib_new", max_chars=120)
+        r1, r2 = st.columns(2)
+        for button, action, verb in ((r1, lib.rename, "Renamed"), (r2, lib.duplicate, "Duplicated")):
+            if button.button(verb[:-1] if verb == "Renamed" else "Duplicate", key=f"w:lib_{verb}"):
+                try:
+                    action(pick, new)
+                    st.session_state["library_notes"] = [f"{verb} “{pick}” as “{new.strip()}”."]
+                    st.rerun()
+                except (ValidationError, ScenarioError) as err:
+                    st.error(md(str(err)), icon=":material/error:")
+    with c3.popover("Delete"):
+        st.text(f"Delete “{pick}”? You can undo it right after.")
+        if st.button("Yes, delete it", key="w:lib_delete", type="primary"):
+            st.session_state["undo"] = lib.delete(pick)
+            st.rerun()
+
+undo = st.session_state.get("undo")
+if undo is not None:
+    st.info("Scenario deleted.", icon=":material/delete:")
+    st.text(undo.name)
+    if st.button("Undo delete", key="w:undo"):
+        try:
+            lib.restore(undo)
+            st.session_state.pop("undo")
+            st.rerun()
+        except ScenarioError as err:
+            st.error(md(str(err)), icon=":material/error:")
+
+st.header("Import and back up")
+up = st.file_uploader("Import scenarios from a JSON file", type=["json"], key="w:import_file",
+                      help="A library export, or a JSON array of applications that each carry a name.")
+if up is not None:
+    raw = up.getvalue()
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        data, problem = None, f"{up.name} is not a JSON file ({err})."
+        st.error(md(problem), icon=":material/error:")
+    if data is not None:
+        good, errors = parse_export(data)
+        if errors:
+            st.error(f"{len(errors)} problem(s) in {md(up.name)}; nothing has been imported.", icon=":material/error:")
+            st.dataframe({"Problem": errors}, hide_index=True, width="stretch")
+        overwrite = st.checkbox("Replace saved scenarios that have the same names", key="w:import_overwrite")
+        label = f"Import {len(good)} valid scenario(s)" if errors else f"Import {len(good)} scenario(s)"
+        if good and st.button(label, key="w:import_go"):
+            try:
+                n = lib.import_scenarios(good, overwrite=overwrite)
+                st.session_state["library_notes"] = [f"Imported {n} scenario(s)."]
+                st.rerun()
+            except ScenarioError as err:
+                st.error(f"Nothing imported: {md(str(err))}", icon=":material/error:")
+if saved:
+    st.download_button("Back up the whole library (JSON)", json.dumps(lib.export(), indent=2),
+                       file_name="scenario-library.json", mime="application/json")
