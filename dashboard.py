@@ -10,20 +10,23 @@ PAGES = [
     st.Page("pages/calculator.py", title="Calculator", icon=":material/calculate:", default=True),
     st.Page("pages/compare.py", title="Compare scenarios", icon=":material/compare:"),
 ]
+
+
+def sidebar() -> None:
+    with st.sidebar:
+        st.header("Senior center capital grants")
+        st.caption("What the State can give, and which limit holds it down.")
+        variants = st.session_state.get("variants", {})
+        choices = available() + list(variants)
+        st.session_state["w:ruleset"] = state.get("ruleset") if state.get("ruleset") in choices else "regulation"
+        st.selectbox("Ruleset", choices, key="w:ruleset",
+                     format_func=lambda rid: (variants.get(rid) or load(rid)).label,
+                     on_change=lambda: state.put("ruleset", st.session_state["w:ruleset"]),
+                     help="The regulation in force, or a policy variant for what-ifs (always labelled).")
+
+
 page = st.navigation(PAGES)
-
-state.init()
-with st.sidebar:
-    st.header("Senior center capital grants")
-    st.caption("What the State can give, and which limit holds it down.")
-    choices = available() + list(st.session_state.get("variants", {}))
-    st.session_state["w:ruleset"] = state.get("ruleset") if state.get("ruleset") in choices else "regulation"
-
-    def label(rid):
-        rs = st.session_state.get("variants", {}).get(rid) or load(rid)
-        return rs.label
-
-    st.selectbox("Ruleset", choices, key="w:ruleset", format_func=label,
-                 on_change=lambda: state.put("ruleset", st.session_state["w:ruleset"]),
-                 help="The regulation in force, or a policy variant for what-ifs (always labelled).")
-page.run()
+with state.routed():
+    state.init()
+    sidebar()
+    page.run()

@@ -125,11 +125,10 @@ class Application:
                     raise ValidationError(f"bpw_exception.{key}", value,
                                           f"is not a field of the exception; use {', '.join(EXCEPTION_FIELDS)}")
                 flat[key] = value
-        elif exc not in (None, False):
-            if exc is True:
-                flat["bpw_exception_requested"] = True
-            else:
-                raise ValidationError("bpw_exception", exc, "must be null or a table of the exception's fields")
+        elif exc is True:
+            flat["bpw_exception_requested"] = True
+        elif exc is not None and exc is not False:
+            raise ValidationError("bpw_exception", exc, "must be null or a table of the exception's fields")
         if unknown == "reject":
             extra = [k for k in flat if k not in FIELD and k not in META_KEYS]
             if extra:

@@ -96,11 +96,9 @@ def details(award) -> None:
 
 def save_box(award) -> None:
     st.subheader("Save this scenario")
-    with st.form("save_form", clear_on_submit=False, border=False):
-        st.text_input("Scenario name", key="w:scenario_name", max_chars=120,
-                      placeholder="for example: As submitted")
-        st.text_area("Notes (optional)", key="w:scenario_notes", max_chars=5000, height=80)
-        submitted = st.form_submit_button("Save scenario", type="primary")
+    st.text_input("Scenario name", key="w:scenario_name", max_chars=120, placeholder="for example: As submitted")
+    st.text_area("Notes (optional)", key="w:scenario_notes", max_chars=5000, height=80)
+    submitted = st.button("Save scenario", type="primary", key="w:save")
     pending = st.session_state.get("overwrite_pending")
     if submitted:
         name, notes = st.session_state["w:scenario_name"], st.session_state["w:scenario_notes"]

@@ -6,11 +6,16 @@ validated once per change of the URL; a bad one falls back with a visible messag
 """
 from __future__ import annotations
 
+import runpy
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
 import streamlit as st
 
 from core.application import Application, parse_field
-from core.fields import EXCEPTION_FIELDS, FIELD, FIELDS
-from core.money import ValidationError
+from core.fields import EXCEPTION_FIELDS, FIELD, FIELDS, PROJECT_TYPES
+from core.money import ValidationError, fmt
 from core.rulesets import RulesetError, Ruleset, available, load
 
 # The realistic example the dashboard opens on (ISSUE: renovation, $1,000,000, local $500,000).
@@ -21,9 +26,9 @@ K = "app:"
 
 
 def _defaults(example: bool) -> dict:
+    """Field defaults; required fields (and, for a bare URL, everything) from the example."""
     values = {name: FIELD[name].default for name in APP_FIELDS}
-    if example:
-        values.update(EXAMPLE)
+    values.update({k: v for k, v in EXAMPLE.items() if example or FIELD[k].required})
     return values
 
 
@@ -36,8 +41,8 @@ def url_value(name: str, value) -> str:
     return str(value)
 
 
-def _from_url(params: dict) -> tuple[dict, list[str]]:
-    """Values a link carries, and a message for each one that had to be ignored."""
+def _from_url(params: dict) -> tuple[dict, list[tuple[str, str]]]:
+    """Values a link carries, and (field, message) for each one that had to be ignored."""
     values, problems = {}, []
     for name in APP_FIELDS:
         if name not in params:
@@ -45,28 +50,42 @@ def _from_url(params: dict) -> tuple[dict, list[str]]:
         try:
             values[name] = parse_field(name, params[name])
         except ValidationError as err:
-            problems.append(f"The link's {FIELD[name].label.lower()} was ignored ({err}).")
+            problems.append((name, f"The link's {FIELD[name].label.lower()} was ignored ({err})"))
     if "ruleset" in params:
         if params["ruleset"] in available() or params["ruleset"] in st.session_state.get("variants", {}):
             values["ruleset"] = params["ruleset"]
         else:
-            problems.append(f"The link's ruleset {params['ruleset']!r} is unknown; the regulation is used.")
+            problems.append(("ruleset", f"The link's ruleset {params['ruleset']!r} is unknown"))
     return values, problems
 
 
-def _ensure_navigation() -> None:
-    """A fresh server whose first visitor opens a deep link (/compare) runs that page file
-    on its own, the legacy pages/ folder mode, without dashboard.py's navigation and page
-    config. Leave that mode and rerun, so dashboard.py routes the link like any other."""
-    from streamlit.runtime.pages_manager import PagesManager  # pinned Streamlit; tested in the browser
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        st.rerun()
+_run = threading.local()   # per script thread: did dashboard.py route this run?
+
+
+@contextmanager
+def routed():
+    """dashboard.py runs the chosen page inside this."""
+    _run.routed = True
+    try:
+        yield
+    finally:
+        _run.routed = False
+
+
+def _ensure_routed() -> None:
+    """Run a page only through dashboard.py. With a pages/ folder beside it, Streamlit
+    runs a page file on its own when a fresh server's first visitor opens a deep link
+    (/compare), and AppTest does so on every rerun: then route through dashboard.py now,
+    in this same run (a rerun would drop the click that started it), and stop."""
+    if getattr(_run, "routed", False):
+        return
+    runpy.run_path(str(Path(__file__).resolve().parents[1] / "dashboard.py"), run_name="__main__")
+    st.stop()
 
 
 def init() -> None:
     """Call at the top of every run: seed from the URL or the example, once per change."""
-    _ensure_navigation()
+    _ensure_routed()
     params = st.query_params.to_dict()
     fresh = K + "eligible_cost" not in st.session_state
     if fresh:
@@ -80,7 +99,18 @@ def init() -> None:
                 st.session_state[K + name] = value
         for name, value in values.items():
             st.session_state[K + name] = value
-        st.session_state["url_problems"] = problems
+        st.session_state["url_problems"] = [f"{text}; showing {_shown(name)} instead." for name, text in problems]
+
+
+def _shown(name: str) -> str:
+    if name == "ruleset":
+        return "the regulation in force"
+    value = get(name)
+    if FIELD[name].kind == "money":
+        return fmt(value) if value is not None else "no amount"
+    if FIELD[name].kind == "bool":
+        return "yes" if value else "no"
+    return PROJECT_TYPES.get(value, str(value))
 
 
 def get(name: str):

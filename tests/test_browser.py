@@ -1,0 +1,101 @@
+"""What only a browser shows: the real server, real Chromium, real clicks and keys."""
+import re
+
+import pytest
+
+from tests.browser_fixtures import chromium, no_error_on  # noqa: F401
+from tests.conftest import ROOT
+from tests.serve import streamlit_server, wait_ready
+
+ARTIFACTS = ROOT / "test-artifacts"
+PAGES = ["", "compare"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, chromium):  # noqa: F811
+    db = tmp_path_factory.mktemp("db") / "lib.db"
+    with streamlit_server(env={"SCENARIO_DB_URL": f"sqlite:///{db}"}) as url:
+        yield url, db
+
+
+def award_text(page) -> str:
+    return page.locator('[data-testid="stMetric"]').first.locator('[data-testid="stMetricValue"]').inner_text()
+
+
+def test_calculator_loads_slider_moves_award_charts_render(server, chromium):  # noqa: F811
+    url, _ = server
+    page = chromium.new_page(viewport={"width": 1400, "height": 1800})
+    page.goto(url)
+    wait_ready(page)
+    assert award_text(page) == "$500,000"
+    thumb = page.get_by_role("slider").first
+    thumb.focus()
+    page.keyboard.press("ArrowRight")    # one $1,000 step: cost $1,001,000
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stMetricValue]')]"
+                           ".some(e => e.innerText === '$500,500')", timeout=20_000)
+    page.wait_for_url(re.compile(r"eligible_cost=1001000"), timeout=20_000)   # the link follows the inputs
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=20_000)
+    assert page.locator(".js-plotly-plot").count() >= 2
+    assert page.locator(".js-plotly-plot .gtitle").first.text_content().startswith("Headroom on every cap")
+    no_error_on(page)
+    page.screenshot(path=str(ARTIFACTS / "calculator.png"), full_page=True)
+
+
+def test_link_reproduces_scenario(server, chromium):  # noqa: F811
+    url, _ = server
+    page = chromium.new_page()
+    page.goto(url + "/?project_type=renovation&eligible_cost=3000000&local_contribution=1500000")
+    wait_ready(page)
+    assert award_text(page) == "$600,000"
+    assert "program maximum ($600,000)" in page.inner_text("body")
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_no_page_shows_an_exception(server, chromium, path):  # noqa: F811
+    url, _ = server
+    page = chromium.new_page()
+    page.goto(f"{url}/{path}")
+    wait_ready(page)
+    no_error_on(page)
+
+
+def test_deep_link_on_a_fresh_server_gets_the_full_app(chromium, tmp_path):  # noqa: F811
+    with streamlit_server(env={"SCENARIO_DB_URL": f"sqlite:///{tmp_path / 'lib.db'}"}) as url:
+        page = chromium.new_page()
+        page.goto(url + "/compare")
+        wait_ready(page)
+        nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
+        assert "Calculator" in nav and "Compare scenarios" in nav and "dashboard" not in nav
+        assert page.locator("h1").first.inner_text() == "Compare scenarios"
+
+
+def save(page, name: str) -> None:
+    page.get_by_label("Scenario name").fill(name)
+    page.get_by_role("button", name="Save scenario").click()
+    page.wait_for_selector(f'text="Saved: {name}"', timeout=20_000)
+
+
+def test_save_two_compare_restart_still_there(chromium, tmp_path):  # noqa: F811
+    env = {"SCENARIO_DB_URL": f"sqlite:///{tmp_path / 'lib.db'}"}
+    names = ["As submitted", "With <b>federal</b> grant"]
+    with streamlit_server(env=env) as url:
+        page = chromium.new_page(viewport={"width": 1400, "height": 1600})
+        page.goto(url)
+        wait_ready(page)
+        save(page, names[0])
+        page.goto(url + "/?project_type=renovation&eligible_cost=1000000&federal_grant=400000&local_contribution=300000")
+        wait_ready(page)
+        save(page, names[1])
+    with streamlit_server(env=env) as url:      # a new server process: the library is on disk
+        page = chromium.new_page(viewport={"width": 1400, "height": 2400})
+        page.goto(url + "/compare")
+        wait_ready(page)
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=20_000)
+        assert page.locator(".js-plotly-plot").count() == 3
+        body = page.inner_text("body")
+        assert names[1] in body                  # HTML in a name shows as text
+        assert page.locator("b", has_text="federal").count() == 0
+        legend = page.locator(".js-plotly-plot").first.inner_text()
+        assert "As submitted" in legend and "Scenario 1" not in legend
+        no_error_on(page)
+        page.screenshot(path=str(ARTIFACTS / "compare.png"), full_page=True)
