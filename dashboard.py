@@ -9,6 +9,8 @@ st.set_page_config(page_title="State capital grant what-if", page_icon="🏛️"
 PAGES = [
     st.Page("pages/calculator.py", title="Calculator", icon=":material/calculate:", default=True),
     st.Page("pages/compare.py", title="Compare scenarios", icon=":material/compare:"),
+    st.Page("pages/sensitivity.py", title="Sensitivity", icon=":material/show_chart:"),
+    st.Page("pages/rules.py", title="Rules and variants", icon=":material/gavel:"),
 ]
 
 

@@ -75,6 +75,7 @@ class Sweep:
     hi: int
     breakpoints: tuple
     points: tuple         # (value, award, binding) in cents, for drawing
+    segments: tuple = ()  # (x0, award0, x1, award1, binding in between): one per linear stretch
 
     def to_dict(self) -> dict:
         return {"field": self.field, "from": plain(self.lo), "to": plain(self.hi),
@@ -144,13 +145,12 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
     for cut, before, after in zip(cuts, regimes, regimes[1:]):
         if before != after:
             breakpoints.append(_breakpoint(app, rs, field, cut, before, after))
-    xs = sorted({lo, hi, *(b.value for b in breakpoints if b.value <= hi)})
-    xs = sorted(set(xs) | {(a + b) // 2 for a, b in zip(xs, xs[1:])})
-    points = []
-    for x in xs:
-        result = evaluate(app.replace(**{field: x}), rs)
-        points.append((x, result.amount, result.binding))
-    return Sweep(field, lo, hi, tuple(breakpoints), tuple(points))
+    edges = sorted({lo, hi, *(b.value for b in breakpoints if b.value <= hi)})
+    at = {x: evaluate(app.replace(**{field: x}), rs) for x in
+          sorted(set(edges) | {(a + b) // 2 for a, b in zip(edges, edges[1:])})}
+    points = tuple((x, r.amount, r.binding) for x, r in at.items())
+    segments = tuple((a, at[a].amount, b, at[b].amount, at[(a + b) // 2].binding) for a, b in zip(edges, edges[1:]))
+    return Sweep(field, lo, hi, tuple(breakpoints), points, segments)
 
 
 def _breakpoint(app, rs, field, cut: Fraction, before: State, after: State) -> Breakpoint:
@@ -244,3 +244,31 @@ def closing_local(app: Application, rs: Ruleset | None = None) -> int | None:
                 guess += 1
             return guess
     return hi
+
+
+def grid(app: Application, fx: str, xs, fy: str, ys, rs: Ruleset | None = None):
+    """Award and binding caps over a grid of two inputs, by the batch engine.
+
+    xs, ys: sequences of cents. Returns (award cents [len(ys), len(xs)], binding text
+    [len(ys), len(xs)]) with rows along y."""
+    import numpy as np
+
+    from core.batch import evaluate_parsed, frame_of
+
+    for f in (fx, fy):
+        if f not in SWEEP_FIELDS:
+            raise ValueError(f"field: {f!r} cannot be mapped; use one of {', '.join(SWEEP_FIELDS)}")
+    if fx == fy:
+        raise ValueError("the two inputs of a map must differ")
+    if "local_property_value" in (fx, fy) and not app.bpw_exception_requested:
+        app = app.replace(bpw_exception_requested=True)
+    base = frame_of([app])
+    gx, gy = np.meshgrid(np.asarray(xs, dtype=np.int64), np.asarray(ys, dtype=np.int64))
+    frame = base.loc[np.zeros(gx.size, dtype=int)].reset_index(drop=True)
+    for f, values in ((fx, gx.ravel()), (fy, gy.ravel())):
+        frame[f] = values
+        if f == "requested_amount":
+            frame["requested_amount_given"] = True
+    out = evaluate_parsed(frame, rs)
+    shape = gx.shape
+    return out["award"].to_numpy().reshape(shape), out["binding"].to_numpy().reshape(shape)

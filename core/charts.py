@@ -136,3 +136,82 @@ def change_figure(named: list[tuple[str, Award]], baseline: str) -> go.Figure:
     fig.update_xaxes(type="category", tickangle=0)
     fig.update_yaxes(tickprefix="$", tickformat=",.0f", gridcolor="#eee", zeroline=True, zerolinecolor="#555")
     return _layout(fig, f"Change from the baseline: {html.escape(baseline)}", None, "Dollars", height=460)
+
+
+CAP_COLORS = {"program_max": "#c0392b", "cost_share": "#1f77b4", "property_value": "#8e44ad",
+              "funding_need": "#27ae60", "prior_grant_room": "#e67e22", "requested_amount": "#7f8c8d"}
+
+
+def sweep_figure(curves: list, field_label: str, current: int | None = None) -> go.Figure:
+    """Award against one input. `curves`: [(name, Sweep)], the first drawn in segments
+    coloured by the binding cap, the others (variants) as dashed overlays."""
+    from core.analysis import caps_words
+
+    fig = go.Figure()
+    shown = set()
+    for k, (name, sw) in enumerate(curves):
+        pts = sw.points
+        if k == 0:
+            for x0, a0, x1, a1, cap in sw.segments:
+                key = cap[0]
+                fig.add_trace(go.Scatter(
+                    x=[_usd(x0), _usd(x1)], y=[_usd(a0), _usd(a1)], mode="lines",
+                    line=dict(color=CAP_COLORS.get(key, "#333"), width=5),
+                    name=f"{caps_words(cap).capitalize()} binds", legendgroup=key, showlegend=key not in shown,
+                    hovertemplate=f"{field_label} %{{x:$,.2f}}: award %{{y:$,.2f}} ({caps_words(cap)})<extra></extra>"))
+                shown.add(key)
+            for bp in sw.breakpoints:
+                fig.add_trace(go.Scatter(x=[_usd(bp.value)], y=[_usd(bp.award)], mode="markers",
+                                         marker=dict(size=10, color="#222"), showlegend=False,
+                                         hovertemplate=f"{fmt(bp.value)}: {caps_words(bp.binding_after)} binds"
+                                                       "<extra></extra>"))
+        else:
+            fig.add_trace(go.Scatter(x=[_usd(p[0]) for p in pts], y=[_usd(p[1]) for p in pts], mode="lines",
+                                     line=dict(width=3, dash="dash"), name=html.escape(name),
+                                     hovertemplate=f"{html.escape(name)}: award %{{y:$,.2f}}<extra></extra>"))
+    if current is not None:
+        fig.add_vline(x=_usd(current), line=dict(color="#555", dash="dot", width=2),
+                      annotation_text=f"Now: {fmt(current)}", annotation_position="top left")
+    fig.update_xaxes(tickprefix="$", tickformat=",.0f", gridcolor="#eee")
+    fig.update_yaxes(tickprefix="$", tickformat=",.0f", gridcolor="#eee", rangemode="tozero")
+    return _layout(fig, f"State grant award as the {field_label.lower()} changes", f"{field_label} ($)",
+                   "State grant award ($)", height=520)
+
+
+def map_figure(xs, ys, award, binding, x_label: str, y_label: str, current=None) -> go.Figure:
+    """The award over two inputs as a heatmap, regions where each cap binds outlined and labelled."""
+    import numpy as np
+
+    from core.analysis import caps_words
+
+    x = [_usd(v) for v in xs]
+    y = [_usd(v) for v in ys]
+    z = award / 100
+    words = np.vectorize(lambda b: caps_words(b.split(";")) if b else "")(binding)
+    money = np.vectorize(fmt)(award)
+    fig = go.Figure(go.Heatmap(
+        x=x, y=y, z=z, colorscale="Blues", colorbar=dict(title="Award", tickprefix="$", tickformat=",.0f"),
+        customdata=np.dstack([money, words]),
+        hovertemplate=f"{x_label} %{{x:$,.0f}}<br>{y_label} %{{y:$,.0f}}<br>Award %{{customdata[0]}}"
+                      "<br>Binding: %{customdata[1]}<extra></extra>"))
+    # Region outlines: a contour line wherever the leading binding cap changes.
+    lead = np.vectorize(lambda b: b.split(";")[0] if b else "")(binding)
+    codes = {c: i for i, c in enumerate(sorted(set(lead.ravel())))}
+    coded = np.vectorize(codes.get)(lead).astype(float)
+    if len(codes) > 1:
+        fig.add_trace(go.Contour(x=x, y=y, z=coded, showscale=False, hoverinfo="skip",
+                                 contours=dict(coloring="none", start=0.5, end=len(codes) - 0.5, size=1),
+                                 line=dict(color="#111", width=2)))
+    for cap, code in codes.items():
+        rows, cols = np.nonzero(lead == cap)
+        if rows.size:
+            fig.add_annotation(x=x[int(np.median(cols))], y=y[int(np.median(rows))], showarrow=False,
+                               text=f"<b>{caps_words([cap])}</b>" if cap else "",
+                               font=dict(size=15, color="#111"), bgcolor="rgba(255,255,255,0.75)")
+    if current is not None:
+        fig.add_trace(go.Scatter(x=[_usd(current[0])], y=[_usd(current[1])], mode="markers",
+                                 marker=dict(symbol="x", size=16, color="#e74c3c", line=dict(width=2)),
+                                 name="This application", hovertemplate="This application<extra></extra>"))
+    fig.update_xaxes(tickprefix="$", tickformat=",.0f")
+    fig.update_yaxes(tickprefix="$", tickformat=",.0f")
+    return _layout(fig, "Which cap binds where", f"{x_label} ($)", f"{y_label} ($)", height=620)

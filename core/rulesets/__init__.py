@@ -220,3 +220,17 @@ def load(ruleset_id: str = "regulation") -> Ruleset:
             raise RulesetError(f"{ruleset_id}.toml: its id is {rs.id!r}; file name and id must agree")
         _CACHE[ruleset_id] = rs
     return _CACHE[ruleset_id]
+
+
+def to_toml(rs: Ruleset) -> str:
+    """The ruleset as a file that `load_text` reads back to the same version."""
+    def val(v):
+        if isinstance(v, list):
+            return "[" + ", ".join(json.dumps(x) for x in v) + "]"
+        return json.dumps(v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v)
+
+    data = rs.to_data()
+    lines = [f"{k} = {val(data[k])}" for k in ("id", "title", "kind", "description", "based_on") if k in data]
+    for name, entry in data["parameters"].items():
+        lines += ["", f"[parameters.{name}]"] + [f"{k} = {val(v)}" for k, v in entry.items()]
+    return "\n".join(lines) + "\n"

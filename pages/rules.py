@@ -1,0 +1,101 @@
+"""The regulation, its parameters and citations, the interpretations, and policy variants."""
+import pandas as pd
+import streamlit as st
+
+from core.award import evaluate
+from core.compare import table
+from core.fields import PROJECT_TYPES
+from core.money import ValidationError, fmt, plain, to_cents
+from core.provisions import PROVISIONS
+from core.rulesets import PARAMETER_KINDS, RulesetError, available, load, load_text, to_toml
+from ui import state
+from ui.text import md
+
+state.init()
+st.title("Rules and policy variants")
+reg = load()
+st.caption(md(f"The regulation in force: ruleset “{reg.id}”, version {reg.version}. Every number the app uses "
+              "is below, with the sentence it comes from."))
+
+
+def shown(p) -> str:
+    kind = PARAMETER_KINDS[p.name]
+    if kind == "money":
+        return fmt(p.value)
+    if kind == "share":
+        return f"{float(p.value) * 100:g}%"
+    return ", ".join(PROJECT_TYPES[t] for t in p.value)
+
+
+st.header("Provisions")
+for prov in PROVISIONS:
+    with st.expander(f"{prov.title} ({prov.id})", expanded=prov.id in ("program_max", "cost_share")):
+        st.markdown(f"> {md(prov.text)}")
+        params = [p for p in reg.parameters.values() if p.provision == prov.id]
+        if params:
+            st.dataframe(pd.DataFrame([{"Parameter": p.name, "Value": shown(p), "Unit": p.unit,
+                                        "What it is": p.description, "Citation": p.citation} for p in params]),
+                         hide_index=True, width="stretch")
+        if prov.interpretation:
+            st.markdown(f"**Interpretation:** {md(prov.interpretation)}")
+
+st.header("Policy variants")
+st.warning("A variant is a what-if, never the regulation in force. Every result computed under one says so.",
+           icon=":material/science:")
+variants = st.session_state.setdefault("variants", {})
+with st.form("variant_form"):
+    st.subheader("Make a variant of the regulation")
+    a, b = st.columns(2)
+    title = a.text_input("Variant name", value="Cap raised to $1,000,000", max_chars=80)
+    base_id = b.selectbox("Start from", available(), format_func=lambda r: load(r).label)
+    base = load(base_id)
+    c1, c2, c3 = st.columns(3)
+    cap = c1.text_input("Capital cap ($)", value=f"{base.capital_cap // 100:,}")
+    mp = c2.text_input("Master-plan cap ($)", value=f"{base.master_plan_cap // 100:,}")
+    ceiling = c3.text_input("Prior-grant ceiling ($)", value=f"{base.prior_grant_ceiling // 100:,}")
+    d1, d2 = st.columns(2)
+    share = d1.number_input("State share (%)", 0.0, 100.0, float(base.state_share) * 100, step=5.0, format="%.2f")
+    local = d2.number_input("Local share (%)", 0.0, 100.0, float(base.local_share) * 100, step=5.0, format="%.2f")
+    types = st.multiselect("Project types the Board exception covers", list(PROJECT_TYPES),
+                           default=list(base.bpw_eligible_types), format_func=PROJECT_TYPES.get)
+    made = st.form_submit_button("Make variant")
+if made:
+    try:
+        vid = "variant-" + "".join(ch if ch.isalnum() else "-" for ch in title.lower()).strip("-")[:40]
+        if not title.strip():
+            raise ValidationError("Variant name", title, "is empty")
+        changes = {"capital_cap": plain(to_cents(cap, "Capital cap")),
+                   "master_plan_cap": plain(to_cents(mp, "Master-plan cap")),
+                   "prior_grant_ceiling": plain(to_cents(ceiling, "Prior-grant ceiling")),
+                   "state_share": f"{share / 100:.4f}", "local_share": f"{local / 100:.4f}",
+                   "bpw_eligible_types": types}
+        variants[vid] = base.with_changes(vid, title.strip(), changes,
+                                          note=f"Policy variant of {base.id}: {title.strip()}. Not the regulation in force.")
+        st.success(md(f"Made the variant “{title.strip()}”. Pick it in the sidebar, or compare below."),
+                   icon=":material/check:")
+    except (ValidationError, RulesetError) as err:
+        st.error(md(f"Not made: {err}"), icon=":material/error:")
+
+up = st.file_uploader("Or load a variant from a ruleset file (TOML)", type=["toml"], key="w:variant_file")
+if up is not None:
+    try:
+        v = load_text(up.getvalue().decode("utf-8"), up.name)
+        if not v.is_variant:
+            raise RulesetError("kind: a loaded file must be a variant (kind = \"variant\")")
+        variants[v.id] = v
+        st.success(md(f"Loaded the variant “{v.title}” ({v.id})."), icon=":material/check:")
+    except (RulesetError, UnicodeDecodeError) as err:
+        st.error(md(f"Not loaded: {err}"), icon=":material/error:")
+
+st.subheader("The current application under each ruleset")
+app = state.application()
+everything = {r: load(r) for r in available()} | variants
+chosen = st.multiselect("Rulesets", list(everything), default=list(everything), key="w:rules_cmp",
+                        format_func=lambda r: everything[r].label)
+if chosen:
+    named = [(everything[r].label, evaluate(app, everything[r])) for r in chosen]
+    st.dataframe(table(named)[["Scenario", "State grant award", "Binding", "Route", "Funding gap"]]
+                 .rename(columns={"Scenario": "Ruleset"}), hide_index=True, width="stretch")
+for vid, v in variants.items():
+    st.download_button(f"Download “{v.title}” as a ruleset file", to_toml(v), file_name=f"{vid}.toml",
+                       mime="application/toml", key=f"w:dl:{vid}")

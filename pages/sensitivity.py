@@ -1,0 +1,74 @@
+"""Sweeps with exact breakpoints, variant overlays, and a map of which cap binds where,
+all for the application on the Calculator."""
+import numpy as np
+import streamlit as st
+
+from core.analysis import SWEEP_FIELDS, describe, grid, sweep
+from core.charts import map_figure, sweep_figure
+from core.fields import FIELD
+from core.money import fmt
+from core.rulesets import available, load
+from ui import state
+from ui.text import md
+from ui.widgets import _nice_ceiling
+
+state.init()
+rs = state.ruleset()
+app = state.application()
+st.title("Sensitivity")
+st.caption(md(f"For the application on the Calculator, under {rs.label}. Change the inputs there."))
+
+LABELS = {f: FIELD[f].label for f in SWEEP_FIELDS}
+fields = [f for f in SWEEP_FIELDS if f != "local_property_value" or app.bpw_exception_requested]
+
+
+def upper(field: str) -> int:
+    """A range end in cents that shows the interesting part: twice the value, or past the caps."""
+    now = getattr(app, field) or 0
+    return _nice_ceiling(max(2 * now, 2 * rs.capital_cap if app.project_type != "master_plan"
+                             else 4 * rs.master_plan_cap, 100_00) // 100) * 100
+
+
+st.header("The award along one input")
+c1, c2 = st.columns([2, 3])
+field = c1.selectbox("Input to vary", fields, format_func=LABELS.get, key="w:sweep_field")
+hi_default = upper(field) // 100
+lo, hi = c2.slider("Range ($)", 0, max(hi_default * 2, 1_000), (0, hi_default), step=max(hi_default // 200, 1),
+                   format="$%,d", key=f"w:sweep_range:{field}:{hi_default}")
+others = [r for r in available() + list(st.session_state.get("variants", {})) if r != rs.id]
+variant_store = st.session_state.get("variants", {})
+overlay = st.multiselect("Overlay other rulesets", others, key="w:sweep_overlay",
+                         format_func=lambda r: (variant_store.get(r) or load(r)).label)
+if lo >= hi:
+    st.error("The range is empty: move the right end above the left.", icon=":material/error:")
+else:
+    main = sweep(app, field, lo * 100, hi * 100, rs)
+    curves = [(rs.label, main)] + [((variant_store.get(r) or load(r)).label,
+                                    sweep(app, field, lo * 100, hi * 100, variant_store.get(r) or load(r)))
+                                   for r in overlay]
+    value = getattr(app, field)
+    st.plotly_chart(sweep_figure(curves, LABELS[field], value if value is not None and lo * 100 <= value <= hi * 100
+                                 else None), key="sweep_chart", config={"displaylogo": False})
+    if main.breakpoints:
+        st.subheader("Breakpoints")
+        for bp in main.breakpoints:
+            st.markdown(f"- {md(describe(bp, field))}: award {md(fmt(bp.award))}")
+    else:
+        st.info(md(f"Across this range the award does not change its slope or binding cap "
+                   f"({fmt(main.points[0][1])} at {fmt(lo * 100)})."), icon=":material/info:")
+
+st.header("Which cap binds where")
+m1, m2, m3 = st.columns(3)
+fx = m1.selectbox("Across", fields, index=0, format_func=LABELS.get, key="w:map_x")
+fy_choices = [f for f in fields if f != fx]
+fy = m2.selectbox("Up", fy_choices, index=fy_choices.index("local_contribution") if "local_contribution" in fy_choices
+                  else 0, format_func=LABELS.get, key="w:map_y")
+cells = m3.select_slider("Cells per side", [50, 100, 150, 200], value=100, key="w:map_cells")
+xs = np.linspace(0, upper(fx), cells).round().astype(np.int64)
+ys = np.linspace(0, upper(fy), cells).round().astype(np.int64)
+award, binding = grid(app, fx, xs, fy, ys, rs)
+here = (getattr(app, fx) or 0, getattr(app, fy) or 0)
+st.plotly_chart(map_figure(xs, ys, award, binding, LABELS[fx], LABELS[fy], here), key="map_chart",
+                config={"displaylogo": False})
+st.caption("Each cell is evaluated exactly by the batch engine; lines separate the regions where a different "
+           "cap binds. Hover for the award and every binding cap.")
