@@ -201,7 +201,7 @@ def map_figure(xs, ys, award, binding, x_label: str, y_label: str, current=None)
     if len(codes) > 1:
         fig.add_trace(go.Contour(x=x, y=y, z=coded, showscale=False, hoverinfo="skip",
                                  contours=dict(coloring="none", start=0.5, end=len(codes) - 0.5, size=1),
-                                 line=dict(color="#111", width=2)))
+                                 line=dict(color="#111", width=2), name="Region boundary", showlegend=False))
     for cap, code in codes.items():
         rows, cols = np.nonzero(lead == cap)
         if rows.size:

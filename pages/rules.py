@@ -1,5 +1,4 @@
 """The regulation, its parameters and citations, the interpretations, and policy variants."""
-import pandas as pd
 import streamlit as st
 
 from core.award import evaluate
@@ -32,10 +31,9 @@ for prov in PROVISIONS:
     with st.expander(f"{prov.title} ({prov.id})", expanded=prov.id in ("program_max", "cost_share")):
         st.markdown(f"> {md(prov.text)}")
         params = [p for p in reg.parameters.values() if p.provision == prov.id]
-        if params:
-            st.dataframe(pd.DataFrame([{"Parameter": p.name, "Value": shown(p), "Unit": p.unit,
-                                        "What it is": p.description, "Citation": p.citation} for p in params]),
-                         hide_index=True, width="stretch")
+        for p in params:
+            st.markdown(f"**{md(p.description)}:** {md(shown(p))} (parameter `{p.name}`, unit: {md(p.unit)})  \n"
+                        f":gray[Citation: “{md(p.citation)}”]")
         if prov.interpretation:
             st.markdown(f"**Interpretation:** {md(prov.interpretation)}")
 
@@ -46,7 +44,7 @@ variants = st.session_state.setdefault("variants", {})
 with st.form("variant_form"):
     st.subheader("Make a variant of the regulation")
     a, b = st.columns(2)
-    title = a.text_input("Variant name", value="Cap raised to $1,000,000", max_chars=80)
+    title = a.text_input("Variant name", max_chars=80, placeholder="for example: Cap raised to $1,000,000")
     base_id = b.selectbox("Start from", available(), format_func=lambda r: load(r).label)
     base = load(base_id)
     c1, c2, c3 = st.columns(3)
@@ -71,6 +69,8 @@ if made:
                    "bpw_eligible_types": types}
         variants[vid] = base.with_changes(vid, title.strip(), changes,
                                           note=f"Policy variant of {base.id}: {title.strip()}. Not the regulation in force.")
+        if "w:rules_cmp" in st.session_state:  # show the new variant in the comparison below
+            st.session_state["w:rules_cmp"] = list(dict.fromkeys(st.session_state["w:rules_cmp"] + [vid]))
         st.success(md(f"Made the variant “{title.strip()}”. Pick it in the sidebar, or compare below."),
                    icon=":material/check:")
     except (ValidationError, RulesetError) as err:
@@ -83,6 +83,8 @@ if up is not None:
         if not v.is_variant:
             raise RulesetError("kind: a loaded file must be a variant (kind = \"variant\")")
         variants[v.id] = v
+        if "w:rules_cmp" in st.session_state and v.id not in st.session_state["w:rules_cmp"]:
+            st.session_state["w:rules_cmp"] = st.session_state["w:rules_cmp"] + [v.id]
         st.success(md(f"Loaded the variant “{v.title}” ({v.id})."), icon=":material/check:")
     except (RulesetError, UnicodeDecodeError) as err:
         st.error(md(f"Not loaded: {err}"), icon=":material/error:")

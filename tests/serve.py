@@ -72,9 +72,10 @@ def browser():
 
 
 def wait_ready(page, timeout=30_000) -> None:
-    """Wait until Streamlit has finished running the script (no 'Running...' status)."""
-    page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
+    """Wait until Streamlit has finished running the script: the app says notRunning and
+    the page has its title."""
     page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " && document.querySelector('[data-testid=\"stMain\"] h1')", timeout=timeout)
-    page.wait_for_timeout(300)
+        "() => { const app = document.querySelector('[data-testid=\"stApp\"]');"
+        " return app && app.getAttribute('data-test-script-state') === 'notRunning'"
+        " && document.querySelector('[data-testid=\"stMain\"] h1'); }", timeout=timeout)
+    page.wait_for_timeout(200)

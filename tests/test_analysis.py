@@ -1,0 +1,111 @@
+"""Breakpoints: exact on hand-worked cases, and agreeing with dense sampling (hypothesis)."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from core.analysis import closing_local, describe, grid, sweep, what_would_change
+from core.application import Application
+from core.award import evaluate
+from core.batch import evaluate_parsed, frame_of
+from tests.strategies import applications
+
+
+def app(**kw):
+    return Application.from_dict({"project_type": "construction"} | kw)
+
+
+def values(sw):
+    return [(b.value, b.binding_before, b.binding_after) for b in sw.breakpoints]
+
+
+def test_issue_example_cost_kinks():
+    sw = sweep(app(eligible_cost=1_000_000, local_contribution=500_000), "eligible_cost", 0, 500_000_000)
+    assert values(sw) == [(50_000_000, ("funding_need",), ("funding_need",)),
+                          (100_000_000, ("funding_need",), ("cost_share",)),
+                          (120_000_000, ("cost_share",), ("program_max",))]
+    assert [b.award for b in sw.breakpoints] == [0, 50_000_000, 60_000_000]
+    assert describe(sw.breakpoints[2], "eligible_cost") == "Program maximum binds from $1,200,000 of total cost of eligible work"
+
+
+def test_federal_and_local_sweeps():
+    a = app(eligible_cost=1_000_000, local_contribution=300_000)
+    assert values(sweep(a, "federal_grant", 0, 100_000_000)) == [
+        (40_000_000, ("cost_share",), ("funding_need",)), (70_000_000, ("funding_need",), ("funding_need",))]
+    assert values(sweep(a, "local_contribution", 0, 120_000_000)) == [
+        (50_000_000, ("cost_share",), ("funding_need",)), (100_000_000, ("funding_need",), ("funding_need",))]
+
+
+def test_prior_funds_jump_and_floor():
+    a = app(project_type="renovation", eligible_cost=900_000)
+    sw = sweep(a, "prior_program_funds", 0, 50_000_000)
+    assert values(sw) == [(1, ("cost_share",), ("prior_grant_room",)),
+                          (30_000_000, ("prior_grant_room",), ("prior_grant_room",))]
+
+
+def test_requested_and_property_value_sweeps():
+    a = app(eligible_cost=1_000_000, local_contribution=100_000)
+    assert values(sweep(a, "requested_amount", 0, 100_000_000)) == [(50_000_000, ("requested_amount",), ("cost_share",))]
+    sw = sweep(a.replace(bpw_exception_requested=True), "local_property_value", 0, 100_000_000)
+    assert [(b.value, b.route_after, b.binding_after) for b in sw.breakpoints] == [
+        (50_000_000, "bpw_exception", ("property_value",)), (60_000_000, "bpw_exception", ("program_max",))]
+
+
+def test_odd_share_breakpoint_reported_at_first_cent():
+    from core.rulesets import load
+    rs = load().with_changes("third", "Third", {"state_share": "0.3333"})
+    sw = sweep(app(eligible_cost=1_000_000, local_contribution=600_000), "eligible_cost", 0, 500_000_000, rs)
+    exact = [b.exact for b in sw.breakpoints]
+    assert all(b.value == -(-b.exact.numerator // b.exact.denominator) for b in sw.breakpoints)
+    assert any(e.denominator != 1 for e in exact)
+
+
+def test_what_would_change_sentences():
+    lines = what_would_change(app(eligible_cost=1_000_000, local_contribution=500_000))
+    assert lines[0] == ("Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000, "
+                        "where program maximum takes over.")
+    lines = what_would_change(app(eligible_cost=3_000_000, local_contribution=100_000, project_type="renovation"))
+    assert lines[0] == "Costs above $1,200,000 no longer raise the award (program maximum binds)."
+
+
+def test_closing_local():
+    a = app(eligible_cost=3_000_000, local_contribution=1_500_000)
+    assert closing_local(a) == 240_000_000
+    assert evaluate(a.replace(local_contribution=240_000_000)).funding_gap == 0
+    assert evaluate(a.replace(local_contribution=239_999_999)).funding_gap == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(applications(), st.sampled_from(["eligible_cost", "federal_grant", "local_contribution",
+                                        "prior_program_funds", "requested_amount", "local_property_value"]),
+       st.integers(1, 300_000_000))
+def test_breakpoints_agree_with_dense_sampling(a, field, hi):
+    """Between breakpoints the award is linear; every sampled slope change is a breakpoint."""
+    if field == "local_property_value" and not a.bpw_exception_requested:
+        a = a.replace(bpw_exception_requested=True)
+    sw = sweep(a, field, 0, hi)
+    cuts = [0] + [b.value for b in sw.breakpoints] + [hi]
+    xs = np.unique(np.linspace(0, hi, 400).round().astype(np.int64))
+    award = {int(x): evaluate(a.replace(**{field: int(x)})).amount for x in xs}
+    for lo_, hi_ in zip(cuts, cuts[1:]):
+        inside = [x for x in award if lo_ + 2 <= x <= hi_ - 2]
+        if len(inside) < 3:
+            continue
+        x0, x1 = inside[0], inside[-1]
+        for x in inside:   # linear within a cent of rounding (shares are floored)
+            line = Fraction(award[x0]) + Fraction(award[x1] - award[x0], x1 - x0) * (x - x0)
+            assert abs(award[x] - line) <= 1, (field, lo_, hi_, x)
+
+
+def test_grid_equals_scalar():
+    a = app(eligible_cost=1_000_000, local_contribution=500_000)
+    xs = np.array([0, 50_000_000, 100_000_000, 150_000_000])
+    ys = np.array([0, 30_000_000, 90_000_000])
+    award, binding = grid(a, "eligible_cost", xs, "local_contribution", ys)
+    for i, y in enumerate(ys):
+        for j, x in enumerate(xs):
+            r = evaluate(a.replace(eligible_cost=int(x), local_contribution=int(y)))
+            assert (award[i, j], binding[i, j]) == (r.amount, ";".join(r.binding))
+    with pytest.raises(ValueError, match="must differ"):
+        grid(a, "eligible_cost", xs, "eligible_cost", ys)
