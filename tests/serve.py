@@ -72,10 +72,13 @@ def browser():
 
 
 def wait_ready(page, timeout=30_000) -> None:
-    """Wait until Streamlit has finished running the script: the app says notRunning and
-    the page has its title."""
+    """Wait until Streamlit has finished running the script and drawing it: the app says
+    notRunning, the page has its title, and no element is still a loading skeleton."""
     page.wait_for_function(
         "() => { const app = document.querySelector('[data-testid=\"stApp\"]');"
         " return app && app.getAttribute('data-test-script-state') === 'notRunning'"
-        " && document.querySelector('[data-testid=\"stMain\"] h1'); }", timeout=timeout)
+        " && document.querySelector('[data-testid=\"stMain\"] h1')"
+        # elements whose code is still loading show as skeletons: wait them out too
+        " && !document.querySelector('[data-testid^=\"stSkeleton\"], [data-testid=\"stAppSkeleton\"]'); }",
+        timeout=timeout)
     page.wait_for_timeout(200)
