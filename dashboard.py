@@ -10,6 +10,7 @@ PAGES = [
     st.Page("pages/calculator.py", title="Calculator", icon=":material/calculate:", default=True),
     st.Page("pages/compare.py", title="Compare scenarios", icon=":material/compare:"),
     st.Page("pages/sensitivity.py", title="Sensitivity", icon=":material/show_chart:"),
+    st.Page("pages/portfolio.py", title="Portfolio", icon=":material/table_chart:"),
     st.Page("pages/rules.py", title="Rules and variants", icon=":material/gavel:"),
 ]
 

@@ -215,3 +215,69 @@ def map_figure(xs, ys, award, binding, x_label: str, y_label: str, current=None)
     fig.update_xaxes(tickprefix="$", tickformat=",.0f")
     fig.update_yaxes(tickprefix="$", tickformat=",.0f")
     return _layout(fig, "Which cap binds where", f"{x_label} ($)", f"{y_label} ($)", height=620)
+
+
+def _lead_cap(binding: str) -> str:
+    return binding.split(";")[0] if binding else ""
+
+
+def ranked_figure(names, awards, allocated, binding, rank, limit: int = 60) -> go.Figure:
+    """Applications in priority order (top `limit`): maximum award coloured by its binding
+    cap, and the allocation over it."""
+    order = sorted(range(len(names)), key=lambda i: rank[i])[:limit]
+    ys = [f"#{rank[i]} {label(names[i], 40)}" for i in order]
+    fig = go.Figure()
+    for cap in dict.fromkeys(_lead_cap(binding[i]) for i in order):
+        idx = [k for k, i in enumerate(order) if _lead_cap(binding[i]) == cap]
+        fig.add_trace(go.Bar(
+            y=[ys[k] for k in idx], x=[_usd(awards[order[k]]) for k in idx], orientation="h", opacity=0.45,
+            marker_color=CAP_COLORS.get(cap, "#999"), name=f"Maximum award ({CAP[cap].label})" if cap else "Maximum award",
+            customdata=[fmt(awards[order[k]]) for k in idx],
+            hovertemplate="%{y}<br>Maximum award %{customdata}<extra></extra>"))
+    fig.add_trace(go.Bar(y=ys, x=[_usd(allocated[i]) for i in order], orientation="h", name="Allocated",
+                         marker_color=AWARD, width=0.4, text=[fmt(allocated[i]) for i in order],
+                         textposition="outside", cliponaxis=False,
+                         hovertemplate="%{y}<br>Allocated %{text}<extra></extra>"))
+    fig.update_layout(barmode="overlay")
+    fig.update_yaxes(type="category", autorange="reversed", categoryorder="array", categoryarray=ys)
+    fig.update_xaxes(tickprefix="$", tickformat=",.0f", gridcolor="#eee", rangemode="tozero")
+    title = "Awards in priority order: maximum and allocated"
+    if len(names) > limit:
+        title += f" (the {limit} highest priorities of {len(names):,})"
+    return _layout(fig, title, "Dollars", None, height=200 + 30 * len(order))
+
+
+def cumulative_figure(names, allocated, rank, budget: int) -> go.Figure:
+    """Running total of allocations in priority order against the budget line."""
+    order = sorted(range(len(names)), key=lambda i: rank[i])
+    running, total = [], 0
+    for i in order:
+        total += allocated[i]
+        running.append(total)
+    xs = list(range(1, len(order) + 1))
+    fig = go.Figure(go.Scatter(x=xs, y=[_usd(v) for v in running], mode="lines+markers", name="Allocated so far",
+                               line=dict(color=AWARD, width=3), text=[label(names[i]) for i in order],
+                               hovertemplate="#%{x} %{text}<br>Running total %{y:$,.2f}<extra></extra>"))
+    fig.add_hline(y=_usd(budget), line=dict(color=BINDING, dash="dash", width=2),
+                  annotation_text=f"Budget {fmt(budget)}", annotation_position="top left")
+    fig.update_xaxes(title_text="Priority rank", dtick=max(1, len(xs) // 20))
+    fig.update_yaxes(tickprefix="$", tickformat=",.0f", gridcolor="#eee", rangemode="tozero")
+    return _layout(fig, "Cumulative allocation against the budget", None, "Dollars", height=460)
+
+
+def priority_figure(names, scores_, awards, binding) -> go.Figure:
+    """Priority score against maximum award, coloured by binding cap."""
+    fig = go.Figure()
+    groups: dict[str, list[int]] = {}
+    for i, b in enumerate(binding):
+        groups.setdefault(_lead_cap(b), []).append(i)
+    for cap, idx in groups.items():
+        fig.add_trace(go.Scatter(
+            x=[scores_[i] for i in idx], y=[_usd(awards[i]) for i in idx], mode="markers",
+            name=CAP[cap].label.capitalize() if cap else "None", marker=dict(size=13, color=CAP_COLORS.get(cap, "#999"),
+                                                                             line=dict(width=1, color="#333")),
+            text=[label(names[i]) for i in idx],
+            hovertemplate="%{text}<br>Score %{x:.3f}<br>Maximum award %{y:$,.2f}<extra></extra>"))
+    fig.update_xaxes(range=[-0.05, 1.05], gridcolor="#eee")
+    fig.update_yaxes(tickprefix="$", tickformat=",.0f", gridcolor="#eee", rangemode="tozero")
+    return _layout(fig, "Priority against award", "Priority score (0 to 1)", "Maximum award ($)", height=460)

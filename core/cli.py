@@ -129,6 +129,36 @@ def cmd_scenarios(args) -> int:
     return 0
 
 
+def cmd_allocate(args) -> int:
+    from core.export import spreadsheet_safe
+    from core.money import fmt, to_cents
+    from core.portfolio import PortfolioError, parse_weights, read_table, run
+    from core.batch import BatchError
+
+    rs = load(args.ruleset)
+    budget = to_cents(args.budget, "--budget")
+    try:
+        weights = parse_weights(args.weights)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        with open(args.input, "rb") as fh:
+            table = read_table(fh.read(), args.input)
+        result = run(table, budget, args.mode, weights, rs)
+    except FileNotFoundError:
+        raise CliError(f"{args.input}: no such file") from None
+    except (PortfolioError, BatchError) as exc:
+        raise CliError(str(exc)) from None
+    try:
+        spreadsheet_safe(result.table).to_csv(args.output, index=False)
+    except OSError as exc:
+        raise CliError(f"{args.output}: cannot write ({exc.strerror})") from None
+    bad = int((~result.good).sum())
+    print(f"{int(result.good.sum())} applications ranked, {bad} with errors; allocated "
+          f"{fmt(int(result.allocated.sum()), True)} of {fmt(budget, True)} -> {args.output}", file=sys.stderr)
+    return 1 if bad else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m core",
@@ -177,6 +207,18 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("file", metavar="FILE.json|-")
     i.add_argument("--overwrite", action="store_true", help="replace scenarios of the same name")
     p.set_defaults(run=cmd_scenarios)
+
+    p = sub.add_parser("allocate", help="rank a portfolio by the Department's considerations and allocate a budget",
+                       description="Columns: the batch columns plus name, locality, senior_density, "
+                                   "distance_to_center_miles, previously_funded. Adds award, binding, "
+                                   "priority_score, rank, allocated (and error). Exit status 1 if any row was bad.")
+    p.add_argument("input", metavar="IN.csv")
+    p.add_argument("--budget", required=True, metavar="B", help="the appropriation, in dollars")
+    p.add_argument("--mode", choices=["priority", "whole", "pro-rata"], default="priority")
+    p.add_argument("--weights", default="", metavar="density=1,proximity=1,new_locality=1")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.csv")
+    p.add_argument("--ruleset", default="regulation", help=rs_help)
+    p.set_defaults(run=cmd_allocate)
     return parser
 
 

@@ -8,7 +8,7 @@ from tests.conftest import ROOT
 from tests.serve import streamlit_server, wait_ready
 
 ARTIFACTS = ROOT / "test-artifacts"
-PAGES = ["", "compare", "sensitivity", "rules"]
+PAGES = ["", "compare", "sensitivity", "portfolio", "rules"]
 
 
 @pytest.fixture(scope="module")

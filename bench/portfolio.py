@@ -1,0 +1,54 @@
+"""Portfolio benchmark: 10,000 applications scored and allocated, as a ratio to the bare
+batch evaluation of the same rows, both measured in this run.
+
+    python bench/portfolio.py [--rows N] [--repeat R]
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.batch import make_csv  # noqa: E402
+from core.batch import evaluate_parsed, parse_frame, read_csv  # noqa: E402
+from core.portfolio import run  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=10_000)
+    ap.add_argument("--repeat", type=int, default=7)
+    args = ap.parse_args()
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "apps.csv"
+        make_csv(path, args.rows)
+        df = read_csv(path)
+    rng = np.random.default_rng(3)
+    df["senior_density"] = rng.integers(10, 3000, len(df)).astype(str)
+    df["distance_to_center_miles"] = rng.uniform(0, 40, len(df)).round(1).astype(str)
+    df["previously_funded"] = rng.choice(["yes", "no"], len(df))
+    bare, full = [], []
+    for _ in range(args.repeat):  # interleaved, so drift hits both alike
+        t = time.perf_counter()
+        evaluate_parsed(parse_frame(df)[0])
+        bare.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        run(df, 1_000_000_000, "whole")
+        full.append(time.perf_counter() - t)
+    b, f = statistics.median(bare), statistics.median(full)
+    print(f"rows: {args.rows:,}")
+    print(f"bare batch evaluation:      median {b * 1000:.1f} ms")
+    print(f"score + rank + allocate:    median {f * 1000:.1f} ms")
+    print(f"ratio (portfolio / batch): {f / b:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

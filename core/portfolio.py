@@ -1,0 +1,209 @@
+"""A year's applications against one appropriation: maximum awards from the batch engine,
+a priority score from the Department's considerations, and allocation of a budget.
+
+The score is decision support: it orders applications and never changes an award.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from core.batch import BatchError, evaluate_parsed, parse_frame
+from core.fields import CAP, CAP_IDS
+from core.money import fmt
+from core.rulesets import Ruleset, load
+
+MAX_ROWS = 20_000
+MODES = {"priority": "In priority order, the last award partly funded",
+         "whole": "In priority order, skipping awards that do not fit whole",
+         "pro-rata": "Pro rata: every award scaled by the same share"}
+FACTORS = {"density": ("senior_density", "denser senior population"),
+           "proximity": ("distance_to_center_miles", "farther from an existing senior center"),
+           "new_locality": ("previously_funded", "a locality not funded before")}
+SAMPLE = __import__("pathlib").Path(__file__).parent / "samples" / "portfolio_illustrative.csv"
+
+
+class PortfolioError(ValueError):
+    """The file as a whole cannot be used; the message says why."""
+
+
+def read_table(data: bytes | str, name: str = "file") -> pd.DataFrame:
+    """Text of a CSV (UTF-8 with or without BOM, or Latin-1; comma or semicolon) as a table
+    of text cells. Leading lines starting with '#' are notes and are skipped."""
+    if isinstance(data, bytes):
+        if b"\x00" in data[:4096]:
+            raise PortfolioError(f"{name}: this is not a text file (it holds binary data)")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+    else:
+        text = data.lstrip("\ufeff")
+    lines = text.splitlines(keepends=True)
+    while lines and lines[0].lstrip().startswith("#"):
+        lines.pop(0)
+    text = "".join(lines)
+    if not text.strip():
+        raise PortfolioError(f"{name}: the file is empty")
+    header = text.splitlines()[0]
+    sep = ";" if header.count(";") > header.count(",") else ","
+    if header.count(sep) > 500:
+        raise PortfolioError(f"{name}: {header.count(sep) + 1:,} columns; a portfolio has at most 500")
+    try:
+        df = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, na_filter=False,
+                         nrows=MAX_ROWS + 1, on_bad_lines="error")
+    except (pd.errors.ParserError, ValueError) as exc:
+        raise PortfolioError(f"{name}: cannot be read as CSV ({str(exc).splitlines()[0]})") from None
+    if len(df) > MAX_ROWS:
+        raise PortfolioError(f"{name}: more than {MAX_ROWS:,} applications; split the portfolio into smaller files")
+    df.columns = [str(c).strip() for c in df.columns]
+    return df
+
+
+def parse_weights(text: str) -> dict[str, float]:
+    """'density=1,proximity=2,new_locality=0' -> weights (missing ones are 1)."""
+    weights = {k: 1.0 for k in FACTORS}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, _, value = part.partition("=")
+        key = key.strip()
+        if key not in FACTORS:
+            raise ValueError(f"--weights: unknown factor {key!r}; use {', '.join(FACTORS)}")
+        try:
+            w = float(value)
+        except ValueError:
+            raise ValueError(f"--weights: {key}={value!r} is not a number") from None
+        if not np.isfinite(w) or w < 0:
+            raise ValueError(f"--weights: {key}={value!r} must be 0 or more")
+        weights[key] = w
+    return weights
+
+
+def _normalise(values: np.ndarray) -> np.ndarray:
+    """Min-max to 0..1 across the portfolio; missing values score 0; all equal -> all 1."""
+    out = np.zeros(len(values))
+    known = ~np.isnan(values)
+    if known.any():
+        lo, hi = values[known].min(), values[known].max()
+        out[known] = 1.0 if hi == lo else (values[known] - lo) / (hi - lo)
+    return out
+
+
+def scores(values: pd.DataFrame, weights: dict[str, float]) -> np.ndarray:
+    """Weighted mean of the normalised factors, 0..1 (0 for all if every weight is 0)."""
+    density = values["senior_density"].to_numpy(dtype=float)
+    distance = values["distance_to_center_miles"].to_numpy(dtype=float)
+    funded = values["previously_funded"].to_numpy(dtype=object)
+    new = np.array([np.nan if f is None or f != f else (0.0 if f else 1.0) for f in funded])
+    parts = {"density": _normalise(density), "proximity": _normalise(distance), "new_locality": np.nan_to_num(new)}
+    total = sum(weights.values())
+    if total == 0:
+        return np.zeros(len(values))
+    return np.round(sum(weights[k] * parts[k] for k in FACTORS) / total, 9)
+
+
+def formula_words(weights: dict[str, float]) -> str:
+    total = sum(weights.values())
+    if total == 0:
+        return "All weights are 0: every application scores 0 and the order falls back to name."
+    terms = [f"{weights[k] / total:.0%} × ({words})" for k, (_, words) in FACTORS.items() if weights[k]]
+    return ("Priority score = " + " + ".join(terms) + ". Density and distance are scaled across this portfolio "
+            "from 0 (lowest) to 1 (highest); a locality never funded before scores 1, one funded before 0; a "
+            "missing value scores 0. Ties are broken by name, then by row order.")
+
+
+def allocate(awards: np.ndarray, order: np.ndarray, budget: int, mode: str) -> np.ndarray:
+    """Cents allocated to each application (indexed like `awards`), never above its award,
+    never more than the budget in total. `order`: indices in priority order."""
+    if mode not in MODES:
+        raise ValueError(f"mode: {mode!r}; use one of {', '.join(MODES)}")
+    if budget < 0:
+        raise ValueError("budget: must be $0 or more")
+    awards = np.asarray(awards, dtype=np.int64)
+    out = np.zeros(len(awards), dtype=np.int64)
+    ranked = awards[order]
+    if mode == "priority":
+        before = np.cumsum(ranked) - ranked
+        out[order] = np.clip(budget - before, 0, ranked)
+    elif mode == "whole":
+        left = budget
+        for i in order:  # greedy: each award that still fits whole, in priority order
+            if awards[i] <= left:
+                out[i] = awards[i]
+                left -= awards[i]
+    else:
+        total = int(awards.sum())
+        if total <= budget:
+            out[:] = awards
+        elif total > 0:
+            out[:] = [int(a) * budget // total for a in awards]  # exact, rounded down
+    return out
+
+
+@dataclass
+class Result:
+    table: pd.DataFrame        # input columns + award, binding, priority_score, rank, allocated, error
+    good: np.ndarray           # mask of rows that validated
+    awards: np.ndarray         # cents
+    allocated: np.ndarray      # cents
+    binding: np.ndarray        # text
+    budget: int
+    mode: str
+    weights: dict
+
+
+def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | None = None,
+        rs: Ruleset | None = None) -> Result:
+    rs = rs or load()
+    weights = weights or {k: 1.0 for k in FACTORS}
+    values, errors = parse_frame(df)
+    good = errors == ""
+    ev = evaluate_parsed(values, rs)
+    awards = np.where(good, ev["award"].to_numpy(), 0)
+    score = np.where(good, scores(values, weights), np.nan)
+    names = df["name"].astype(str).to_numpy() if "name" in df.columns else np.array([""] * len(df))
+    idx = np.flatnonzero(good)
+    order = idx[np.lexsort((idx, names[idx], -score[idx]))]   # score desc, then name, then row
+    allocated = allocate(awards, order, budget, mode)
+    rank = np.zeros(len(df), dtype=np.int64)
+    rank[order] = np.arange(1, len(order) + 1)
+    from core.batch import cents_text
+    out = df.copy()
+    out["award"] = np.where(good, cents_text(awards), "")
+    out["binding"] = np.where(good, ev["binding"].to_numpy(), "")
+    out["priority_score"] = np.where(good, [f"{s:.4f}" if s == s else "" for s in score], "")
+    out["rank"] = np.where(good, rank.astype(str), "")
+    out["allocated"] = np.where(good, cents_text(allocated), "")
+    out["error"] = errors
+    return Result(out, good, awards, allocated, np.where(good, ev["binding"].to_numpy(), ""), budget, mode, weights)
+
+
+def insight(result: Result, df: pd.DataFrame, rs: Ruleset, variant: Ruleset | None = None) -> list[str]:
+    """Totals and plain-English findings for a board."""
+    g = result.good
+    n = int(g.sum())
+    values, _ = parse_frame(df)
+    requested = int(values["requested_amount"].to_numpy()[g & values["requested_amount_given"].to_numpy()].sum())
+    total_max, total_alloc = int(result.awards[g].sum()), int(result.allocated[g].sum())
+    lines = [f"{n} applications; requested {fmt(requested)} in total (where an amount was named).",
+             f"Maximum awards under {rs.label}: {fmt(total_max)}. Allocated: {fmt(total_alloc)} of the "
+             f"{fmt(result.budget)} budget. Unfunded: {fmt(total_max - total_alloc)}."]
+    for cap in CAP_IDS:
+        held = sum(1 for b in result.binding[g] if cap in b.split(";"))
+        if held:
+            amount = f" {fmt(rs.capital_cap)}" if cap == "program_max" else ""
+            lines.append(f"{held} of {n} are held by the{amount} {CAP[cap].label}.")
+    if variant is not None:
+        other = evaluate_parsed(values, variant)["award"].to_numpy()
+        diff = int(other[g].sum()) - total_max
+        lines.append(f"Under {variant.label}, the maximum awards would total {fmt(int(other[g].sum()))}: "
+                     f"{fmt(abs(diff))} {'more' if diff >= 0 else 'less'}.")
+    return lines
+
+
+def read_sample() -> pd.DataFrame:
+    return read_table(SAMPLE.read_bytes(), SAMPLE.name)
+
+

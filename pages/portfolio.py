@@ -1,0 +1,100 @@
+"""Many applications, the Department's considerations, one budget."""
+import streamlit as st
+
+from core.charts import cumulative_figure, priority_figure, ranked_figure
+from core.export import csv_bytes
+from core.money import ValidationError, fmt, to_cents
+from core.portfolio import FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table, run
+from core.batch import BatchError
+from core.rulesets import available, load
+from ui import state
+from ui.text import md
+
+state.init()
+rs = state.ruleset()
+st.title("Portfolio")
+st.caption(md(f"Rank a year's applications and allocate one appropriation, under {rs.label}."))
+st.info("The priority score is decision support from the Department's considerations (senior population "
+        "density, distance to existing senior centers, localities not funded before). It orders "
+        "applications; it never changes an award amount.", icon=":material/info:")
+
+up = st.file_uploader(f"Applications (CSV, up to {MAX_ROWS:,} rows)", type=["csv", "txt"], key="w:pf_file",
+                      help="Columns: name, locality, the application fields (project_type, eligible_cost, "
+                           "federal_grant, ...), senior_density, distance_to_center_miles, previously_funded.")
+source = "the illustrative sample"
+try:
+    if up is not None:
+        table, source = read_table(up.getvalue(), up.name), up.name
+    else:
+        table = read_sample()
+except PortfolioError as err:
+    st.error(md(str(err)), icon=":material/error:")
+    st.stop()
+if up is None:
+    st.warning("Showing an ILLUSTRATIVE sample of 20 fictional applications. Upload a CSV to use your own.",
+               icon=":material/science:")
+
+with st.expander("Edit the applications", expanded=False):
+    st.caption("Changes here are used below; download the results to keep them.")
+    table = st.data_editor(table, num_rows="dynamic", key=f"w:pf_editor:{source}", width="stretch")
+
+c1, c2 = st.columns([1, 2])
+budget_text = c1.text_input("Budget (appropriation)", value="4,000,000", key="w:pf_budget")
+try:
+    budget = to_cents(budget_text, "Budget")
+except ValidationError as err:
+    st.error(md(str(err)), icon=":material/error:")
+    st.stop()
+mode = c2.radio("Allocation", list(MODES), format_func=MODES.get, key="w:pf_mode", horizontal=False)
+st.subheader("Weights of the considerations")
+wcols = st.columns(3)
+weights = {k: wcols[i].slider(words.capitalize(), 0.0, 5.0, 1.0, 0.5, key=f"w:pf_w:{k}")
+           for i, (k, (_, words)) in enumerate(FACTORS.items())}
+st.caption(md(formula_words(weights)))
+
+try:
+    result = run(table, budget, mode, weights, rs)
+except BatchError as err:
+    st.error(md(f"{source}: {err}"), icon=":material/error:")
+    st.stop()
+
+bad = result.table[~result.good]
+if len(bad):
+    st.error(f"{len(bad)} row(s) could not be used; the other {int(result.good.sum())} are.", icon=":material/error:")
+    st.dataframe(bad.assign(row=bad.index + 2)[["row"] + [c for c in ("name",) if c in bad] + ["error"]],
+                 hide_index=True, width="stretch")
+
+others = [r for r in available() + list(st.session_state.get("variants", {})) if r != rs.id]
+store = st.session_state.get("variants", {})
+variant_id = st.selectbox("Compare the portfolio's cost under", [None] + others, key="w:pf_variant",
+                          format_func=lambda r: "(no comparison)" if r is None else (store.get(r) or load(r)).label)
+variant = None if variant_id is None else (store.get(variant_id) or load(variant_id))
+
+st.header("Findings")
+good = result.table[result.good]
+m = st.columns(4)
+m[0].metric("Maximum awards", fmt(int(result.awards[result.good].sum())))
+m[1].metric("Allocated", fmt(int(result.allocated.sum())))
+m[2].metric("Budget", fmt(budget))
+m[3].metric("Unfunded", fmt(int(result.awards[result.good].sum() - result.allocated.sum())))
+for line in insight(result, table, rs, variant):
+    st.markdown(f"- {md(line)}")
+
+if len(good):
+    names = good["name"].astype(str).tolist() if "name" in good else [f"Row {i + 2}" for i in good.index]
+    idx = good.index.to_numpy()
+    awards, alloc = result.awards[idx].tolist(), result.allocated[idx].tolist()
+    binding, rank = result.binding[idx].tolist(), good["rank"].astype(int).tolist()
+    st.plotly_chart(ranked_figure(names, awards, alloc, binding, rank), key="pf_ranked", config={"displaylogo": False})
+    a, b = st.columns(2)
+    with a:
+        st.plotly_chart(cumulative_figure(names, alloc, rank, budget), key="pf_cum", config={"displaylogo": False})
+    with b:
+        st.plotly_chart(priority_figure(names, good["priority_score"].astype(float).tolist(), awards, binding),
+                        key="pf_prio", config={"displaylogo": False})
+    show = good.sort_values("rank", key=lambda s: s.astype(int))
+    cols = [c for c in ("rank", "name", "locality", "project_type") if c in show] + \
+           ["award", "binding", "priority_score", "allocated"]
+    st.dataframe(show[cols], hide_index=True, width="stretch")
+st.download_button("Download the results (CSV)", csv_bytes(result.table), file_name="portfolio-allocation.csv",
+                   mime="text/csv")

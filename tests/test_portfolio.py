@@ -1,0 +1,134 @@
+"""Portfolio: reading files, scores, allocation properties, the CLI."""
+import csv
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, strategies as st
+
+from core.portfolio import (MAX_ROWS, PortfolioError, allocate, formula_words, parse_weights, read_sample,
+                            read_table, run, scores)
+from core.rulesets import load
+from tests.conftest import ROOT
+
+awards_st = st.lists(st.integers(0, 80_000_000), min_size=0, max_size=40)
+
+
+@given(awards_st, st.integers(0, 2_000_000_000), st.sampled_from(["priority", "whole", "pro-rata"]), st.randoms())
+def test_allocation_never_exceeds_budget_or_award(awards, budget, mode, rnd):
+    order = np.array(rnd.sample(range(len(awards)), len(awards)), dtype=int)
+    out = allocate(np.array(awards, dtype=np.int64), order, budget, mode)
+    assert out.sum() <= budget
+    assert (out >= 0).all() and (out <= np.array(awards, dtype=np.int64)).all()
+    if sum(awards) <= budget:
+        assert list(out) == awards  # enough for everyone
+
+
+@given(awards_st, st.integers(0, 2_000_000_000))
+def test_priority_mode_nobody_below_a_partly_funded_project(awards, budget):
+    a = np.array(awards, dtype=np.int64)
+    order = np.arange(len(a))
+    out = allocate(a, order, budget, "priority")
+    partial = [i for i in order if 0 < out[i] < a[i]] + [i for i in order if out[i] == 0 and a[i] > 0]
+    if partial:
+        first = partial[0]
+        assert all(out[j] == 0 for j in order[list(order).index(first) + 1:])
+    assert len([i for i in order if 0 < out[i] < a[i]]) <= 1
+
+
+@given(awards_st, st.integers(0, 2_000_000_000))
+def test_pro_rata_is_proportional(awards, budget):
+    a = np.array(awards, dtype=np.int64)
+    out = allocate(a, np.arange(len(a)), budget, "pro-rata")
+    total = int(a.sum())
+    if total > budget:
+        for x, y in zip(a, out):
+            assert y == int(x) * budget // total
+
+
+def test_whole_mode_skips_what_does_not_fit():
+    out = allocate(np.array([500, 300, 200]), np.array([0, 1, 2]), 700, "whole")
+    assert list(out) == [500, 0, 200]
+
+
+def test_sample_is_illustrative_and_allocates():
+    df = read_sample()
+    assert len(df) == 20 and all(n.startswith("Illustrative: ") for n in df["name"])
+    r = run(df, 400_000_000, "priority")
+    assert r.good.all() and int(r.allocated.sum()) == 400_000_000
+    assert sorted(r.table["rank"].astype(int)) == list(range(1, 21))
+    assert set(r.table["binding"]) <= {"program_max", "cost_share", "funding_need", "prior_grant_room",
+                                       "cost_share;requested_amount", "requested_amount"}
+
+
+def test_scores_normalised_and_ties_broken_by_name():
+    df = pd.DataFrame({"name": ["b", "a", "c"], "project_type": ["renovation"] * 3,
+                       "eligible_cost": ["1000000"] * 3, "senior_density": ["10", "10", "30"],
+                       "distance_to_center_miles": ["", "", ""], "previously_funded": ["yes", "yes", "no"]})
+    r = run(df, 0, "priority", {"density": 1, "proximity": 1, "new_locality": 1})
+    assert list(r.table["priority_score"]) == ["0.0000", "0.0000", "0.6667"]
+    assert list(r.table["rank"]) == ["3", "2", "1"]          # tie between a and b broken by name
+    assert list(r.table["award"]) == ["500000.00"] * 3       # the score never changes an award
+    assert "Ties are broken by name" in formula_words({"density": 1, "proximity": 0, "new_locality": 0})
+
+
+def test_bad_rows_listed_good_rows_used():
+    df = pd.DataFrame({"name": ["ok", "bad"], "project_type": ["renovation", "castle"],
+                       "eligible_cost": ["1000000", "-1"]})
+    r = run(df, 100_000_000, "priority")
+    assert list(r.good) == [True, False]
+    assert r.table["allocated"][0] == "500000.00" and r.table["error"][1].startswith("project_type: 'castle'")
+
+
+@pytest.mark.parametrize("data,ok", [
+    ("\ufeffname,project_type,eligible_cost\nA,renovation,1000000\n".encode("utf-8"), True),
+    ("name;project_type;eligible_cost\nCafé;renovation;1000000\n".encode("latin-1"), True),
+    ('name,project_type,eligible_cost\n"Line\nbreak",renovation,1000000\n'.encode(), True),
+    (b"", False), (b"name,project_type,eligible_cost\n", True), (b"\x00\x01\x02binary", False),
+    (("c," * 1_000_000 + "\n").encode(), False),
+])
+def test_hostile_files_give_a_result_or_a_clear_message(data, ok):
+    if ok:
+        df = read_table(data, "f.csv")
+        run(df, 0, "priority")
+    else:
+        with pytest.raises(PortfolioError, match="f.csv: "):
+            read_table(data, "f.csv")
+
+
+def test_row_limit():
+    text = "name,project_type,eligible_cost\n" + "x,renovation,1\n" * (MAX_ROWS + 1)
+    with pytest.raises(PortfolioError, match="more than 20,000 applications"):
+        read_table(text, "big.csv")
+
+
+def test_weights_parsing():
+    assert parse_weights("density=2, proximity=0") == {"density": 2.0, "proximity": 0.0, "new_locality": 1.0}
+    for bad in ("colour=1", "density=x", "density=-1", "density=nan"):
+        with pytest.raises(ValueError, match="--weights"):
+            parse_weights(bad)
+
+
+def test_cli_allocate(tmp_path):
+    out = tmp_path / "out.csv"
+    r = subprocess.run([sys.executable, "-m", "core", "allocate", str(ROOT / "core/samples/portfolio_illustrative.csv"),
+                        "--budget", "4000000", "--mode", "pro-rata", "--weights", "density=2", "-o", str(out)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.DictReader(out.open()))
+    assert {"award", "binding", "priority_score", "rank", "allocated"} <= set(rows[0])
+    assert sum(int(round(float(x["allocated"]) * 100)) for x in rows) <= 400_000_000
+    bad = subprocess.run([sys.executable, "-m", "core", "allocate", str(out), "--budget", "-5", "-o", str(out)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and "--budget: '-5' is negative" in bad.stderr
+
+
+def test_variant_cost_insight():
+    from core.portfolio import insight
+    df = read_sample()
+    r = run(df, 400_000_000)
+    lines = insight(r, df, load(), load("cap-800k"))
+    assert any(line.startswith("7 of 20 are held by the $600,000 program maximum") for line in lines)
+    assert "more" in lines[-1] and "variant, not the regulation in force" in lines[-1]
