@@ -15,8 +15,29 @@ PAGES = [
 ]
 
 
+PRESENTING_CSS = """<style>
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], header[data-testid="stHeader"]
+  { display: none !important; }
+[data-testid="stMainBlockContainer"] { max-width: 100% !important; padding-top: 1.5rem !important; }
+[data-testid="stMetricValue"] { font-size: 4.5rem !important; }
+[data-testid="stMetricLabel"] p { font-size: 1.5rem !important; }
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.4rem !important; }
+</style>"""
+
+
+def presentation() -> None:
+    """One toggle hides the inputs and the sidebar and enlarges the key numbers for a projector."""
+    if st.session_state.get("presentation"):
+        st.html(PRESENTING_CSS)
+        if st.button("Exit presentation mode", key="w:exit_presentation", icon=":material/close_fullscreen:"):
+            st.session_state["presentation"] = False
+            st.rerun()
+
+
 def sidebar() -> None:
     with st.sidebar:
+        st.toggle("Presentation mode", key="presentation",
+                  help="Hide the inputs and this sidebar and enlarge the key numbers, for a projector.")
         st.header("Senior center capital grants")
         st.caption("What the State can give, and which limit holds it down.")
         variants = st.session_state.get("variants", {})
@@ -32,4 +53,5 @@ page = st.navigation(PAGES)
 with state.routed():
     state.init()
     sidebar()
+    presentation()
     page.run()

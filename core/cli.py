@@ -108,13 +108,7 @@ def cmd_scenarios(args) -> int:
         if args.output == "-":
             sys.stdout.write(text + "\n")
         else:
-            tmp = f"{args.output}.tmp"
-            try:
-                with open(tmp, "w", encoding="utf-8") as fh:
-                    fh.write(text)
-                os.replace(tmp, args.output)  # never leave a half-written backup
-            except OSError as exc:
-                raise CliError(f"{args.output}: cannot write ({exc.strerror})") from None
+            _write(args.output, text.encode("utf-8"))  # never leave a half-written backup
         print(f"exported {len(data['scenarios'])} scenarios", file=sys.stderr)
         return 0
     good, errors = parse_export(_read_json(args.file))
@@ -157,6 +151,39 @@ def cmd_allocate(args) -> int:
     print(f"{int(result.good.sum())} applications ranked, {bad} with errors; allocated "
           f"{fmt(int(result.allocated.sum()), True)} of {fmt(budget, True)} -> {args.output}", file=sys.stderr)
     return 1 if bad else 0
+
+
+def cmd_report(args) -> int:
+    from core.report import Item, Report, ReportError, pdf, render
+    from core.scenarios import parse_export
+
+    good, errors = parse_export(_read_json(args.file))
+    if errors:
+        raise CliError(f"{args.file}: {len(errors)} problem(s): " + " | ".join(errors[:5]))
+    if not good:
+        raise CliError(f"{args.file}: no scenarios in the file")
+    report = Report([Item(sc.name, sc.award(), sc.notes) for sc in good], prepared_by=args.prepared_by,
+                    **({"title": args.title} if args.title else {}))
+    _write(args.output, render(report).encode("utf-8"))
+    print(f"report of {len(good)} scenario(s) -> {args.output}", file=sys.stderr)
+    if args.pdf:
+        try:
+            _write(args.pdf, pdf(report))
+        except ReportError as exc:
+            raise CliError(f"--pdf: {exc}") from None
+        print(f"PDF packet -> {args.pdf}", file=sys.stderr)
+    return 0
+
+
+def _write(path: str, data: bytes) -> None:
+    """Write whole or not at all: a temporary file renamed into place."""
+    tmp = f"{path}.tmp"
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise CliError(f"{path}: cannot write ({exc.strerror})") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -219,6 +246,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="OUT.csv")
     p.add_argument("--ruleset", default="regulation", help=rs_help)
     p.set_defaults(run=cmd_allocate)
+
+    p = sub.add_parser("report", help="a board report (HTML, and a PDF packet with --pdf) of saved scenarios",
+                       description="Takes a scenario library export or a plain JSON array of applications that "
+                                   "each carry a 'name'. The HTML is one file that works offline.")
+    p.add_argument("file", metavar="SCENARIOS.json|-")
+    p.add_argument("-o", "--output", required=True, metavar="report.html")
+    p.add_argument("--pdf", metavar="report.pdf", help="also print a PDF packet (needs Chrome or Chromium)")
+    p.add_argument("--prepared-by", default="", metavar="TEXT")
+    p.add_argument("--title", default="", metavar="TEXT")
+    p.set_defaults(run=cmd_report)
     return parser
 
 

@@ -14,6 +14,8 @@ from core.money import ValidationError
 from core.scenarios import ScenarioError, ScenarioExists
 from ui import state
 from ui.library import store
+from ui.reporting import report_buttons
+from core.report import Item
 from ui.text import STATUS_BADGE, md
 from ui.widgets import flag_input, money_input
 
@@ -153,6 +155,8 @@ def calculator() -> None:
             inputs()
         details(award)
         save_box(award)
+        report_buttons([Item(st.session_state.get("w:scenario_name", "").strip() or "This application", award)],
+                       "calc")
     state.write_url()
 
 

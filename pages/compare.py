@@ -13,6 +13,8 @@ from core.award import evaluate
 from core.scenarios import ScenarioError, parse_export
 from ui import state
 from ui.library import store
+from ui.reporting import report_buttons
+from core.report import Item
 from ui.text import md
 
 state.init()
@@ -69,7 +71,10 @@ else:
                           file_name="scenario-comparison.csv", mime="text/csv")
         b.download_button("Export these scenarios (JSON)", json.dumps(lib.export(chosen), indent=2),
                           file_name="scenarios.json", mime="application/json")
+        report_buttons([Item(n, a, by_name[n].notes) for n, a in
+                        sorted(named, key=lambda x: x[0] != baseline)], "cmp")
 
+if saved and not st.session_state.get("presentation"):
     st.header("Library")
     pick = st.selectbox("Scenario", names, key="w:lib_pick")
     sc = by_name[pick]
@@ -114,6 +119,9 @@ if undo is not None:
             st.rerun()
         except ScenarioError as err:
             st.error(md(str(err)), icon=":material/error:")
+
+if st.session_state.get("presentation"):
+    st.stop()  # a projector shows the comparison, not the library's housekeeping
 
 st.header("Import and back up")
 up = st.file_uploader("Import scenarios from a JSON file", type=["json"], key="w:import_file",

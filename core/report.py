@@ -1,0 +1,261 @@
+"""Board-ready output: one self-contained HTML file (plotly.js embedded, no network
+request), and a PDF packet with static charts (kaleido through the system's Chromium).
+
+All user text (names, notes, "prepared by") is escaped; nothing a user types becomes HTML.
+"""
+from __future__ import annotations
+
+import html
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+import plotly.graph_objects as go
+
+from core.award import Award
+from core.charts import change_figure, compare_caps_figure, funding_figure, headroom_figure, waterfall_figure
+from core.fields import CAP, FIELD, FIELDS, PROJECT_TYPES, ROUTES
+from core.money import fmt
+from core.provisions import PROVISION
+
+STATUS = {"pass": "Pass", "fail": "Fail", "waived": "Waived", "warning": "Warning"}
+
+
+class ReportError(RuntimeError):
+    """The report cannot be made as asked; the message says what to do."""
+
+
+@dataclass
+class Item:
+    name: str
+    award: Award
+    notes: str = ""
+
+
+@dataclass
+class Report:
+    items: list
+    title: str = "State capital grant for a senior citizen activity center"
+    prepared_by: str = ""
+    on: date = field(default_factory=date.today)
+
+
+def find_browser() -> str | None:
+    """Chrome or Chromium on this machine, for PDFs (BROWSER_PATH wins)."""
+    env = os.environ.get("BROWSER_PATH")
+    if env and Path(env).exists():
+        return env
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+NO_BROWSER = ("No Chrome or Chromium was found, so a PDF cannot be made here. Install Chromium (on Debian or "
+              "Ubuntu: apt-get install chromium) and try again; the HTML report works without it and prints "
+              "cleanly to PDF from any browser.")
+
+CSS = """
+:root { --ink:#1b2631; --muted:#5d6d7e; --accent:#1f4e79; --bind:#c0392b; }
+* { box-sizing: border-box; }
+body { font-family: -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink);
+       margin: 0 auto; max-width: 1100px; padding: 24px 32px; line-height: 1.45; font-size: 15px; }
+h1 { font-size: 30px; margin: 0 0 4px; } h2 { font-size: 24px; border-bottom: 2px solid var(--accent);
+     padding-bottom: 4px; margin-top: 32px; } h3 { font-size: 18px; margin: 20px 0 6px; }
+.meta { color: var(--muted); margin: 0; }
+.variant { background: #fff3cd; border: 2px solid #e0a800; padding: 8px 12px; font-weight: 700; margin: 12px 0; }
+.award { display: flex; gap: 32px; align-items: center; background: #eef3f8; border-radius: 8px; padding: 14px 18px; }
+.award .amount { font-size: 44px; font-weight: 700; color: var(--accent); white-space: nowrap; }
+.award .why { font-size: 16px; } .bind { color: var(--bind); font-weight: 700; }
+table { border-collapse: collapse; width: 100%; margin: 8px 0; font-size: 14px; }
+th, td { border: 1px solid #d5dbe1; padding: 5px 8px; text-align: left; vertical-align: top; }
+th { background: #f4f6f8; } td.num { text-align: right; white-space: nowrap; }
+.pass { color: #1e8449; font-weight: 700; } .fail { color: var(--bind); font-weight: 700; }
+.warning { color: #b9770e; font-weight: 700; } .waived { color: var(--muted); font-weight: 700; }
+.chart { break-inside: avoid; page-break-inside: avoid; margin: 8px 0; }
+.chart svg { max-width: 100%; height: auto; }
+blockquote { margin: 6px 0 10px; padding: 6px 12px; border-left: 4px solid var(--accent); background: #f8f9fa; }
+.cite { color: var(--muted); font-size: 13px; }
+.notes { white-space: pre-wrap; color: var(--muted); }
+footer { color: var(--muted); font-size: 12px; margin-top: 32px; border-top: 1px solid #d5dbe1; padding-top: 8px; }
+@media print {
+  body { max-width: none; padding: 0; font-size: 12px; }
+  section { break-before: page; page-break-before: always; }
+  section.first { break-before: auto; page-break-before: auto; }
+  h2, h3 { break-after: avoid; page-break-after: avoid; }
+  tr, .award, blockquote { break-inside: avoid; page-break-inside: avoid; }
+  .award .amount { font-size: 34px; }
+}
+@page { size: Letter; margin: 14mm 12mm; }
+"""
+
+
+def esc(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+class _Charts:
+    """Draws figures either as interactive divs (plotly.js embedded once) or static SVG."""
+
+    def __init__(self, static: bool):
+        self.static = static
+        self.count = 0
+
+    def __call__(self, fig: go.Figure) -> str:
+        self.count += 1
+        if self.static:
+            import plotly.io as pio
+            svg = pio.to_image(fig, format="svg", width=1000, height=int(fig.layout.height or 450)).decode("utf-8")
+            return f'<div class="chart">{svg}</div>'
+        div = fig.to_html(full_html=False, include_plotlyjs=False, include_mathjax=False,
+                          div_id=f"chart-{self.count}", config={"displaylogo": False, "responsive": True})
+        return f'<div class="chart">{div}</div>'
+
+
+def _inputs_table(award: Award) -> str:
+    app = award.application
+    rows = []
+    for f in FIELDS:
+        if f.group == "considerations":
+            continue
+        if f.group == "exception" and not app.bpw_exception_requested:
+            continue
+        value = getattr(app, f.name)
+        if f.kind == "money":
+            shown = "none" if value is None else fmt(value)
+        elif f.kind == "bool":
+            shown = "yes" if value else "no"
+        else:
+            shown = PROJECT_TYPES[value]
+        rows.append(f"<tr><th>{esc(f.label)}</th><td class='num'>{esc(shown)}</td></tr>")
+    return "<table>" + "".join(rows) + "</table>"
+
+
+def _scenario(item: Item, chart, first: bool) -> str:
+    a = item.award
+    binding = ", ".join(CAP[c].label for c in a.binding)
+    provisions = ", ".join(dict.fromkeys(PROVISION[CAP[c].provision].title for c in a.binding))
+    parts = [f'<section class="{"first" if first else ""}">', f"<h2>{esc(item.name)}</h2>"]
+    if item.notes:
+        parts.append(f'<p class="notes">{esc(item.notes)}</p>')
+    if a.is_variant:
+        parts.append(f'<p class="variant">Policy variant, not the regulation in force: {esc(a.ruleset_label)}</p>')
+    parts.append(f'<div class="award"><div><div class="meta">State grant award</div>'
+                 f'<div class="amount">{esc(fmt(a.amount))}</div></div><div class="why">'
+                 f'<div>Binding: <span class="bind">{esc(a.binding_text)}</span></div>'
+                 f"<div>Route: {esc(ROUTES[a.route])}</div><div>From: {esc(provisions)}</div>"
+                 f'<div class="cite">Ruleset {esc(a.ruleset_id)}, version {esc(a.ruleset_version)}</div></div></div>')
+    parts.append("<h3>Inputs</h3>" + _inputs_table(a))
+    parts.append("<h3>Funding plan</h3><table>" + "".join(
+        f"<tr><th>{label}</th><td class='num'>{esc(fmt(a.funding[k]))}</td></tr>"
+        for k, label in (("federal", "Federal grant"), ("state", "State grant award"),
+                         ("local", "Local contribution"), ("gap", "Funding gap"))) + "</table>")
+    parts.append(chart(headroom_figure(a)))
+    parts.append(chart(waterfall_figure(a)))
+    parts.append("<h3>Checks</h3><table><tr><th>Check</th><th>Result</th><th>Detail</th></tr>" + "".join(
+        f"<tr><td>{esc(c.label)}</td><td class='{c.status}'>{STATUS[c.status]}</td><td>{esc(c.message)}</td></tr>"
+        for c in a.checks) + "</table>")
+    parts.append("<h3>How the award is worked out</h3><ol>" + "".join(
+        f"<li>{esc(s.text)} <span class='cite'>({esc(PROVISION[s.provision].title if s.provision in PROVISION else 'Result')})"
+        f"</span></li>" for s in a.steps) + "</ol>")
+    parts.append(f"<p class='cite'>Caps binding: {esc(binding)}.</p></section>")
+    return "".join(parts)
+
+
+def _comparison(items: list[Item], chart) -> str:
+    from core.compare import table
+    named = [(i.name, i.award) for i in items]
+    df = table(named)
+    head = "".join(f"<th>{esc(c)}</th>" for c in df.columns)
+    body = "".join("<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>" for row in df.itertuples(index=False))
+    out = ['<section><h2>Comparison of scenarios</h2>', f"<table><tr>{head}</tr>{body}</table>",
+           chart(compare_caps_figure(named)), chart(funding_figure(named)),
+           chart(change_figure(named, items[0].name)), "</section>"]
+    return "".join(out)
+
+
+def _sources(items: list[Item]) -> str:
+    used = dict.fromkeys(s.provision for i in items for s in i.award.steps if s.provision in PROVISION)
+    binding = dict.fromkeys(CAP[c].provision for i in items for c in i.award.binding)
+    parts = ["<section><h2>The regulation and the interpretations used</h2>",
+             "<h3>The regulation's sentences for the caps that bind</h3>"]
+    for pid in binding:
+        p = PROVISION[pid]
+        parts.append(f"<p><b>{esc(p.title)}</b></p><blockquote>{esc(p.text)}</blockquote>")
+    parts.append("<h3>Interpretations applied</h3><ul>")
+    for pid in used:
+        p = PROVISION[pid]
+        if p.interpretation:
+            parts.append(f"<li><b>{esc(p.title)}:</b> {esc(p.interpretation)}</li>")
+    parts.append("<li><b>Money:</b> amounts are exact to the cent; every percentage of an amount is rounded "
+                 "down, so no cap is exceeded by rounding.</li></ul></section>")
+    return "".join(parts)
+
+
+def render(report: Report, static: bool = False) -> str:
+    """The whole report as one HTML document. static=True draws SVG charts (for the PDF)."""
+    if not report.items:
+        raise ReportError("a report needs at least one scenario")
+    chart = _Charts(static)
+    rulesets = dict.fromkeys((i.award.ruleset_label, i.award.ruleset_id, i.award.ruleset_version, i.award.is_variant)
+                             for i in report.items)
+    head = [f"<h1>{esc(report.title)}</h1>",
+            f"<p class='meta'>{esc(report.on.strftime('%B %-d, %Y'))}"
+            + (f" · Prepared by {esc(report.prepared_by)}" if report.prepared_by.strip() else "") + "</p>"]
+    for label, rid, version, variant in rulesets:
+        head.append(f"<p class='meta'>Ruleset: {esc(label)} (id {esc(rid)}, version {esc(version)})</p>")
+        if variant:
+            head.append(f"<p class='variant'>Policy variant: {esc(label)}. These figures are a what-if, "
+                        f"not the regulation in force.</p>")
+    body = ["<header>" + "".join(head) + "</header>"]
+    body += [_scenario(item, chart, first=(k == 0)) for k, item in enumerate(report.items)]
+    if len(report.items) > 1:
+        body.append(_comparison(report.items, chart))
+    body.append(_sources(report.items))
+    body.append("<footer>Computed from the regulation's text as encoded in this tool; every number traceable to "
+                "a provision. Amounts in US dollars.</footer>")
+    script = ""
+    if not static:
+        from plotly.offline import get_plotlyjs
+        script = f"<script>{get_plotlyjs()}</script>"
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{esc(report.title)}</title>"
+            f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<style>{CSS}</style>{script}</head><body>{''.join(body)}</body></html>")
+
+
+def pdf(report: Report) -> bytes:
+    """The PDF packet: the report with static charts, printed by the system's Chromium."""
+    browser = find_browser()
+    if browser is None:
+        raise ReportError(NO_BROWSER)
+    os.environ.setdefault("BROWSER_PATH", browser)  # kaleido drives the same browser
+    import warnings
+
+    import kaleido
+    kaleido.start_sync_server(silence_warnings=True)
+    try:
+        with warnings.catch_warnings():  # plotly notes that per-call options are unused with a server
+            warnings.simplefilter("ignore", UserWarning)
+            document = render(report, static=True)
+    except Exception as exc:
+        raise ReportError(f"the charts could not be drawn with {browser} ({type(exc).__name__}: {exc})") from None
+    finally:
+        kaleido.stop_sync_server(silence_warnings=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / "report.html", Path(tmp) / "report.pdf"
+        src.write_text(document, encoding="utf-8")
+        cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--no-first-run", "--disable-sync", f"--user-data-dir={tmp}/profile",
+               "--no-pdf-header-footer", f"--print-to-pdf={out}", src.as_uri()]
+        try:
+            run = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            raise ReportError(f"{browser} took more than 2 minutes to print the PDF") from None
+        if not out.exists() or out.stat().st_size == 0:
+            raise ReportError(f"{browser} did not produce a PDF ({run.stderr.strip().splitlines()[-1:] or 'no output'})")
+        return out.read_bytes()
