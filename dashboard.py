@@ -19,9 +19,9 @@ PRESENTING_CSS = """<style>
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], header[data-testid="stHeader"]
   { display: none !important; }
 [data-testid="stMainBlockContainer"] { max-width: 100% !important; padding-top: 1.5rem !important; }
-[data-testid="stMetricValue"] { font-size: 4.5rem !important; }
-[data-testid="stMetricLabel"] p { font-size: 1.5rem !important; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.4rem !important; }
+[data-testid="stMetricLabel"] p { font-size: 1.5rem !important; }
+[data-testid="stMetricValue"] p { font-size: 4.5rem !important; line-height: 1.15 !important; }
 </style>"""
 
 
@@ -29,9 +29,8 @@ def presentation() -> None:
     """One toggle hides the inputs and the sidebar and enlarges the key numbers for a projector."""
     if st.session_state.get("presentation"):
         st.html(PRESENTING_CSS)
-        if st.button("Exit presentation mode", key="w:exit_presentation", icon=":material/close_fullscreen:"):
-            st.session_state["presentation"] = False
-            st.rerun()
+        st.button("Exit presentation mode", key="w:exit_presentation", icon=":material/close_fullscreen:",
+                  on_click=lambda: st.session_state.update(presentation=False))
 
 
 def sidebar() -> None:

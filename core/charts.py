@@ -16,7 +16,7 @@ SLACK = "#7f8c8d"        # a cap with headroom
 AWARD = "#1f4e79"        # the State award
 SOURCES = {"federal": ("Federal grant", "#2e86c1"), "state": ("State grant award", AWARD),
            "local": ("Local contribution", "#27ae60"), "gap": ("Funding gap", "#e67e22")}
-FONT = dict(size=16)
+FONT = dict(size=14)
 
 
 def _usd(cents: int) -> float:
@@ -30,11 +30,14 @@ def label(name: str, width: int = 18) -> str:
 
 
 def _layout(fig: go.Figure, title: str, x_title: str | None = None, y_title: str | None = None, height=420):
-    fig.update_layout(title=dict(text=title, font=dict(size=20)), font=FONT, height=height,
-                      margin=dict(l=20, r=30, t=70, b=50), separators=".,", plot_bgcolor="white",
+    fig.update_layout(title=dict(text=title, font=dict(size=18), x=0.01, xanchor="left", xref="container"),
+                      font=FONT, height=height, template="plotly_white",
+                      margin=dict(l=20, r=40, t=80, b=50), separators=".,", plot_bgcolor="white",
                       legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
     if len(fig.data) > 1:  # room for the legend below the axis title
         fig.update_layout(margin=dict(b=130))
+    fig.update_xaxes(automargin=True)
+    fig.update_yaxes(automargin=True)  # room for long tick labels such as $1,000,000
     if x_title:
         fig.update_xaxes(title_text=x_title)
     if y_title:
@@ -47,7 +50,7 @@ def headroom_figure(award: Award) -> go.Figure:
     caps = list(award.caps.items())
     labels = [CAP[c].label.capitalize() for c, _ in caps]
     colors = [BINDING if c in award.binding else SLACK for c, _ in caps]
-    text = [f"{fmt(v)}, binding" if c in award.binding else f"{fmt(v)}, {fmt(v - award.amount)} of headroom"
+    text = [f"{fmt(v)}, binding" if c in award.binding else f"{fmt(v)} (+{fmt(v - award.amount)})"
             for c, v in caps]
     fig = go.Figure(go.Bar(
         x=[_usd(v) for _, v in caps], y=labels, orientation="h", marker_color=colors, text=text,
@@ -74,7 +77,8 @@ def waterfall_figure(award: Award) -> go.Figure:
              (end_label.replace(" ", "<br>", 1), "total", left)]
     fig = go.Figure(go.Waterfall(
         x=[s[0] for s in steps], measure=[s[1] for s in steps], y=[_usd(s[2]) for s in steps],
-        text=[fmt(abs(s[2])) for s in steps], textposition="outside", cliponaxis=False,
+        text=[fmt(abs(s[2])) for s in steps], textangle=0, cliponaxis=False,
+        textposition=["outside" if s[2] == 0 else "inside" for s in steps],
         connector=dict(line=dict(color="#bbb")),
         increasing=dict(marker_color=SOURCES["gap"][1]), decreasing=dict(marker_color="#5dade2"),
         totals=dict(marker_color=AWARD if left == 0 else SOURCES["gap"][1]),

@@ -143,7 +143,6 @@ def calculator() -> None:
     step redraws only this part of the page."""
     # Widget callbacks have already updated the state, so the award is known before the
     # inputs are drawn: send it to the screen first, then the inputs beside it.
-    import time as _t; print("P fragment start", _t.perf_counter(), flush=True)
     award = evaluate(state.application(), rs)
     if presenting:
         results(award)

@@ -154,3 +154,19 @@ def test_variant_ruleset_is_labelled():
               "ruleset": "cap-800k"})
     assert award(at) == "$800,000"
     assert any("not the regulation in force" in w.value for w in at.warning)
+
+
+def test_presentation_mode_hides_inputs_and_comes_back():
+    at = app()
+    at.toggle(key="presentation").set_value(True).run()
+    assert not at.exception
+    assert award(at) == "$500,000"
+    assert not [s for s in at.slider if s.key == "s:eligible_cost"]
+    at.button(key="w:exit_presentation").click().run()
+    assert at.slider(key="s:eligible_cost").value == 1_000_000
+
+
+def test_report_buttons_present():
+    at = app()
+    labels = [b.label for b in at.get("download_button")]
+    assert "Download the report (HTML, works offline)" in labels
