@@ -29,41 +29,45 @@ def label(name: str, width: int = 18) -> str:
     return "<br>".join(html.escape(line) for line in lines)  # names are at most 120 characters
 
 
+def _layout_dict(title: str, x_title: str | None, y_title: str | None, height: int, legend: bool) -> dict:
+    """The shared look of every chart, as one layout dict (one validation pass, not many)."""
+    axis = dict(automargin=True, gridcolor="#eee")  # automargin: room for labels such as $1,000,000
+    return dict(title=dict(text=title, font=dict(size=18), x=0.01, xanchor="left", xref="container"),
+                font=FONT, height=height, separators=".,", plot_bgcolor="white",
+                margin=dict(l=20, r=40, t=80, b=130 if legend else 50),
+                legend=dict(orientation="h", yanchor="top", y=-0.22, x=0),
+                xaxis=axis | ({"title": {"text": x_title}} if x_title else {}),
+                yaxis=axis | ({"title": {"text": y_title}} if y_title else {}))
+
+
 def _layout(fig: go.Figure, title: str, x_title: str | None = None, y_title: str | None = None, height=420):
-    fig.update_layout(title=dict(text=title, font=dict(size=18), x=0.01, xanchor="left", xref="container"),
-                      font=FONT, height=height, template="plotly_white",
-                      margin=dict(l=20, r=40, t=80, b=50), separators=".,", plot_bgcolor="white",
-                      legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
-    if len(fig.data) > 1:  # room for the legend below the axis title
-        fig.update_layout(margin=dict(b=130))
-    fig.update_xaxes(automargin=True)
-    fig.update_yaxes(automargin=True)  # room for long tick labels such as $1,000,000
-    if x_title:
-        fig.update_xaxes(title_text=x_title)
-    if y_title:
-        fig.update_yaxes(title_text=y_title)
+    fig.update_layout(_layout_dict(title, x_title, y_title, height, legend=len(fig.data) > 1))
     return fig
+
+
+def _money_axis(**extra) -> dict:
+    return dict(tickprefix="$", tickformat=",.0f", gridcolor="#eee", automargin=True) | extra
 
 
 def headroom_figure(award: Award) -> go.Figure:
     """Each cap on the chosen route against the award; binding caps in red."""
     caps = list(award.caps.items())
-    labels = [CAP[c].label.capitalize() for c, _ in caps]
-    colors = [BINDING if c in award.binding else SLACK for c, _ in caps]
     text = [f"{fmt(v)}, binding" if c in award.binding else f"{fmt(v)} (+{fmt(v - award.amount)})"
             for c, v in caps]
-    fig = go.Figure(go.Bar(
-        x=[_usd(v) for _, v in caps], y=labels, orientation="h", marker_color=colors, text=text,
-        textposition="outside", cliponaxis=False, name="Cap",
-        hovertemplate="%{y}: %{text}<extra></extra>"))
     top = max(v for _, v in caps)
-    fig.update_xaxes(range=[0, _usd(top) * 1.6 or 1])  # room for the labels beside the bars
-    fig.add_vline(x=_usd(award.amount), line=dict(color=AWARD, width=3, dash="dash"),
-                  annotation_text=f"Award {fmt(award.amount)}", annotation_position="top")
-    fig.update_yaxes(autorange="reversed", gridcolor="#eee")
-    fig.update_xaxes(tickprefix="$", tickformat=",.0f", gridcolor="#eee", rangemode="tozero")
-    return _layout(fig, f"Headroom on every cap: {ROUTES[award.route]}", "Amount of the cap ($)", None,
-                   height=120 + 60 * len(caps))
+    layout = _layout_dict(f"Headroom on every cap: {ROUTES[award.route]}", "Amount of the cap ($)", None,
+                          120 + 60 * len(caps), legend=False)
+    layout["xaxis"] |= _money_axis(range=[0, _usd(top) * 1.6 or 1], rangemode="tozero")  # room for labels
+    layout["yaxis"] |= dict(autorange="reversed")
+    layout["shapes"] = [dict(type="line", xref="x", yref="paper", x0=_usd(award.amount), x1=_usd(award.amount),
+                             y0=0, y1=1, line=dict(color=AWARD, width=3, dash="dash"))]
+    layout["annotations"] = [dict(x=_usd(award.amount), y=1, xref="x", yref="paper", yanchor="bottom",
+                                  showarrow=False, text=f"Award {fmt(award.amount)}")]
+    bar = dict(type="bar", x=[_usd(v) for _, v in caps], y=[CAP[c].label.capitalize() for c, _ in caps],
+               orientation="h", marker=dict(color=[BINDING if c in award.binding else SLACK for c, _ in caps]),
+               text=text, textposition="outside", cliponaxis=False, name="Cap",
+               hovertemplate="%{y}: %{text}<extra></extra>")
+    return go.Figure(data=[bar], layout=layout)
 
 
 def waterfall_figure(award: Award) -> go.Figure:
@@ -75,17 +79,17 @@ def waterfall_figure(award: Award) -> go.Figure:
     steps = [("Cost of<br>eligible work", "absolute", cost), ("Federal<br>grant", "relative", -f["federal"]),
              ("State grant<br>award", "relative", -f["state"]), ("Local<br>contribution", "relative", -f["local"]),
              (end_label.replace(" ", "<br>", 1), "total", left)]
-    fig = go.Figure(go.Waterfall(
-        x=[s[0] for s in steps], measure=[s[1] for s in steps], y=[_usd(s[2]) for s in steps],
-        text=[fmt(abs(s[2])) for s in steps], textangle=0, cliponaxis=False,
-        textposition=["outside" if s[2] == 0 else "inside" for s in steps],
-        connector=dict(line=dict(color="#bbb")),
-        increasing=dict(marker_color=SOURCES["gap"][1]), decreasing=dict(marker_color="#5dade2"),
-        totals=dict(marker_color=AWARD if left == 0 else SOURCES["gap"][1]),
-        hovertemplate="%{x}: %{text}<extra></extra>"))
-    fig.update_xaxes(tickangle=0)
-    fig.update_yaxes(tickprefix="$", tickformat=",.0f", gridcolor="#eee", rangemode="tozero")
-    return _layout(fig, "Where the money comes from", None, "Dollars")
+    layout = _layout_dict("Where the money comes from", None, "Dollars", 420, legend=False)
+    layout["xaxis"] |= dict(tickangle=0)
+    layout["yaxis"] |= _money_axis(rangemode="tozero")
+    trace = dict(type="waterfall", x=[s[0] for s in steps], measure=[s[1] for s in steps],
+                 y=[_usd(s[2]) for s in steps], text=[fmt(abs(s[2])) for s in steps], textangle=0,
+                 cliponaxis=False, textposition=["outside" if s[2] == 0 else "inside" for s in steps],
+                 connector=dict(line=dict(color="#bbb")), increasing=dict(marker=dict(color=SOURCES["gap"][1])),
+                 decreasing=dict(marker=dict(color="#5dade2")),
+                 totals=dict(marker=dict(color=AWARD if left == 0 else SOURCES["gap"][1])),
+                 hovertemplate="%{x}: %{text}<extra></extra>")
+    return go.Figure(data=[trace], layout=layout)
 
 
 def compare_caps_figure(named: list[tuple[str, Award]]) -> go.Figure:

@@ -16,6 +16,7 @@ from ui.library import store
 from ui.reporting import report_buttons
 from core.report import Item
 from ui.text import md
+from ui.uploads import upload_bytes
 
 state.init()
 st.title("Compare scenarios")
@@ -126,8 +127,8 @@ if st.session_state.get("presentation"):
 st.header("Import and back up")
 up = st.file_uploader("Import scenarios from a JSON file", type=["json"], key="w:import_file",
                       help="A library export, or a JSON array of applications that each carry a name.")
-if up is not None:
-    raw = up.getvalue()
+raw = upload_bytes(up)
+if raw is not None:
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:

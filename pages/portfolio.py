@@ -9,6 +9,7 @@ from core.batch import BatchError
 from core.rulesets import available, load
 from ui import state
 from ui.text import md
+from ui.uploads import upload_bytes
 
 state.init()
 rs = state.ruleset()
@@ -23,14 +24,15 @@ up = st.file_uploader(f"Applications (CSV, up to {MAX_ROWS:,} rows)", type=["csv
                            "federal_grant, ...), senior_density, distance_to_center_miles, previously_funded.")
 source = "the illustrative sample"
 try:
-    if up is not None:
-        table, source = read_table(up.getvalue(), up.name), up.name
+    raw = upload_bytes(up)
+    if raw is not None:
+        table, source = read_table(raw, up.name), up.name
     else:
         table = read_sample()
 except PortfolioError as err:
     st.error(md(str(err)), icon=":material/error:")
     st.stop()
-if up is None:
+if source == "the illustrative sample":
     st.warning("Showing an ILLUSTRATIVE sample of 20 fictional applications. Upload a CSV to use your own.",
                icon=":material/science:")
 

@@ -9,6 +9,7 @@ from core.provisions import PROVISIONS
 from core.rulesets import PARAMETER_KINDS, RulesetError, available, load, load_text, to_toml
 from ui import state
 from ui.text import md
+from ui.uploads import upload_bytes
 
 state.init()
 st.title("Rules and policy variants")
@@ -77,9 +78,10 @@ if made:
         st.error(md(f"Not made: {err}"), icon=":material/error:")
 
 up = st.file_uploader("Or load a variant from a ruleset file (TOML)", type=["toml"], key="w:variant_file")
-if up is not None:
+raw = upload_bytes(up)
+if raw is not None:
     try:
-        v = load_text(up.getvalue().decode("utf-8"), up.name)
+        v = load_text(raw.decode("utf-8"), up.name)
         if not v.is_variant:
             raise RulesetError("kind: a loaded file must be a variant (kind = \"variant\")")
         variants[v.id] = v
