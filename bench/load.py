@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -117,18 +118,31 @@ async def session(browser, url: str, k: int, moves: int, problems: list, think: 
     return times
 
 
-async def run(sessions: int, moves: int, think: float) -> dict:
+def split_cores(server_pid: int) -> str:
+    """Give the server its own core and the 30 browsers the rest, as when users sit at their own
+    machines: otherwise the load generator's rendering starves the server it is measuring."""
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        return "one core: server and browsers share it"
+    os.sched_setaffinity(server_pid, {cores[0]})
+    os.sched_setaffinity(0, set(cores[1:]))    # the browsers launched from here inherit this
+    return f"server on core {cores[0]}, browsers on cores {cores[1:]}"
+
+
+async def run(sessions: int, moves: int, think: float, pin: bool) -> dict:
     from playwright.async_api import async_playwright
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS, headless=True)
-        with streamlit_server() as url:
+    note = ["server and browsers share every core"]
+    start = (lambda proc: note.__setitem__(0, split_cores(proc.pid))) if pin else None
+    with streamlit_server(on_start=start) as url:
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS, headless=True)
             problems: list[str] = []
             alone = await session(browser, url, 0, moves, problems, think)
             barrier = asyncio.Barrier(sessions)
             results = await asyncio.gather(*(session(browser, url, k, moves, problems, think, barrier)
                                              for k in range(1, sessions + 1)))
-        await browser.close()
-    return {"alone": alone, "loaded": [t for r in results for t in r], "problems": problems}
+            await browser.close()
+    return {"alone": alone, "loaded": [t for r in results for t in r], "problems": problems, "cores": note[0]}
 
 
 def main() -> None:
@@ -136,10 +150,13 @@ def main() -> None:
     ap.add_argument("--sessions", type=int, default=30)
     ap.add_argument("--moves", type=int, default=20)
     ap.add_argument("--think", type=float, default=1.0, help="seconds between a user's moves (mean)")
+    ap.add_argument("--shared-cores", action="store_true",
+                    help="let the server and the browsers share every core (default: server on its own core)")
     args = ap.parse_args()
     if not chromium_path():
         sys.exit("no Chromium found (apt-get install chromium)")
-    out = asyncio.run(run(args.sessions, args.moves, args.think))
+    out = asyncio.run(run(args.sessions, args.moves, args.think, pin=not args.shared_cores))
+    print(f"cores: {out['cores']}")
     for i, what in ((1, "server: keypress -> award received"), (0, "screen: keypress -> award drawn")):
         alone = [t[i] for t in out["alone"] if t[i] is not None]
         loaded = [t[i] for t in out["loaded"] if t[i] is not None]

@@ -89,3 +89,18 @@ PROVISIONS: tuple[Provision, ...] = (
     ),
 )
 PROVISION = {p.id: p for p in PROVISIONS}
+
+# The four conditions of the Board exception, each with its own sentence of the regulation.
+BPW_CONDITIONS = {
+    "bpw_project_type": "The grant is for conversion, renovation or planning, design and construction of an "
+                        "elderly citizens activity center;",
+    "bpw_property_value": "The value of property and improvements made available by the local government, "
+                          "including but not limited to eligible work, or the value of the center to be "
+                          "renovated, equals or exceeds the amount of the State grant;",
+    "bpw_no_state_funds": "State funds have not been used for the acquisition, construction, or maintenance of "
+                          "any real property or improvements made available by the applicant, or for the "
+                          "building to be converted or renovated;",
+    "bpw_no_state_debt": "The State is not responsible for any bonded indebtedness in connection with any real "
+                         "property or improvements made available by the applicant, or in connection with the "
+                         "building to be converted, acquired, or renovated.",
+}

@@ -8,14 +8,13 @@ from core.analysis import what_would_change
 from core.award import evaluate
 from core.charts import headroom_figure, waterfall_figure
 from core.fields import CAP, FIELD, PROJECT_TYPES, ROUTES
-from core.money import fmt
-from core.provisions import PROVISION
-from core.money import ValidationError
+from core.money import ValidationError, fmt
+from core.provisions import BPW_CONDITIONS, PROVISION
+from core.report import Item
 from core.scenarios import ScenarioError, ScenarioExists
 from ui import state
 from ui.library import store
 from ui.reporting import report_buttons
-from core.report import Item
 from ui.text import STATUS_BADGE, md
 from ui.widgets import flag_input, money_input
 
@@ -37,7 +36,7 @@ def _changes(app, _rs, rs_version):
     return what_would_change(app, _rs)
 
 
-def inputs() -> None:
+def inputs(award) -> None:
     st.subheader("The application")
     kinds = list(PROJECT_TYPES)
     st.session_state["w:project_type"] = state.get("project_type")
@@ -62,6 +61,11 @@ def inputs() -> None:
             money_input("local_property_value")
             flag_input("state_funds_in_property")
             flag_input("state_bonded_debt")
+            st.markdown("**The four conditions** (the project-type one follows from the project type)")
+            for check_id, sentence in BPW_CONDITIONS.items():
+                c = award.check(check_id)
+                st.markdown(f"{STATUS_BADGE[c.status]} **{md(c.label)}**: {md(c.message)}  \n"
+                            f":gray[“{md(sentence)}”]")
 
 
 def results(award) -> None:
@@ -151,7 +155,7 @@ def calculator() -> None:
         with col_out:
             results(award)
         with col_in:
-            inputs()
+            inputs(award)
         details(award)
         save_box(award)
         report_buttons([Item(st.session_state.get("w:scenario_name", "").strip() or "This application", award)],

@@ -31,8 +31,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(script: str = "dashboard.py", env: dict | None = None, port: int | None = None):
-    """Yield the base URL of `streamlit run script` on a free loopback port."""
+def streamlit_server(script: str = "dashboard.py", env: dict | None = None, port: int | None = None,
+                     on_start=None):
+    """Yield the base URL of `streamlit run script` on a free loopback port (on_start gets the process)."""
     port = port or free_port()
     log = open(ROOT / "test-artifacts" / f"server-{port}.log", "w")
     proc = subprocess.Popen(
@@ -50,6 +51,8 @@ def streamlit_server(script: str = "dashboard.py", env: dict | None = None, port
                 if proc.poll() is not None or time.time() > deadline:
                     raise RuntimeError(f"streamlit did not start; see {log.name}")
                 time.sleep(0.3)
+        if on_start:
+            on_start(proc)
         yield url
     finally:
         proc.terminate()

@@ -116,6 +116,15 @@ def test_each_exception_condition_flips_the_route(flag):
     assert any(":red[:material/cancel: Fail]" in m.value for m in at.markdown)
 
 
+def test_exception_panel_shows_each_condition_with_its_sentence():
+    at = app({"project_type": "acquisition", "eligible_cost": "1000000", "bpw_exception_requested": "true",
+              "local_property_value": "700000"})
+    texts = [m.value.replace("\\", "") for m in at.markdown]
+    assert any("Fail]" in t and "Project type qualifies" in t and "The grant is for conversion, renovation" in t
+               for t in texts)
+    assert any("Pass]" in t and "No State bonded debt on it" in t and "bonded indebtedness" in t for t in texts)
+
+
 def test_type_and_value_conditions_flip_the_route():
     at = app({"project_type": "renovation", "eligible_cost": "1000000", "local_contribution": "100000",
               "bpw_exception_requested": "true", "local_property_value": "700000"})
