@@ -179,3 +179,12 @@ def test_report_buttons_present():
     at = app()
     labels = [b.label for b in at.get("download_button")]
     assert "Download the report (HTML, works offline)" in labels
+
+
+def test_values_survive_moving_to_other_pages_and_back():
+    at = app()
+    at.slider(key="s:eligible_cost").set_value(2_000_000).run()
+    at.switch_page("pages/rules.py").run()
+    at.switch_page("pages/calculator.py").run()
+    assert not at.exception
+    assert at.slider(key="s:eligible_cost").value == 2_000_000 and award(at) == "$600,000"

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.text import md
+
 
 def upload_bytes(up) -> bytes | None:
     """The upload's bytes, or None with a clear message when it is over the configured cap."""
@@ -12,7 +14,7 @@ def upload_bytes(up) -> bytes | None:
     data = up.getvalue()
     problem = size_problem(len(data), limit_mb, up.name)
     if problem:
-        st.error(problem, icon=":material/error:")
+        st.error(md(problem), icon=":material/error:")
         return None
     return data
 

@@ -13,6 +13,7 @@ import streamlit as st
 from core.fields import FIELD
 from core.money import ValidationError, fmt, to_cents
 from ui import state
+from ui.text import md
 
 # Slider ceilings (dollars) by field, for capital projects and for master plans.
 RANGES = {"capital": {"eligible_cost": 5_000_000, "federal_grant": 3_000_000, "local_contribution": 3_000_000,
@@ -77,7 +78,7 @@ def money_input(name: str, label: str | None = None) -> None:
     right.text_input("Exact amount", key=f"t:{name}", on_change=_from_entry, args=(name,),
                      help="Type an exact amount: 1234567, 1,234,567 or $1,234,567.89")
     if f"err:{name}" in st.session_state:
-        st.error(st.session_state[f"err:{name}"], icon="⚠️")
+        st.error(md(st.session_state[f"err:{name}"]), icon=":material/error:")
 
 
 def flag_input(name: str, widget=st.checkbox, label: str | None = None, **kwargs) -> bool:
