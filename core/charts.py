@@ -195,21 +195,19 @@ def map_figure(xs, ys, award, binding, x_label: str, y_label: str, current=None)
     x = [_usd(v) for v in xs]
     y = [_usd(v) for v in ys]
     z = award / 100
-    words = np.vectorize(lambda b: caps_words(b.split(";")) if b else "")(binding)
-    money = np.vectorize(fmt)(award)
+    # A handful of distinct binding sets across the grid: translate each once, not per cell.
+    kinds, inverse = np.unique(binding.ravel(), return_inverse=True)
+    words = np.array([caps_words(k.split(";")) if k else "" for k in kinds], dtype=object)[inverse]
     fig = go.Figure(go.Heatmap(
         x=x, y=y, z=z, colorscale="Blues", colorbar=dict(title="Award", tickprefix="$", tickformat=",.0f"),
-        customdata=np.dstack([money, words]),
-        hovertemplate=f"{x_label} %{{x:$,.0f}}<br>{y_label} %{{y:$,.0f}}<br>Award %{{customdata[0]}}"
-                      "<br>Binding: %{customdata[1]}<extra></extra>"))
+        customdata=words.reshape(binding.shape),
+        hovertemplate=f"{x_label} %{{x:$,.0f}}<br>{y_label} %{{y:$,.0f}}<br>Award %{{z:$,.2f}}"
+                      "<br>Binding: %{customdata}<extra></extra>"))
     # Region outlines: a contour line wherever the leading binding cap changes.
-    lead = np.vectorize(lambda b: b.split(";")[0] if b else "")(binding)
-    codes = {c: i for i, c in enumerate(sorted(set(lead.ravel())))}
-    coded = np.vectorize(codes.get)(lead).astype(float)
-    if len(codes) > 1:
-        fig.add_trace(go.Contour(x=x, y=y, z=coded, showscale=False, hoverinfo="skip",
-                                 contours=dict(coloring="none", start=0.5, end=len(codes) - 0.5, size=1),
-                                 line=dict(color="#111", width=2), name="Region boundary", showlegend=False))
+    leads = np.array([k.split(";")[0] if k else "" for k in kinds], dtype=object)
+    lead = leads[inverse].reshape(binding.shape)
+    codes = {c: i for i, c in enumerate(sorted(set(leads)))}
+    coded = np.array([codes[c] for c in leads], dtype=float)[inverse].reshape(binding.shape)
     for cap, code in codes.items():
         rows, cols = np.nonzero(lead == cap)
         if rows.size:

@@ -65,3 +65,19 @@ def test_batch_all_good_exit_0_and_missing_file(tmp_path):
     src.write_text("name\nx\n")
     r = run("batch", str(src), "-o", str(tmp_path / "o.csv"))
     assert r.returncode == 2 and "missing column 'project_type'" in r.stderr
+
+
+def test_sweep_prints_exact_breakpoints():
+    app = json.dumps({"project_type": "construction", "eligible_cost": 1_000_000, "local_contribution": 500_000})
+    r = run("sweep", "eligible_cost", "--from", "0", "--to", "5000000", "-", stdin=app)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["field"] == "eligible_cost"
+    assert [(b["value"], b["binding_before"], b["binding_after"]) for b in d["breakpoints"]] == [
+        ("500000.00", ["funding_need"], ["funding_need"]), ("1000000.00", ["funding_need"], ["cost_share"]),
+        ("1200000.00", ["cost_share"], ["program_max"])]
+    assert {"value", "award", "binding"} <= set(d["points"][0])
+    r = run("sweep", "colour", "--from", "0", "--to", "5", "-", stdin=app)
+    assert r.returncode == 2 and "FIELD: 'colour' cannot be swept" in r.stderr
+    r = run("sweep", "eligible_cost", "--from", "5", "--to", "1", "-", stdin=app)
+    assert r.returncode == 2 and "must be below" in r.stderr
