@@ -150,12 +150,13 @@ def main() -> None:
     ap.add_argument("--sessions", type=int, default=30)
     ap.add_argument("--moves", type=int, default=20)
     ap.add_argument("--think", type=float, default=1.0, help="seconds between a user's moves (mean)")
-    ap.add_argument("--shared-cores", action="store_true",
-                    help="let the server and the browsers share every core (default: server on its own core)")
+    ap.add_argument("--server-core", action="store_true",
+                    help="give the server a core of its own and the browsers the rest (on two cores the "
+                         "browsers then load too slowly for 30 sessions)")
     args = ap.parse_args()
     if not chromium_path():
         sys.exit("no Chromium found (apt-get install chromium)")
-    out = asyncio.run(run(args.sessions, args.moves, args.think, pin=not args.shared_cores))
+    out = asyncio.run(run(args.sessions, args.moves, args.think, pin=args.server_core))
     print(f"cores: {out['cores']}")
     for i, what in ((1, "server: keypress -> award received"), (0, "screen: keypress -> award drawn")):
         alone = [t[i] for t in out["alone"] if t[i] is not None]
