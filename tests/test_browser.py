@@ -99,3 +99,18 @@ def test_save_two_compare_restart_still_there(chromium, tmp_path):  # noqa: F811
         assert "As submitted" in legend and "Scenario 1" not in legend
         no_error_on(page)
         page.screenshot(path=str(ARTIFACTS / "compare.png"), full_page=True)
+
+
+def test_sessions_at_once_each_show_their_own_award():
+    """Isolation: several sessions from different links move sliders at the same time; each
+    always shows the award for its own inputs (the full 30 x 20 run is bench/load.py)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bench.load import run
+    from tests.browser_fixtures import require_chromium
+    require_chromium()
+    with ThreadPoolExecutor(1) as pool:  # its own thread: the sync browser fixture owns this one's loop
+        out = pool.submit(asyncio.run, run(sessions=4, moves=4, think=0.2, pin=False)).result()
+    assert out["problems"] == []
+    assert out["alone"] and out["loaded"]   # latencies were measured (their size is the benchmark's business)
