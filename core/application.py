@@ -1,7 +1,6 @@
 """One application, validated once at the edge (dict, CSV row, widget values, URL)."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields as dc_fields
 from decimal import Decimal, InvalidOperation
 

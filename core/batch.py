@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from core.application import Application, parse_field
-from core.fields import CAP_IDS, FIELD, FIELDS, MONEY_FIELDS, PROJECT_TYPES
+from core.fields import CAP_IDS, FIELD, FIELDS, PROJECT_TYPES
 from core.money import MAX_CENTS, ValidationError
 from core.rulesets import Ruleset, load
 

@@ -208,7 +208,11 @@ def map_figure(xs, ys, award, binding, x_label: str, y_label: str, current=None)
     lead = leads[inverse].reshape(binding.shape)
     codes = {c: i for i, c in enumerate(sorted(set(leads)))}
     coded = np.array([codes[c] for c in leads], dtype=float)[inverse].reshape(binding.shape)
-    for cap, code in codes.items():
+    if len(codes) > 1:
+        fig.add_trace(go.Contour(x=x, y=y, z=coded, showscale=False, hoverinfo="skip",
+                                 contours=dict(coloring="none", start=0.5, end=len(codes) - 0.5, size=1),
+                                 line=dict(color="#111", width=2), name="Region boundary", showlegend=False))
+    for cap in codes:
         rows, cols = np.nonzero(lead == cap)
         if rows.size:
             fig.add_annotation(x=x[int(np.median(cols))], y=y[int(np.median(rows))], showarrow=False,

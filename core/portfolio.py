@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from core.batch import BatchError, evaluate_parsed, parse_frame
+from core.batch import evaluate_parsed, parse_frame
 from core.fields import CAP, CAP_IDS
 from core.money import fmt
 from core.rulesets import Ruleset, load

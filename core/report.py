@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 
 from core.award import Award
 from core.charts import change_figure, compare_caps_figure, funding_figure, headroom_figure, waterfall_figure
-from core.fields import CAP, FIELD, FIELDS, PROJECT_TYPES, ROUTES
+from core.fields import CAP, FIELDS, PROJECT_TYPES, ROUTES
 from core.money import fmt
 from core.provisions import PROVISION
 

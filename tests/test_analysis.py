@@ -8,7 +8,6 @@ from hypothesis import given, settings, strategies as st
 from core.analysis import closing_local, describe, grid, sweep, what_would_change
 from core.application import Application
 from core.award import evaluate
-from core.batch import evaluate_parsed, frame_of
 from tests.strategies import applications
 
 
@@ -109,3 +108,17 @@ def test_grid_equals_scalar():
             assert (award[i, j], binding[i, j]) == (r.amount, ";".join(r.binding))
     with pytest.raises(ValueError, match="must differ"):
         grid(a, "eligible_cost", xs, "eligible_cost", ys)
+
+
+def test_map_figure_outlines_and_labels_regions():
+    from core.charts import map_figure
+    a = app(eligible_cost=1_000_000, local_contribution=500_000)
+    xs = np.linspace(0, 500_000_000, 60).round().astype(np.int64)
+    ys = np.linspace(0, 300_000_000, 60).round().astype(np.int64)
+    award, binding = grid(a, "eligible_cost", xs, "local_contribution", ys)
+    fig = map_figure(xs, ys, award, binding, "Cost", "Local", (100_000_000, 50_000_000))
+    kinds = [t.type for t in fig.data]
+    assert kinds == ["heatmap", "contour", "scatter"]
+    labels = {an.text for an in fig.layout.annotations}
+    assert {"<b>program maximum</b>", "<b>State share limit</b>", "<b>funding need</b>"} <= labels
+    assert fig.layout.title.text == "Which cap binds where" and fig.layout.xaxis.title.text == "Cost ($)"

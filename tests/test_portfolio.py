@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from core.portfolio import (MAX_ROWS, PortfolioError, allocate, formula_words, parse_weights, read_sample,
-                            read_table, run, scores)
+                            read_table, run)
 from core.rulesets import load
 from tests.conftest import ROOT
 

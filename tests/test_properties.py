@@ -1,9 +1,6 @@
 """Invariants of the award, checked on many random applications (hypothesis)."""
 import json
-import math
-from decimal import Decimal
 
-import pandas as pd
 from hypothesis import given, settings, strategies as st
 
 from core.application import Application
