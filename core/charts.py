@@ -87,7 +87,7 @@ def waterfall_figure(award: Award) -> go.Figure:
                  cliponaxis=False, textposition=["outside" if s[2] == 0 else "inside" for s in steps],
                  connector=dict(line=dict(color="#bbb")), increasing=dict(marker=dict(color=SOURCES["gap"][1])),
                  decreasing=dict(marker=dict(color="#5dade2")),
-                 totals=dict(marker=dict(color=AWARD if left == 0 else SOURCES["gap"][1])),
+                 totals=dict(marker=dict(color="#34495e")),  # Plotly colours the cost and the gap alike
                  hovertemplate="%{x}: %{text}<extra></extra>")
     return go.Figure(data=[trace], layout=layout)
 
