@@ -1,7 +1,6 @@
 """Entry point: `streamlit run dashboard.py`. Page config, navigation, shared sidebar."""
 import streamlit as st
 
-from core.rulesets import available, load
 from ui import state
 
 st.set_page_config(page_title="State capital grant what-if", page_icon="🏛️", layout="wide")
@@ -39,11 +38,10 @@ def sidebar() -> None:
                   help="Hide the inputs and this sidebar and enlarge the key numbers, for a projector.")
         st.header("Senior center capital grants")
         st.caption("What the State can give, and which limit holds it down.")
-        variants = st.session_state.get("variants", {})
-        choices = available() + list(variants)
+        choices = state.ruleset_ids()
         st.session_state["w:ruleset"] = state.get("ruleset") if state.get("ruleset") in choices else "regulation"
         st.selectbox("Ruleset", choices, key="w:ruleset",
-                     format_func=lambda rid: (variants.get(rid) or load(rid)).label,
+                     format_func=lambda rid: state.ruleset_by_id(rid).label,
                      on_change=lambda: state.put("ruleset", st.session_state["w:ruleset"]),
                      help="The regulation in force, or a policy variant for what-ifs (always labelled).")
 

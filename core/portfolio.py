@@ -150,8 +150,7 @@ class Result:
     allocated: np.ndarray      # cents
     binding: np.ndarray        # text
     budget: int
-    mode: str
-    weights: dict
+    values: pd.DataFrame       # the parsed applications (the batch engine's input)
 
 
 def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | None = None,
@@ -177,14 +176,14 @@ def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | N
     out["rank"] = np.where(good, rank.astype(str), "")
     out["allocated"] = np.where(good, cents_text(allocated), "")
     out["error"] = errors
-    return Result(out, good, awards, allocated, np.where(good, ev["binding"].to_numpy(), ""), budget, mode, weights)
+    return Result(out, good, awards, allocated, np.where(good, ev["binding"].to_numpy(), ""), budget, values)
 
 
-def insight(result: Result, df: pd.DataFrame, rs: Ruleset, variant: Ruleset | None = None) -> list[str]:
+def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list[str]:
     """Totals and plain-English findings for a board."""
     g = result.good
     n = int(g.sum())
-    values, _ = parse_frame(df)
+    values = result.values
     requested = int(values["requested_amount"].to_numpy()[g & values["requested_amount_given"].to_numpy()].sum())
     total_max, total_alloc = int(result.awards[g].sum()), int(result.allocated[g].sum())
     lines = [f"{n} applications; requested {fmt(requested)} in total (where an amount was named).",

@@ -6,7 +6,6 @@ from core.export import csv_bytes
 from core.money import ValidationError, fmt, to_cents
 from core.portfolio import FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table, run
 from core.batch import BatchError
-from core.rulesets import available, load
 from ui import state
 from ui.text import md
 from ui.uploads import upload_bytes
@@ -66,11 +65,10 @@ if len(bad):
     st.dataframe(bad.assign(row=bad.index + 2)[["row"] + [c for c in ("name",) if c in bad] + ["error"]],
                  hide_index=True, width="stretch")
 
-others = [r for r in available() + list(st.session_state.get("variants", {})) if r != rs.id]
-store = st.session_state.get("variants", {})
+others = [r for r in state.ruleset_ids() if r != rs.id]
 variant_id = st.selectbox("Compare the portfolio's cost under", [None] + others, key="w:pf_variant",
-                          format_func=lambda r: "(no comparison)" if r is None else (store.get(r) or load(r)).label)
-variant = None if variant_id is None else (store.get(variant_id) or load(variant_id))
+                          format_func=lambda r: "(no comparison)" if r is None else state.ruleset_by_id(r).label)
+variant = None if variant_id is None else state.ruleset_by_id(variant_id)
 
 st.header("Findings")
 good = result.table[result.good]
@@ -79,7 +77,7 @@ m[0].metric("Maximum awards", fmt(int(result.awards[result.good].sum())))
 m[1].metric("Allocated", fmt(int(result.allocated.sum())))
 m[2].metric("Budget", fmt(budget))
 m[3].metric("Unfunded", fmt(int(result.awards[result.good].sum() - result.allocated.sum())))
-for line in insight(result, table, rs, variant):
+for line in insight(result, rs, variant):
     st.markdown(f"- {md(line)}")
 
 if len(good):

@@ -1,7 +1,7 @@
 """The regulation, its parameters and citations, the interpretations, and policy variants."""
 import streamlit as st
 
-from core.award import evaluate
+from core.award import evaluate, pct
 from core.compare import table
 from core.fields import PROJECT_TYPES
 from core.money import ValidationError, fmt, plain, to_cents
@@ -23,7 +23,7 @@ def shown(p) -> str:
     if kind == "money":
         return fmt(p.value)
     if kind == "share":
-        return f"{float(p.value) * 100:g}%"
+        return pct(p.value)
     return ", ".join(PROJECT_TYPES[t] for t in p.value)
 
 
@@ -93,7 +93,7 @@ if raw is not None:
 
 st.subheader("The current application under each ruleset")
 app = state.application()
-everything = {r: load(r) for r in available()} | variants
+everything = {r: state.ruleset_by_id(r) for r in state.ruleset_ids()}
 chosen = st.multiselect("Rulesets", list(everything), default=list(everything), key="w:rules_cmp",
                         format_func=lambda r: everything[r].label)
 if chosen:

@@ -7,10 +7,9 @@ from core.analysis import SWEEP_FIELDS, describe, grid, sweep
 from core.charts import map_figure, sweep_figure
 from core.fields import FIELD
 from core.money import fmt
-from core.rulesets import available, load
 from ui import state
 from ui.text import md
-from ui.widgets import _nice_ceiling
+from ui.widgets import nice_ceiling
 
 state.init()
 rs = state.ruleset()
@@ -25,7 +24,7 @@ fields = [f for f in SWEEP_FIELDS if f != "local_property_value" or app.bpw_exce
 def upper(field: str) -> int:
     """A range end in cents that shows the interesting part: twice the value, or past the caps."""
     now = getattr(app, field) or 0
-    return _nice_ceiling(max(2 * now, 2 * rs.capital_cap if app.project_type != "master_plan"
+    return nice_ceiling(max(2 * now, 2 * rs.capital_cap if app.project_type != "master_plan"
                              else 4 * rs.master_plan_cap, 100_00) // 100) * 100
 
 
@@ -35,16 +34,15 @@ field = c1.selectbox("Input to vary", fields, format_func=LABELS.get, key="w:swe
 hi_default = upper(field) // 100
 lo, hi = c2.slider("Range ($)", 0, max(hi_default * 2, 1_000), (0, hi_default), step=max(hi_default // 200, 1),
                    format="$%,d", key=f"w:sweep_range:{field}:{hi_default}")
-others = [r for r in available() + list(st.session_state.get("variants", {})) if r != rs.id]
-variant_store = st.session_state.get("variants", {})
+others = [r for r in state.ruleset_ids() if r != rs.id]
 overlay = st.multiselect("Overlay other rulesets", others, key="w:sweep_overlay",
-                         format_func=lambda r: (variant_store.get(r) or load(r)).label)
+                         format_func=lambda r: state.ruleset_by_id(r).label)
 if lo >= hi:
     st.error("The range is empty: move the right end above the left.", icon=":material/error:")
 else:
     main = sweep(app, field, lo * 100, hi * 100, rs)
-    curves = [(rs.label, main)] + [((variant_store.get(r) or load(r)).label,
-                                    sweep(app, field, lo * 100, hi * 100, variant_store.get(r) or load(r)))
+    curves = [(rs.label, main)] + [(state.ruleset_by_id(r).label,
+                                    sweep(app, field, lo * 100, hi * 100, state.ruleset_by_id(r)))
                                    for r in overlay]
     value = getattr(app, field)
     st.plotly_chart(sweep_figure(curves, LABELS[field], value if value is not None and lo * 100 <= value <= hi * 100

@@ -129,6 +129,6 @@ def test_variant_cost_insight():
     from core.portfolio import insight
     df = read_sample()
     r = run(df, 400_000_000)
-    lines = insight(r, df, load(), load("cap-800k"))
+    lines = insight(r, load(), load("cap-800k"))
     assert any(line.startswith("7 of 20 are held by the $600,000 program maximum") for line in lines)
     assert "more" in lines[-1] and "variant, not the regulation in force" in lines[-1]

@@ -52,7 +52,7 @@ def _from_url(params: dict) -> tuple[dict, list[tuple[str, str]]]:
         except ValidationError as err:
             problems.append((name, f"The link's {FIELD[name].label.lower()} was ignored ({err})"))
     if "ruleset" in params:
-        if params["ruleset"] in available() or params["ruleset"] in st.session_state.get("variants", {}):
+        if params["ruleset"] in ruleset_ids():
             values["ruleset"] = params["ruleset"]
         else:
             problems.append(("ruleset", f"The link's ruleset {params['ruleset']!r} is unknown"))
@@ -129,13 +129,19 @@ def application() -> Application:
     return Application(**values())
 
 
-def ruleset() -> Ruleset:
-    rid = st.session_state.get(K + "ruleset", "regulation")
+def ruleset_ids() -> list[str]:
+    """Every ruleset a user can pick: the shipped ones, then variants made in this session."""
+    return available() + list(st.session_state.get("variants", {}))
+
+
+def ruleset_by_id(rid: str) -> Ruleset:
     variants = st.session_state.get("variants", {})
-    if rid in variants:
-        return variants[rid]
+    return variants[rid] if rid in variants else load(rid)
+
+
+def ruleset() -> Ruleset:
     try:
-        return load(rid)
+        return ruleset_by_id(st.session_state.get(K + "ruleset", "regulation"))
     except RulesetError:
         return load()
 

@@ -24,7 +24,7 @@ RANGES = {"capital": {"eligible_cost": 5_000_000, "federal_grant": 3_000_000, "l
                           "local_property_value": 100_000}}
 
 
-def _nice_ceiling(dollars: int) -> int:
+def nice_ceiling(dollars: int) -> int:
     """The next 1-2-5 round number at or above `dollars`."""
     if dollars <= 0:
         return 100
@@ -41,7 +41,7 @@ def slider_range(name: str, cents: int) -> tuple[int, int]:
     top = RANGES[kind][name]
     value = -(-cents // 100)
     if value > top:
-        top = _nice_ceiling(value)
+        top = nice_ceiling(value)
     step = 100 if top <= 200_000 else 1_000
     return top, step
 
