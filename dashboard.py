@@ -1,7 +1,9 @@
 """Entry point: `streamlit run dashboard.py`. Page config, navigation, shared sidebar."""
 import streamlit as st
 
-from ui import state
+from ui import server, state
+
+server.disable_nagle()   # once per process; see ui/server.py
 
 st.set_page_config(page_title="State capital grant what-if", page_icon="🏛️", layout="wide")
 
