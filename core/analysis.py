@@ -89,32 +89,36 @@ def _values(app: Application, field: str, x) -> dict:
     return v
 
 
-def _regime(app, rs, field, x: Fraction) -> tuple[State, Fraction]:
+Lines = dict[str, dict[str, tuple[Fraction, Fraction]]]
+
+
+def _lines(app: Application, rs: Ruleset, field: str) -> Lines:
+    """Every cap of every route as (a, b) with cap = a·x + b along the field, for x > 0
+    (each cap is exactly affine before the clamp). Measured at 1 and 2 cents: at 0 of
+    prior funds the top-up cap does not exist yet."""
+    at1 = raw_caps(_values(app, field, 1), app, rs)
+    at2 = raw_caps(_values(app, field, 2), app, rs)
+    return {r: {c: (at2[r][c] - v1, 2 * v1 - at2[r][c]) for c, v1 in caps.items()} for r, caps in at1.items()}
+
+
+def _regime(lines: Lines, x: Fraction) -> tuple[State, Fraction]:
     """Route, binding caps and slope on the stretch around x (x strictly inside it)."""
-    routes = raw_caps(_values(app, field, x), app, rs)
-    lines = {r: {c: _line(app, rs, field, r, c) for c in caps} for r, caps in routes.items()}
     best = None
-    for route, caps in routes.items():
-        award = max(Fraction(0), min(caps.values()))
-        if best is None or award > best[1]:
-            best = (route, award)
-    route, award = best
-    caps = routes[route]
-    binding = tuple(c for c in CAP_IDS if c in caps and max(Fraction(0), caps[c]) == award)
+    for route, caps in lines.items():
+        values = {c: a * x + b for c, (a, b) in caps.items()}
+        award = max(Fraction(0), min(values.values()))
+        if best is None or award > best[2]:
+            best = (route, values, award)
+    route, values, award = best
+    binding = tuple(c for c in CAP_IDS if c in values and max(Fraction(0), values[c]) == award)
     slope = Fraction(0) if award == 0 else lines[route][binding[0]][0]
     return State(route, binding, slope), award
 
 
-def _line(app, rs, field, route, cap) -> tuple[Fraction, Fraction]:
-    """(a, b) with cap = a·x + b along the field (exactly affine before the clamp)."""
-    # Measured at 1 and 2 cents: at 0 of prior funds the top-up cap does not exist yet.
-    at1 = raw_caps(_values(app, field, 1), app, rs)[route][cap]
-    at2 = raw_caps(_values(app, field, 2), app, rs)[route][cap]
-    return at2 - at1, at1 - (at2 - at1)
-
-
-def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = None) -> Sweep:
-    """Every point in [lo, hi] (cents) where the award's slope or binding caps change."""
+def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = None,
+          points: bool = True) -> Sweep:
+    """Every point in [lo, hi] (cents) where the award's slope or binding caps change;
+    with points, also the award at each edge and midpoint, for drawing."""
     rs = rs or load()
     if field not in SWEEP_FIELDS:
         raise ValueError(f"field: {field!r} cannot be swept; use one of {', '.join(SWEEP_FIELDS)}")
@@ -125,8 +129,8 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
     start = lo
     if field == "prior_program_funds" and lo == 0:
         start = 1  # at 0 there is no earlier grant; from one cent on the top-up cap applies
-    routes = raw_caps(_values(app, field, Fraction(start)), app, rs)
-    lines = [_line(app, rs, field, r, c) for r, caps in routes.items() for c in caps]
+    by_route = _lines(app, rs, field)
+    lines = [line for caps in by_route.values() for line in caps.values()]
     candidates = set()
     for i, (a1, b1) in enumerate(lines):
         if a1:
@@ -136,21 +140,24 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
                 candidates.add((b2 - b1) / (a1 - a2))    # two lines cross
     cuts = sorted(c for c in candidates if start < c < hi)
     edges = [Fraction(start)] + cuts + [Fraction(hi)]
-    regimes = [_regime(app, rs, field, (a + b) / 2)[0] for a, b in zip(edges, edges[1:])]
+    regimes = [_regime(by_route, (a + b) / 2)[0] for a, b in zip(edges, edges[1:])]
     breakpoints = []
     if start != lo:  # the top-up cap appears at one cent of prior funds
-        before, after = _regime(app.replace(prior_program_funds=0), rs, field, Fraction(0))[0], regimes[0]
+        no_prior = {r: {c: ln for c, ln in caps.items() if c != "prior_grant_room"} for r, caps in by_route.items()}
+        before, after = _regime(no_prior, Fraction(0))[0], regimes[0]
         if (before.binding, before.route) != (after.binding, after.route):
             breakpoints.append(_breakpoint(app, rs, field, Fraction(1), before, after))
     for cut, before, after in zip(cuts, regimes, regimes[1:]):
         if before != after:
             breakpoints.append(_breakpoint(app, rs, field, cut, before, after))
+    if not points:
+        return Sweep(field, lo, hi, tuple(breakpoints), ())
     edges = sorted({lo, hi, *(b.value for b in breakpoints if b.value <= hi)})
     at = {x: evaluate(app.replace(**{field: x}), rs) for x in
           sorted(set(edges) | {(a + b) // 2 for a, b in zip(edges, edges[1:])})}
-    points = tuple((x, r.amount, r.binding) for x, r in at.items())
+    drawn = tuple((x, r.amount, r.binding) for x, r in at.items())
     segments = tuple((a, at[a].amount, b, at[b].amount, at[(a + b) // 2].binding) for a, b in zip(edges, edges[1:]))
-    return Sweep(field, lo, hi, tuple(breakpoints), points, segments)
+    return Sweep(field, lo, hi, tuple(breakpoints), drawn, segments)
 
 
 def _breakpoint(app, rs, field, cut: Fraction, before: State, after: State) -> Breakpoint:
@@ -196,8 +203,8 @@ def what_would_change(app: Application, rs: Ruleset | None = None) -> list[str]:
                          f"Prior program funds above {fmt(ceiling - current.amount)} would start to cut the award "
                          f"(prior-grant room).")
             continue
-        s = sweep(app, field, 0, max(4 * x, x + 4 * rs.capital_cap, 100), rs)
-        here = _regime(app, rs, field, Fraction(x) + Fraction(1, 2))[0]
+        s = sweep(app, field, 0, max(4 * x, x + 4 * rs.capital_cap, 100), rs, points=False)
+        here = _regime(_lines(app, rs, field), Fraction(x) + Fraction(1, 2))[0]
         nxt = next((b for b in s.breakpoints if b.value > x), None)
         until = "." if nxt is None else (
             f" until {fmt(nxt.value)}, where the award reaches $0." if nxt.award == 0 else
@@ -228,7 +235,7 @@ def closing_local(app: Application, rs: Ruleset | None = None) -> int | None:
     if gap(hi):
         return None
     # The gap never grows as local funds rise, and is piecewise linear: walk its breakpoints.
-    s = sweep(app, "local_contribution", lo, hi + 1, rs)
+    s = sweep(app, "local_contribution", lo, hi + 1, rs, points=False)
     xs = [lo] + [b.value for b in s.breakpoints] + [hi]
     for a, b in zip(xs, xs[1:]):
         if gap(b) == 0:
