@@ -49,8 +49,10 @@ def _money_axis(**extra) -> dict:
     return dict(tickprefix="$", tickformat=",.0f", gridcolor="#eee", automargin=True) | extra
 
 
-def headroom_figure(award: Award) -> go.Figure:
-    """Each cap on the chosen route against the award; binding caps in red."""
+def headroom_figure(award: Award, validate: bool = True) -> go.Figure:
+    """Each cap on the chosen route against the award; binding caps in red.
+    validate=False skips Plotly's checks (a third of the cost, redrawn on every slider move);
+    a property test shows the unchecked figure is the very same."""
     caps = list(award.caps.items())
     text = [f"{fmt(v)}, binding" if c in award.binding else f"{fmt(v)} (+{fmt(v - award.amount)})"
             for c, v in caps]
@@ -67,11 +69,12 @@ def headroom_figure(award: Award) -> go.Figure:
                orientation="h", marker=dict(color=[BINDING if c in award.binding else SLACK for c, _ in caps]),
                text=text, textposition="outside", cliponaxis=False, name="Cap",
                hovertemplate="%{y}: %{text}<extra></extra>")
-    return go.Figure(data=[bar], layout=layout)
+    return go.Figure(data=[bar], layout=layout, _validate=validate)
 
 
-def waterfall_figure(award: Award) -> go.Figure:
-    """From the cost of eligible work through each source of funds to the gap left."""
+def waterfall_figure(award: Award, validate: bool = True) -> go.Figure:
+    """From the cost of eligible work through each source of funds to the gap left
+    (validate as for headroom_figure)."""
     f = award.funding
     cost = award.application.eligible_cost
     left = cost - f["federal"] - f["state"] - f["local"]
@@ -89,7 +92,7 @@ def waterfall_figure(award: Award) -> go.Figure:
                  decreasing=dict(marker=dict(color="#5dade2")),
                  totals=dict(marker=dict(color="#34495e")),  # Plotly colours the cost and the gap alike
                  hovertemplate="%{x}: %{text}<extra></extra>")
-    return go.Figure(data=[trace], layout=layout)
+    return go.Figure(data=[trace], layout=layout, _validate=validate)
 
 
 def compare_caps_figure(named: list[tuple[str, Award]]) -> go.Figure:

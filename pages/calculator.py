@@ -1,6 +1,7 @@
 """The what-if for one application: inputs bound to the URL, the award, the binding cap,
 headroom, the waterfall, checks, explanation and what would change it."""
 import time
+from functools import lru_cache
 
 import streamlit as st
 
@@ -31,9 +32,8 @@ if rs.is_variant:
     st.warning(md(f"Computed under a policy variant, not the regulation in force: {rs.title}."), icon=":material/science:")
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
-def _changes(app, _rs, rs_version):
-    return what_would_change(app, _rs)
+# Shared by every session of this process: the sentences depend only on the inputs and ruleset.
+_changes = lru_cache(maxsize=1024)(what_would_change)
 
 
 def inputs(award) -> None:
@@ -84,28 +84,31 @@ def results(award) -> None:
     cols[0].metric("Cost after federal grant", fmt(award.remaining))
     cols[1].metric("Funding gap", fmt(gap))
     cols[2].metric("Local match shortfall", fmt(short) if award.route == "standard" else "Waived")
-    st.plotly_chart(headroom_figure(award), key="headroom", config={"displaylogo": False})
-    st.plotly_chart(waterfall_figure(award), key="waterfall", config={"displaylogo": False})
+    st.plotly_chart(headroom_figure(award, validate=False), key="headroom", config={"displaylogo": False})
+    st.plotly_chart(waterfall_figure(award, validate=False), key="waterfall", config={"displaylogo": False})
 
 
 def details(award) -> None:
+    # One element per section rather than one per line: each element costs the server time
+    # on every slider move, for every user.
     st.subheader("Checks")
-    for c in award.checks:
-        st.markdown(f"{STATUS_BADGE[c.status]} **{md(c.label)}**: {md(c.message)}")
+    st.markdown("  \n".join(f"{STATUS_BADGE[c.status]} **{md(c.label)}**: {md(c.message)}" for c in award.checks))
     st.subheader("How the award is worked out")
     quote = st.toggle("Show the regulation's own sentences", key="w:show_quotes")
+    lines = []
     for i, step in enumerate(award.steps, 1):
         source = PROVISION[step.provision].title if step.provision in PROVISION else "Result"
-        st.markdown(f"{i}\\. {md(step.text)} :gray[({md(source)})]")
+        lines.append(f"{i}\\. {md(step.text)} :gray[({md(source)})]")
         if quote and step.provision in PROVISION:
             p = PROVISION[step.provision]
-            st.caption(md(f"{p.title}: “{p.text}”" + (f" Interpretation: {p.interpretation}" if p.interpretation else "")))
+            lines.append(":gray[" + md(f"{p.title}: “{p.text}”" + (f" Interpretation: {p.interpretation}"
+                                                                     if p.interpretation else "")) + "]")
+    st.markdown("  \n".join(lines))
     st.subheader("What would change it")
-    for line in _changes(award.application, rs, rs.version):
-        st.markdown(f"- {md(line)}")
+    st.markdown("\n".join(f"- {md(line)}" for line in _changes(award.application, rs)))
 
 
-def save_box(award) -> None:
+def save_box() -> None:
     st.subheader("Save this scenario")
     st.text_input("Scenario name", key="w:scenario_name", max_chars=120, placeholder="for example: As submitted")
     st.text_area("Notes (optional)", key="w:scenario_notes", max_chars=5000, height=80)
@@ -114,12 +117,12 @@ def save_box(award) -> None:
     if submitted:
         name, notes = st.session_state["w:scenario_name"], st.session_state["w:scenario_notes"]
         try:
-            store().save(name, award.application, rs, notes)
+            store().save(name, shown["application"], shown["ruleset"], notes)
             st.session_state.pop("overwrite_pending", None)
             st.success("Saved. Compare it with others on the Compare page.", icon=":material/check:")
             st.text(f"Saved: {name.strip()}")
         except ScenarioExists:
-            st.session_state["overwrite_pending"] = pending = (name, notes)
+            st.session_state["overwrite_pending"] = pending = (name, notes, shown["application"], shown["ruleset"])
         except ValidationError as err:
             st.error(f"Not saved. {md(str(err))}", icon=":material/error:")
         except ScenarioError as err:
@@ -130,7 +133,8 @@ def save_box(award) -> None:
         st.text(pending[0])
         a, b = st.columns(2)
         if a.button("Replace it", key="w:overwrite_yes"):
-            store().save(pending[0], award.application, rs, pending[1], overwrite=True)
+            name, notes, app, ruleset = pending   # what was on screen when Save was pressed
+            store().save(name, app, ruleset, notes, overwrite=True)
             st.session_state.pop("overwrite_pending", None)
             st.success("Replaced.", icon=":material/check:")
         if b.button("Keep the saved one", key="w:overwrite_no"):
@@ -140,6 +144,9 @@ def save_box(award) -> None:
 
 for note in st.session_state.pop("loaded_notes", []):
     st.info(md(note), icon=":material/folder_open:")
+# What the calculator shows now, for the save box and report, which do not redraw on every move.
+shown = st.session_state.setdefault("calc:shown", {})
+
 
 @st.fragment
 def calculator() -> None:
@@ -148,6 +155,7 @@ def calculator() -> None:
     # Widget callbacks have already updated the state, so the award is known before the
     # inputs are drawn: send it to the screen first, then the inputs beside it.
     award = evaluate(state.application(), rs)
+    shown.update(application=award.application, ruleset=rs)
     if presenting:
         results(award)
     else:
@@ -157,10 +165,19 @@ def calculator() -> None:
         with col_in:
             inputs(award)
         details(award)
-        save_box(award)
-        report_buttons([Item(st.session_state.get("w:scenario_name", "").strip() or "This application", award)],
-                       "calc")
     state.write_url()
 
 
+@st.fragment
+def save_and_report() -> None:
+    """Saving and the board report: a fragment of their own, so typing a name does not redraw
+    the calculator and a slider move does not redraw them. They use the award shown at the
+    moment of the click."""
+    save_box()
+    name = st.session_state.get("w:scenario_name", "").strip() or "This application"
+    report_buttons(lambda: [Item(name, evaluate(shown["application"], shown["ruleset"]))], "calc")
+
+
 calculator()
+if not presenting:
+    save_and_report()

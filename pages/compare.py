@@ -72,8 +72,8 @@ else:
                           file_name="scenario-comparison.csv", mime="text/csv")
         b.download_button("Export these scenarios (JSON)", json.dumps(lib.export(chosen), indent=2),
                           file_name="scenarios.json", mime="application/json")
-        report_buttons([Item(n, a, by_name[n].notes) for n, a in
-                        sorted(named, key=lambda x: x[0] != baseline)], "cmp")
+        items = [Item(n, a, by_name[n].notes) for n, a in sorted(named, key=lambda x: x[0] != baseline)]
+        report_buttons(lambda: items, "cmp")
 
 if saved and not st.session_state.get("presentation"):
     st.header("Library")

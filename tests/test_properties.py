@@ -95,3 +95,18 @@ def test_to_cents_exact_for_every_two_decimal_string(c):
     text = f"{c // 100}.{c % 100:02d}"
     assert to_cents(text, "x") == c
     assert to_cents(f"${c // 100:,}.{c % 100:02d}", "x") == c
+
+
+@settings(max_examples=60, deadline=None)
+@given(applications())
+def test_calculator_charts_unchecked_are_the_checked_figures(app):
+    """The calculator skips Plotly's validation on every slider move: what it sends must be
+    exactly what the validated figure would be."""
+    import plotly.io as pio
+
+    from core.charts import headroom_figure, waterfall_figure
+    award = evaluate(app)
+    for figure in (headroom_figure, waterfall_figure):
+        checked = json.loads(pio.to_json(figure(award), validate=False))
+        unchecked = json.loads(pio.to_json(figure(award, validate=False), validate=False))
+        assert unchecked == checked
