@@ -72,11 +72,11 @@ def money_input(name: str, label: str | None = None) -> None:
     st.session_state[f"s:{name}"] = min(cents // 100, top)
     if f"err:{name}" not in st.session_state:  # keep a bad entry on screen until it is fixed
         st.session_state[f"t:{name}"] = entry_text(cents)
-    left, right = st.columns([3, 2], vertical_alignment="bottom")
-    left.slider(label, min_value=0, max_value=top, step=step, format="$%,d", key=f"s:{name}",
-                on_change=_from_slider, args=(name,), help=FIELD[name].help)
-    right.text_input("Exact amount", key=f"t:{name}", on_change=_from_entry, args=(name,),
-                     help="Type an exact amount: 1234567, 1,234,567 or $1,234,567.89")
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium")  # one element, not three
+    row.slider(label, min_value=0, max_value=top, step=step, format="$%,d", key=f"s:{name}",
+               on_change=_from_slider, args=(name,), help=FIELD[name].help)
+    row.text_input("Exact amount", key=f"t:{name}", on_change=_from_entry, args=(name,), width=160,
+                   help="Type an exact amount: 1234567, 1,234,567 or $1,234,567.89")
     if f"err:{name}" in st.session_state:
         st.error(md(st.session_state[f"err:{name}"]), icon=":material/error:")
 
