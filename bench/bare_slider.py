@@ -1,5 +1,16 @@
-"""The baseline for bench/ui_latency.py: one slider, one metric, nothing else."""
+"""The baseline for bench/ui_latency.py and bench/load.py --floor: one slider, one metric,
+nothing else, opened from a link (?eligible_cost=...) like the dashboard, and served with
+the same socket setting (ui/server.py), so a ratio measures the dashboard's own cost."""
+import sys
+from pathlib import Path
+
 import streamlit as st
 
-cost = st.slider("Total cost of eligible work", 0, 5_000_000, 1_000_000, step=1_000, format="$%,d")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from ui.server import disable_nagle  # noqa: E402
+
+disable_nagle()
+start = st.query_params.get("eligible_cost", "1000000")
+cost = st.slider("Total cost of eligible work", 0, 5_000_000, int(start) if start.isdigit() else 1_000_000,
+                 step=1_000, format="$%,d", key="s:eligible_cost")
 st.metric("State grant award", f"${cost // 2:,}")

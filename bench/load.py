@@ -1,13 +1,21 @@
-"""Many users at once: N browser sessions, each opened from its own link, each moving the
-cost slider M times. Checks that every session always shows the award for its own
-inputs, and reports slider-to-award latency under that load against one session alone,
+"""Many users at once: N sessions, each opened from its own link, each moving the cost
+slider M times. Checks that every session always gets the award for its own inputs and no
+error, and reports slider-to-award latency under that load against one session alone,
 measured in the same run.
 
-    python bench/load.py [--sessions 30] [--moves 20] [--think 1.0]
+    python bench/load.py [--sessions 30] [--moves 20] [--think 1.0] [--browsers 1] [--floor]
+
+--browsers of the sessions are real Chromium pages (keypress to award drawn, and to the
+award's message arriving). The others speak Streamlit's websocket protocol directly
+(bench/stclient.py): the same handshake and rerun messages a browser sends, read off a real
+one, and the same award text checked. On a two-core machine thirty Chromium renderers took
+nearly all the CPU (the server got 10-20%), so the benchmark measured the load generator;
+--browsers 30 runs every session in Chromium where there are cores for it.
 
 Each user pauses a random 0.5x to 1.5x of --think seconds between moves, as a person reads
-the new award before the next move (0 hammers the server as fast as the browser can).
-Goal: p95 under load at most 3x the single-session median.
+the new award before the next move (0 hammers the server as fast as it answers).
+Goal: p95 under load at most 3x the single-session median. --floor runs the same load
+against bench/bare_slider.py (one slider, one number) too: what Streamlit itself allows here.
 """
 from __future__ import annotations
 
@@ -17,11 +25,13 @@ import os
 import random
 import statistics
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.stclient import Session  # noqa: E402
 from core.application import Application  # noqa: E402
 from core.award import evaluate  # noqa: E402
 from core.money import fmt  # noqa: E402
@@ -71,26 +81,67 @@ READY = ("() => { const a = document.querySelector('[data-testid=stApp]');"
 
 
 def expected(cost_dollars: int, local: int) -> str:
+    if FLOOR.get("on"):
+        return f"${cost_dollars // 2:,}"   # what bench/bare_slider.py shows
     app = Application.from_dict({"project_type": "renovation", "eligible_cost": cost_dollars,
                                  "local_contribution": local})
     return fmt(evaluate(app).amount)
 
 
-async def session(browser, url: str, k: int, moves: int, problems: list, think: float,
-                  start: asyncio.Barrier | None = None) -> list[float]:
-    """One user: open their own link, press the right arrow `moves` times, check every award."""
-    cost, local = 400_000 + 10_000 * k, 150_000 + 5_000 * k   # the award follows the cost here
+FLOOR: dict = {}
+
+
+def link(k: int) -> tuple[int, int, str]:
+    """User k's own inputs (the award follows the cost here) and the query of their link."""
+    cost, local = 400_000 + 10_000 * k, 150_000 + 5_000 * k
+    return cost, local, f"project_type=renovation&eligible_cost={cost}&local_contribution={local}"
+
+
+async def protocol_session(url: str, k: int, moves: int, problems: list, think: float,
+                           start: asyncio.Barrier | None = None) -> list[tuple[float, None]]:
+    """One user over the websocket protocol: open their link, move the cost slider one
+    $1,000 step `moves` times, check every award. Latency: rerun sent -> award received."""
+    cost, local, query = link(k)
+    await asyncio.sleep(0.1 * k if start else 0)
+    s = Session(url)
+    try:
+        run = await s.open(query)
+        shown = run.metrics.get("State grant award")
+        if shown != expected(cost, local):
+            problems.append(f"session {k}: opened showing {shown}, expected {expected(cost, local)}")
+        if start:
+            await start.wait()
+        times, rnd = [], random.Random(k)
+        for m in range(1, moves + 1):
+            await asyncio.sleep(think * rnd.uniform(0.5, 1.5))
+            want = expected(cost + 1_000 * m, local)
+            run = await s.set_slider("s:eligible_cost", (cost + 1_000 * m))
+            got = run.metrics.get("State grant award")
+            if got != want or run.exceptions:
+                problems.append(f"session {k}, move {m}: got {got}, expected {want}"
+                                + (f"; error: {run.exceptions[0]}" if run.exceptions else ""))
+            elif run.first is not None:
+                times.append((run.first * 1000, None))
+        return times
+    finally:
+        await s.close()
+
+
+async def browser_session(browser, url: str, k: int, moves: int, problems: list, think: float,
+                          start: asyncio.Barrier | None = None) -> list[tuple[float, float | None]]:
+    """One user in Chromium: open their link, press the right arrow `moves` times, check every
+    award on screen. Latency: (keypress -> award drawn, keypress -> award's message arrived)."""
+    cost, local, query = link(k)
     page = await browser.new_page(viewport={"width": 1300, "height": 900})
     await page.add_init_script(WIRE)
     await asyncio.sleep(0.4 * k if start else 0)   # people arrive one after another...
-    await page.goto(f"{url}/?project_type=renovation&eligible_cost={cost}&local_contribution={local}",
-                    timeout=180_000)
+    await page.goto(f"{url}/?{query}", timeout=180_000)
     await page.wait_for_function(READY, timeout=180_000)
     if start:
         await start.wait()                         # ...then all of them move sliders at once
     shown = await page.locator("[data-testid=stMetricValue]").first.inner_text()
     if shown != expected(cost, local):
-        problems.append(f"session {k}: opened showing {shown}, expected {expected(cost, local)}")
+        problems.append(f"browser session {k}: opened showing {shown}, expected {expected(cost, local)}")
     times = []
     slider = page.get_by_role("slider").first
     rnd = random.Random(k)
@@ -108,41 +159,61 @@ async def session(browser, url: str, k: int, moves: int, problems: list, think: 
                     f"() => document.querySelector('[data-testid=stMetricValue]').innerText === {want!r}",
                     timeout=30_000)
             except Exception:
-                problems.append(f"session {k}, move {m}: shows {text}, expected {want}")
+                problems.append(f"browser session {k}, move {m}: shows {text}, expected {want}")
         else:
             times.append((screen, wire))
         await page.wait_for_function(READY, timeout=60_000)
     if await page.locator('[data-testid="stException"]').count():
-        problems.append(f"session {k}: an exception is on screen")
+        problems.append(f"browser session {k}: an exception is on screen")
     await page.close()
     return times
 
 
-def split_cores(server_pid: int) -> str:
-    """Give the server its own core and the 30 browsers the rest, as when users sit at their own
-    machines: otherwise the load generator's rendering starves the server it is measuring."""
-    cores = sorted(os.sched_getaffinity(0))
-    if len(cores) < 2:
-        return "one core: server and browsers share it"
-    os.sched_setaffinity(server_pid, {cores[0]})
-    os.sched_setaffinity(0, set(cores[1:]))    # the browsers launched from here inherit this
-    return f"server on core {cores[0]}, browsers on cores {cores[1:]}"
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run(sessions: int, moves: int, think: float, pin: bool) -> dict:
+async def run(sessions: int, moves: int, think: float, browsers: int = 1, script: str = "dashboard.py") -> dict:
+    """One session alone (and one browser alone, if any), then all `sessions` at once, of
+    which `browsers` are Chromium pages."""
     from playwright.async_api import async_playwright
-    note = ["server and browsers share every core"]
-    start = (lambda proc: note.__setitem__(0, split_cores(proc.pid))) if pin else None
-    with streamlit_server(on_start=start) as url:
+    server = []
+    with streamlit_server(script, on_start=server.append) as url:
         async with async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS, headless=True)
+            browser = None
+            if browsers:
+                browser = await p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS,
+                                                  headless=True)
             problems: list[str] = []
-            alone = await session(browser, url, 0, moves, problems, think)
+            alone = await protocol_session(url, 0, moves, problems, think)
+            alone_browser = await browser_session(browser, url, 0, moves, problems, think) if browsers else []
             barrier = asyncio.Barrier(sessions)
-            results = await asyncio.gather(*(session(browser, url, k, moves, problems, think, barrier)
-                                             for k in range(1, sessions + 1)))
-            await browser.close()
-    return {"alone": alone, "loaded": [t for r in results for t in r], "problems": problems, "cores": note[0]}
+            jobs = [browser_session(browser, url, k, moves, problems, think, barrier) if k <= browsers else
+                    protocol_session(url, k, moves, problems, think, barrier) for k in range(1, sessions + 1)]
+            t0, c0 = time.perf_counter(), cpu_seconds(server[0].pid)
+            results = await asyncio.gather(*jobs)
+            busy = (cpu_seconds(server[0].pid) - c0) / (time.perf_counter() - t0)
+            if browser:
+                await browser.close()
+    return {"alone": alone, "alone_browser": alone_browser,
+            "loaded": [t for r in results[browsers:] for t in r],
+            "loaded_browser": [t for r in results[:browsers] for t in r],
+            "problems": problems, "server_cpu": busy}
+
+
+def summary(what: str, alone: list[float], loaded: list[float], sessions: int, think: float) -> None:
+    if not alone or len(loaded) < 2:
+        print(f"{what}: too few measurements ({len(alone)} alone, {len(loaded)} under load)")
+        return
+    med = statistics.median(alone)
+    p95 = statistics.quantiles(loaded, n=20)[18]
+    print(what)
+    print(f"  one session alone: {len(alone)} moves, median {med:.0f} ms")
+    print(f"  {sessions} sessions at once (think {think:g} s): {len(loaded)} moves, "
+          f"p50 {statistics.median(loaded):.0f} ms, p95 {p95:.0f} ms")
+    print(f"  ratio (p95 under load / median alone): {p95 / med:.2f}x  (goal: at most 3x)")
 
 
 def main() -> None:
@@ -150,27 +221,39 @@ def main() -> None:
     ap.add_argument("--sessions", type=int, default=30)
     ap.add_argument("--moves", type=int, default=20)
     ap.add_argument("--think", type=float, default=1.0, help="seconds between a user's moves (mean)")
-    ap.add_argument("--server-core", action="store_true",
-                    help="give the server a core of its own and the browsers the rest (on two cores the "
-                         "browsers then load too slowly for 30 sessions)")
+    ap.add_argument("--floor", action="store_true",
+                    help="also run the same load (protocol sessions) against a bare one-slider app")
+    ap.add_argument("--browsers", type=int, default=1,
+                    help="how many of the sessions are real Chromium pages (default 1; the rest speak the "
+                         "websocket protocol)")
     args = ap.parse_args()
-    if not chromium_path():
-        sys.exit("no Chromium found (apt-get install chromium)")
-    out = asyncio.run(run(args.sessions, args.moves, args.think, pin=args.server_core))
-    print(f"cores: {out['cores']}")
-    for i, what in ((1, "server: keypress -> award received"), (0, "screen: keypress -> award drawn")):
-        alone = [t[i] for t in out["alone"] if t[i] is not None]
-        loaded = [t[i] for t in out["loaded"] if t[i] is not None]
-        med = statistics.median(alone)
-        q = statistics.quantiles(loaded, n=20)
-        print(f"{what}")
-        print(f"  one session alone: {len(alone)} moves, median {med:.0f} ms")
-        print(f"  {args.sessions} sessions at once (think {args.think:g} s): {len(loaded)} moves, "
-              f"p50 {statistics.median(loaded):.0f} ms, p95 {q[18]:.0f} ms")
-        print(f"  ratio (p95 under load / median alone): {q[18] / med:.2f}x  (goal: at most 3x)")
+    if not 0 <= args.browsers <= args.sessions:
+        sys.exit(f"--browsers: {args.browsers} is not between 0 and --sessions ({args.sessions})")
+    if args.browsers and not chromium_path():
+        sys.exit("no Chromium found (apt-get install chromium), or run with --browsers 0")
+    out = asyncio.run(run(args.sessions, args.moves, args.think, args.browsers))
+    print(f"{args.sessions} sessions: {args.sessions - args.browsers} over the websocket protocol, "
+          f"{args.browsers} in Chromium; server process used {out['server_cpu']:.0%} of a core under load")
+    summary("server: slider move -> award received (protocol sessions)",
+            [t[0] for t in out["alone"]], [t[0] for t in out["loaded"]], args.sessions, args.think)
+    if args.browsers:
+        summary("browser: keypress -> award's message arrived (Chromium sessions)",
+                [t[1] for t in out["alone_browser"] if t[1] is not None],
+                [t[1] for t in out["loaded_browser"] if t[1] is not None], args.sessions, args.think)
+        summary("browser: keypress -> award drawn (Chromium sessions)",
+                [t[0] for t in out["alone_browser"]], [t[0] for t in out["loaded_browser"]],
+                args.sessions, args.think)
     print(f"sessions showing a wrong award or an error: {len(out['problems'])}")
     for p in out["problems"][:20]:
         print("  " + p)
+    if args.floor:
+        FLOOR["on"] = True
+        bare = asyncio.run(run(args.sessions, args.moves, args.think, 0, "bench/bare_slider.py"))
+        print(f"floor: the same load on bench/bare_slider.py; server process used {bare['server_cpu']:.0%} of a core")
+        summary("floor: slider move -> number received (bare one-slider app)",
+                [t[0] for t in bare["alone"]], [t[0] for t in bare["loaded"]], args.sessions, args.think)
+        if bare["problems"]:
+            print(f"  floor app problems: {len(bare['problems'])}, first: {bare['problems'][0]}")
 
 
 if __name__ == "__main__":

@@ -129,3 +129,45 @@ def test_md_escapes_everything_markdown_or_html_would_read():
     out = md(evil)
     for ch in "*_<>[]()$`#":
         assert f"\\{ch}" in out
+
+
+def test_nagle_is_turned_off_for_connections_accepted_later():
+    """Streamlit binds its listening socket with protocol 0, so asyncio leaves Nagle on and
+    each small message after another waits ~40 ms for the browser's delayed ACK."""
+    import socket
+
+    from ui import server
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)   # protocol 0, as Streamlit does
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    early = socket.create_connection(listener.getsockname())
+    early_conn, _ = listener.accept()
+    try:
+        assert early_conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
+        server._done = False                 # once per process: let this test's call do the work
+        assert server.disable_nagle() >= 2   # at least the listener and the early connection
+        assert server.disable_nagle() == 0   # and only once
+        assert early_conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+        late = socket.create_connection(listener.getsockname())
+        late_conn, _ = listener.accept()
+        assert late_conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+        late.close(), late_conn.close()
+    finally:
+        early.close(), early_conn.close(), listener.close()
+
+
+def test_runner_settings_for_many_users():
+    cfg = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert cfg["runner"]["postScriptGC"] is False     # a full collection after each rerun held the lock
+    assert cfg["server"]["fileWatcherType"] == "none"
+
+
+def test_sessions_over_the_websocket_protocol_each_get_their_own_award():
+    """Isolation at the protocol level (no browser needed): sessions from different links
+    move the cost slider at the same time; each rerun carries that session's own award."""
+    import asyncio
+
+    from bench.load import run
+    out = asyncio.run(run(sessions=8, moves=3, think=0.05, browsers=0))
+    assert out["problems"] == []
+    assert len(out["alone"]) == 3 and len(out["loaded"]) == 8 * 3

@@ -1,0 +1,135 @@
+"""A browser session without the browser: speaks Streamlit's websocket protocol the way the
+web page does (the same handshake, XSRF token and rerun messages with every widget's value),
+so a load test can run many sessions without many Chromium renderers eating the CPU it
+means to measure. The messages were read off a real browser (see bench/load.py's docstring).
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+# element type -> (WidgetState field, element field) for the browser's report of its value
+_VALUE = {
+    "slider": ("double_array_value", "value"),
+    "checkbox": ("bool_value", "value"),
+    "text_input": ("string_value", "value"),
+    "text_area": ("string_value", "value"),
+    "selectbox": ("string_value", "raw_value"),
+}
+
+
+@dataclass
+class Run:
+    """What one rerun showed: the metrics by label, and when the first of `watch` arrived."""
+    metrics: dict[str, str] = field(default_factory=dict)
+    first: float | None = None
+    exceptions: list[str] = field(default_factory=list)
+
+
+class Session:
+    """One user's session: open(query) like loading a link, then move widgets by key."""
+
+    def __init__(self, url: str):
+        self.url = url.rstrip("/")
+        self.widgets: dict[str, tuple] = {}      # user key -> (widget id, element type, fragment id)
+        self.values: dict[str, object] = {}      # widget id -> WidgetState of its current value
+        self.page_hash = ""
+        self.query = ""
+        self.ws = None
+
+    async def open(self, query: str, watch: str = "State grant award") -> Run:
+        cookie = await asyncio.to_thread(self._xsrf_cookie)
+        host = urlsplit(self.url).netloc
+        self.ws = await websockets.connect(
+            f"ws://{host}/_stcore/stream", subprotocols=["streamlit", cookie],
+            additional_headers={"Cookie": f"_streamlit_xsrf={cookie}", "Origin": self.url},
+            max_size=None)
+        self.query = query
+        return await self._rerun(BackMsg(), watch)
+
+    def _xsrf_cookie(self) -> str:
+        # the browser gets this cookie from the health check it makes before connecting
+        with urllib.request.urlopen(self.url + "/_stcore/health", timeout=60) as r:
+            for header in r.headers.get_all("Set-Cookie") or []:
+                name, _, rest = header.partition("=")
+                if name.strip() == "_streamlit_xsrf":
+                    return rest.split(";")[0]
+        raise RuntimeError("the server set no XSRF cookie")
+
+    async def set_slider(self, key: str, value: float, watch: str = "State grant award") -> Run:
+        """Move the slider with this key to value, as a drag or arrow key does."""
+        wid, _, fragment = self.widgets[key]
+        state = self.values[wid]
+        del state.double_array_value.data[:]
+        state.double_array_value.data.append(value)
+        msg = BackMsg()
+        if fragment:
+            msg.rerun_script.fragment_id = fragment
+        return await self._rerun(msg, watch)
+
+    async def _rerun(self, msg: BackMsg, watch: str) -> Run:
+        r = msg.rerun_script
+        r.query_string = self.query
+        r.page_script_hash = self.page_hash
+        r.context_info.timezone, r.context_info.locale = "UTC", "en-US"
+        r.context_info.url = self.url + "/"
+        for state in self.values.values():
+            r.widget_states.widgets.append(state)
+        await self.ws.send(msg.SerializeToString())
+        t0 = time.perf_counter()
+        run = Run()
+        while True:
+            fwd = ForwardMsg()
+            fwd.ParseFromString(await self.ws.recv())
+            kind = fwd.WhichOneof("type")
+            if kind == "script_finished":
+                return run
+            if kind == "page_info_changed":
+                self.query = fwd.page_info_changed.query_string
+            elif kind == "delta":
+                self._delta(fwd, run, watch, t0)
+
+    def _delta(self, fwd: ForwardMsg, run: Run, watch: str, t0: float) -> None:
+        if fwd.metadata.active_script_hash:
+            self.page_hash = fwd.metadata.active_script_hash
+        if fwd.delta.WhichOneof("type") != "new_element":
+            return
+        el = fwd.delta.new_element
+        kind = el.WhichOneof("type")
+        if kind == "metric":
+            run.metrics[el.metric.label] = el.metric.body
+            if el.metric.label == watch and run.first is None:
+                run.first = time.perf_counter() - t0
+        elif kind == "exception":
+            run.exceptions.append(el.exception.message)
+        elif kind in _VALUE:
+            w = getattr(el, kind)
+            key = w.id.rsplit("-", 1)[-1] if w.id.startswith("$$ID-") else w.id
+            self.widgets[key] = (w.id, kind, fwd.delta.fragment_id)
+            if w.set_value or w.id not in self.values:
+                # the browser keeps what the user set, and takes what the server sets
+                self.values[w.id] = _state(kind, w)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+def _state(kind: str, w) -> WidgetState:
+    """The value a browser would report for this widget element."""
+    state = WidgetState(id=w.id)
+    if kind == "slider":
+        state.double_array_value.data.extend(w.value if w.set_value else w.default)
+    elif kind == "selectbox":
+        state.string_value = w.raw_value if w.set_value else (w.options[w.default] if w.options else "")
+    else:
+        setattr(state, _VALUE[kind][0], getattr(w, _VALUE[kind][1]) if w.set_value else w.default)
+    return state
