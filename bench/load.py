@@ -192,15 +192,17 @@ async def run(sessions: int, moves: int, think: float, browsers: int = 1, script
             barrier = asyncio.Barrier(sessions)
             jobs = [browser_session(browser, url, k, moves, problems, think, barrier) if k <= browsers else
                     protocol_session(url, k, moves, problems, think, barrier) for k in range(1, sessions + 1)]
-            t0, c0 = time.perf_counter(), cpu_seconds(server[0].pid)
+            t0, c0, own0 = time.perf_counter(), cpu_seconds(server[0].pid), time.process_time()
             results = await asyncio.gather(*jobs)
-            busy = (cpu_seconds(server[0].pid) - c0) / (time.perf_counter() - t0)
+            wall = time.perf_counter() - t0
+            busy = (cpu_seconds(server[0].pid) - c0) / wall
+            client = (time.process_time() - own0) / wall
             if browser:
                 await browser.close()
     return {"alone": alone, "alone_browser": alone_browser,
             "loaded": [t for r in results[browsers:] for t in r],
             "loaded_browser": [t for r in results[:browsers] for t in r],
-            "problems": problems, "server_cpu": busy}
+            "problems": problems, "server_cpu": busy, "client_cpu": client}
 
 
 def summary(what: str, alone: list[float], loaded: list[float], sessions: int, think: float) -> None:
@@ -233,7 +235,9 @@ def main() -> None:
         sys.exit("no Chromium found (apt-get install chromium), or run with --browsers 0")
     out = asyncio.run(run(args.sessions, args.moves, args.think, args.browsers))
     print(f"{args.sessions} sessions: {args.sessions - args.browsers} over the websocket protocol, "
-          f"{args.browsers} in Chromium; server process used {out['server_cpu']:.0%} of a core under load")
+          f"{args.browsers} in Chromium")
+    print(f"under load the server process used {out['server_cpu']:.0%} of a core, this load generator "
+          f"{out['client_cpu']:.0%} (on {os.cpu_count()} cores)")
     summary("server: slider move -> award received (protocol sessions)",
             [t[0] for t in out["alone"]], [t[0] for t in out["loaded"]], args.sessions, args.think)
     if args.browsers:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 
 from core.application import Application
@@ -224,6 +225,13 @@ def what_would_change(app: Application, rs: Ruleset | None = None) -> list[str]:
             lines.append(f"Another {fmt(need - app.local_contribution)} of local funds closes the "
                          f"{fmt(current.funding_gap)} funding gap.")
     return lines
+
+
+@lru_cache(maxsize=1024)
+def changes(app: Application, rs: Ruleset) -> tuple[str, ...]:
+    """what_would_change, remembered for the process: the calculator redraws it on every
+    slider move of every session, and users revisit the same inputs."""
+    return tuple(what_would_change(app, rs))
 
 
 def closing_local(app: Application, rs: Ruleset | None = None) -> int | None:

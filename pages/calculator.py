@@ -1,11 +1,10 @@
 """The what-if for one application: inputs bound to the URL, the award, the binding cap,
 headroom, the waterfall, checks, explanation and what would change it."""
 import time
-from functools import lru_cache
 
 import streamlit as st
 
-from core.analysis import what_would_change
+from core.analysis import changes
 from core.award import evaluate
 from core.charts import headroom_figure, waterfall_figure
 from core.fields import CAP, FIELD, PROJECT_TYPES, ROUTES
@@ -30,10 +29,6 @@ st.title("State grant calculator")
 st.caption(md(f"Ruleset: {rs.label} · version {rs.version}"))
 if rs.is_variant:
     st.warning(md(f"Computed under a policy variant, not the regulation in force: {rs.title}."), icon=":material/science:")
-
-
-# Shared by every session of this process: the sentences depend only on the inputs and ruleset.
-_changes = lru_cache(maxsize=1024)(what_would_change)
 
 
 def inputs(award) -> None:
@@ -106,7 +101,7 @@ def details(award) -> None:
                                                                      if p.interpretation else "")) + "]")
     st.markdown("  \n".join(lines))
     st.subheader("What would change it")
-    st.markdown("\n".join(f"- {md(line)}" for line in _changes(award.application, rs)))
+    st.markdown("\n".join(f"- {md(line)}" for line in changes(award.application, rs)))
 
 
 def save_box() -> None:

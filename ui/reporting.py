@@ -30,7 +30,10 @@ def report_buttons(items: Callable[[], list[Item]], key: str) -> None:
     title = st.text_input("Report title", key=f"w:{key}:title", max_chars=120,
                           value="State capital grant for a senior citizen activity center")
     title = title.strip() or "State capital grant report"
-    report = lambda: Report(items(), title=title, prepared_by=prepared)  # noqa: E731
+
+    def report() -> Report:
+        return Report(items(), title=title, prepared_by=prepared)
+
     a, b = st.columns(2)
     a.download_button("Download the report (HTML, works offline)", data=lambda: render(report()),
                       file_name=_filename(title, "html"), mime="text/html", key=f"w:{key}:html",
