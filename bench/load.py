@@ -105,7 +105,12 @@ async def protocol_session(url: str, k: int, moves: int, problems: list, think: 
     await asyncio.sleep(0.1 * k if start else 0)
     s = Session(url)
     try:
-        run = await s.open(query)
+        try:
+            run = await s.open(query)
+        except BaseException:
+            if start:
+                await start.abort()   # the others stop waiting for this user, and the run fails
+            raise
         shown = run.metrics.get("State grant award")
         if shown != expected(cost, local):
             problems.append(f"session {k}: opened showing {shown}, expected {expected(cost, local)}")
@@ -115,7 +120,7 @@ async def protocol_session(url: str, k: int, moves: int, problems: list, think: 
         for m in range(1, moves + 1):
             await asyncio.sleep(think * rnd.uniform(0.5, 1.5))
             want = expected(cost + 1_000 * m, local)
-            run = await s.set_slider("s:eligible_cost", (cost + 1_000 * m))
+            run = await s.set_slider("s:eligible_cost", cost + 1_000 * m)
             got = run.metrics.get("State grant award")
             if got != want or run.exceptions:
                 problems.append(f"session {k}, move {m}: got {got}, expected {want}"
@@ -135,8 +140,13 @@ async def browser_session(browser, url: str, k: int, moves: int, problems: list,
     page = await browser.new_page(viewport={"width": 1300, "height": 900})
     await page.add_init_script(WIRE)
     await asyncio.sleep(0.4 * k if start else 0)   # people arrive one after another...
-    await page.goto(f"{url}/?{query}", timeout=180_000)
-    await page.wait_for_function(READY, timeout=180_000)
+    try:
+        await page.goto(f"{url}/?{query}", timeout=180_000)
+        await page.wait_for_function(READY, timeout=180_000)
+    except BaseException:
+        if start:
+            await start.abort()
+        raise
     if start:
         await start.wait()                         # ...then all of them move sliders at once
     shown = await page.locator("[data-testid=stMetricValue]").first.inner_text()

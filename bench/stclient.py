@@ -1,7 +1,7 @@
 """A browser session without the browser: speaks Streamlit's websocket protocol the way the
 web page does (the same handshake, XSRF token and rerun messages with every widget's value),
 so a load test can run many sessions without many Chromium renderers eating the CPU it
-means to measure. The messages were read off a real browser (see bench/load.py's docstring).
+means to measure. The messages follow what Chromium sends, captured with Playwright's websocket events.
 """
 from __future__ import annotations
 
@@ -37,10 +37,11 @@ class Run:
 class Session:
     """One user's session: open(query) like loading a link, then move widgets by key."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, timeout: float = 120):
         self.url = url.rstrip("/")
+        self.timeout = timeout                   # seconds a rerun may take before giving up
         self.widgets: dict[str, tuple] = {}      # user key -> (widget id, element type, fragment id)
-        self.values: dict[str, object] = {}      # widget id -> WidgetState of its current value
+        self.values: dict[str, WidgetState] = {}  # widget id -> its current value, as the browser has it
         self.page_hash = ""
         self.query = ""
         self.ws = None
@@ -66,6 +67,8 @@ class Session:
 
     async def set_slider(self, key: str, value: float, watch: str = "State grant award") -> Run:
         """Move the slider with this key to value, as a drag or arrow key does."""
+        if self.widgets.get(key, (None, None))[1] != "slider":
+            raise KeyError(f"no slider with key {key!r} on the page; its widgets: {', '.join(self.widgets)}")
         wid, _, fragment = self.widgets[key]
         state = self.values[wid]
         del state.double_array_value.data[:]
@@ -88,7 +91,10 @@ class Session:
         run = Run()
         while True:
             fwd = ForwardMsg()
-            fwd.ParseFromString(await self.ws.recv())
+            try:
+                fwd.ParseFromString(await asyncio.wait_for(self.ws.recv(), self.timeout))
+            except TimeoutError:
+                raise TimeoutError(f"{self.url}: no end of the rerun within {self.timeout:g} s") from None
             kind = fwd.WhichOneof("type")
             if kind == "script_finished":
                 return run
