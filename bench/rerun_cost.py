@@ -1,0 +1,65 @@
+"""Server CPU per slider move: the dashboard's calculator against a bare one-slider app,
+both started in this run. One session moves the cost slider --moves times, each move
+waiting for the last to finish; the server process's CPU time (from /proc, so Linux only)
+is divided by the moves. This is what limits how many users one server carries
+(bench/load.py): every session's moves share one Python process.
+
+    python bench/rerun_cost.py [--moves 200]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.load import cpu_seconds, link  # noqa: E402
+from bench.stclient import Session  # noqa: E402
+from tests.serve import streamlit_server  # noqa: E402
+
+
+async def moves(url: str, pid: int, n: int) -> tuple[float, float]:
+    """(server CPU ms per move, median ms from move sent to award received)."""
+    cost, _, query = link(0)
+    s = Session(url)
+    try:
+        await s.open(query)
+        for m in range(1, 11):                      # warm up: first runs import and cache
+            await s.set_slider("s:eligible_cost", cost + 1_000 * m)
+        c0, firsts = cpu_seconds(pid), []
+        for m in range(11, 11 + n):
+            run = await s.set_slider("s:eligible_cost", cost + 1_000 * m)
+            firsts.append(run.first * 1000)
+        return (cpu_seconds(pid) - c0) / n * 1000, statistics.median(firsts)
+    finally:
+        await s.close()
+
+
+def measure(script: str, n: int) -> tuple[float, float]:
+    server = []
+    with streamlit_server(script, on_start=server.append) as url:
+        return asyncio.run(moves(url, server[0].pid, n))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--moves", type=int, default=200)
+    args = ap.parse_args()
+    if args.moves < 1:
+        sys.exit(f"--moves: {args.moves} must be at least 1")
+    if not Path("/proc/self/stat").exists():
+        sys.exit("this benchmark reads the server's CPU time from /proc: run it on Linux")
+    bare = measure("bench/bare_slider.py", args.moves)
+    dash = measure("dashboard.py", args.moves)
+    print(f"moves per app: {args.moves}")
+    print(f"bare one-slider app: {bare[0]:.1f} ms of server CPU per move; award received after {bare[1]:.0f} ms (median)")
+    print(f"dashboard calculator: {dash[0]:.1f} ms of server CPU per move; award received after {dash[1]:.0f} ms (median)")
+    print(f"ratio (dashboard / bare), server CPU per move: {dash[0] / bare[0]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
