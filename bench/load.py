@@ -81,14 +81,14 @@ READY = ("() => { const a = document.querySelector('[data-testid=stApp]');"
 
 
 def expected(cost_dollars: int, local: int) -> str:
-    if FLOOR.get("on"):
-        return f"${cost_dollars // 2:,}"   # what bench/bare_slider.py shows
     app = Application.from_dict({"project_type": "renovation", "eligible_cost": cost_dollars,
                                  "local_contribution": local})
     return fmt(evaluate(app).amount)
 
 
-FLOOR: dict = {}
+BARE = "bench/bare_slider.py"
+# The award each app should show for a user's inputs (the bare app shows half the cost).
+EXPECTED = {"dashboard.py": expected, BARE: lambda cost_dollars, local: f"${cost_dollars // 2:,}"}
 
 
 def link(k: int) -> tuple[int, int, str]:
@@ -98,7 +98,7 @@ def link(k: int) -> tuple[int, int, str]:
 
 
 async def protocol_session(url: str, k: int, moves: int, problems: list, think: float,
-                           start: asyncio.Barrier | None = None) -> list[tuple[float, None]]:
+                           start: asyncio.Barrier | None = None, expected=expected) -> list[tuple[float, None]]:
     """One user over the websocket protocol: open their link, move the cost slider one
     $1,000 step `moves` times, check every award. Latency: rerun sent -> award received."""
     cost, local, query = link(k)
@@ -133,7 +133,7 @@ async def protocol_session(url: str, k: int, moves: int, problems: list, think: 
 
 
 async def browser_session(browser, url: str, k: int, moves: int, problems: list, think: float,
-                          start: asyncio.Barrier | None = None) -> list[tuple[float, float | None]]:
+                          start: asyncio.Barrier | None = None, expected=expected) -> list[tuple[float, float | None]]:
     """One user in Chromium: open their link, press the right arrow `moves` times, check every
     award on screen. Latency: (keypress -> award drawn, keypress -> award's message arrived)."""
     cost, local, query = link(k)
@@ -197,11 +197,13 @@ async def run(sessions: int, moves: int, think: float, browsers: int = 1, script
                 browser = await p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS,
                                                   headless=True)
             problems: list[str] = []
-            alone = await protocol_session(url, 0, moves, problems, think)
-            alone_browser = await browser_session(browser, url, 0, moves, problems, think) if browsers else []
+            want = EXPECTED[script]
+            alone = await protocol_session(url, 0, moves, problems, think, expected=want)
+            alone_browser = (await browser_session(browser, url, 0, moves, problems, think, expected=want)
+                             if browsers else [])
             barrier = asyncio.Barrier(sessions)
-            jobs = [browser_session(browser, url, k, moves, problems, think, barrier) if k <= browsers else
-                    protocol_session(url, k, moves, problems, think, barrier) for k in range(1, sessions + 1)]
+            jobs = [browser_session(browser, url, k, moves, problems, think, barrier, want) if k <= browsers else
+                    protocol_session(url, k, moves, problems, think, barrier, want) for k in range(1, sessions + 1)]
             t0, c0, own0 = time.perf_counter(), cpu_seconds(server[0].pid), time.process_time()
             results = await asyncio.gather(*jobs)
             wall = time.perf_counter() - t0
@@ -261,8 +263,7 @@ def main() -> None:
     for p in out["problems"][:20]:
         print("  " + p)
     if args.floor:
-        FLOOR["on"] = True
-        bare = asyncio.run(run(args.sessions, args.moves, args.think, 0, "bench/bare_slider.py"))
+        bare = asyncio.run(run(args.sessions, args.moves, args.think, 0, BARE))
         print(f"floor: the same load on bench/bare_slider.py; server process used {bare['server_cpu']:.0%} of a core")
         summary("floor: slider move -> number received (bare one-slider app)",
                 [t[0] for t in bare["alone"]], [t[0] for t in bare["loaded"]], args.sessions, args.think)

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load import cpu_seconds, link  # noqa: E402
+from bench.load import BARE, cpu_seconds, link  # noqa: E402
 from bench.stclient import Session  # noqa: E402
 from tests.serve import streamlit_server  # noqa: E402
 
@@ -53,7 +53,7 @@ def main() -> None:
         sys.exit(f"--moves: {args.moves} must be at least 1")
     if not Path("/proc/self/stat").exists():
         sys.exit("this benchmark reads the server's CPU time from /proc: run it on Linux")
-    bare = measure("bench/bare_slider.py", args.moves)
+    bare = measure(BARE, args.moves)
     dash = measure("dashboard.py", args.moves)
     print(f"moves per app: {args.moves}")
     print(f"bare one-slider app: {bare[0]:.1f} ms of server CPU per move; award received after {bare[1]:.0f} ms (median)")

@@ -118,7 +118,7 @@ class Session:
             run.exceptions.append(el.exception.message)
         elif kind in _VALUE:
             w = getattr(el, kind)
-            key = w.id.rsplit("-", 1)[-1] if w.id.startswith("$$ID-") else w.id
+            key = w.id.split("-", 2)[2] if w.id.startswith("$$ID-") else w.id   # $$ID-<hash>-<user key>
             self.widgets[key] = (w.id, kind, fwd.delta.fragment_id)
             if w.set_value or w.id not in self.values:
                 # the browser keeps what the user set, and takes what the server sets
