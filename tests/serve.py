@@ -35,6 +35,8 @@ def streamlit_server(script: str = "dashboard.py", env: dict | None = None, port
                      on_start=None):
     """Yield the base URL of `streamlit run script` on a free loopback port (on_start gets the process)."""
     port = port or free_port()
+    # Benchmarks use this too, from a fresh clone where only the test suite made the folder.
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
     log = open(ROOT / "test-artifacts" / f"server-{port}.log", "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
