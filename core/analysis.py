@@ -17,28 +17,33 @@ from fractions import Fraction
 from core.application import Application
 from core.award import evaluate
 from core.fields import CAP, CAP_IDS, FIELD
-from core.money import fmt, plain
+from core.money import MAX_CENTS, fmt, plain
+from core.law import EXACT, Inputs, Step, caps
+from core.readings import DEFAULT, Readings
 from core.rulesets import Ruleset, load
 
 SWEEP_FIELDS = ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds",
                 "local_property_value", "requested_amount")
 
 
-def raw_caps(v: dict, app: Application, rs: Ruleset) -> dict[str, dict[str, Fraction]]:
-    """Each route's caps before the clamp at zero, for money values `v` (cents, may be
-    fractions). Mirrors `evaluate` step by step; a test checks that they agree."""
-    cost, fed, local, prior = (Fraction(v[k]) for k in ("eligible_cost", "federal_grant",
-                                                       "local_contribution", "prior_program_funds"))
-    common = {"program_max": Fraction(rs.program_max(app.project_type)), "funding_need": cost - fed - local}
-    if prior > 0:
-        common["prior_grant_room"] = rs.prior_grant_ceiling - prior
-    if v["requested_amount"] is not None:
-        common["requested_amount"] = Fraction(v["requested_amount"])
-    base = cost if app.federal_law_contrary else cost - fed
-    routes = {"standard": common | {"cost_share": rs.state_share * base}}
-    if (app.bpw_exception_requested and app.project_type in rs.bpw_eligible_types
-            and not app.state_funds_in_property and not app.state_bonded_debt):
-        routes["bpw_exception"] = common | {"property_value": Fraction(v["local_property_value"])}
+def raw_caps(v: dict, app: Application, rs: Ruleset, readings: Readings = DEFAULT) -> dict[str, dict]:
+    """Each route's caps before rounding and the clamp at zero, for money values `v`
+    (cents, may be fractions): core.law's caps on exact fractions. A cap that holds only
+    while a condition fails (the local match under local_match_effect=condition) is a
+    `Step` with the condition's margin."""
+    x = Inputs(
+        eligible_cost=Fraction(v["eligible_cost"]), federal_grant=Fraction(v["federal_grant"]),
+        local_contribution=Fraction(v["local_contribution"]), prior_program_funds=Fraction(v["prior_program_funds"]),
+        requested_amount=Fraction(v["requested_amount"] or 0), requested=v["requested_amount"] is not None,
+        local_property_value=Fraction(v["local_property_value"]),
+        master_plan=app.project_type == "master_plan",
+        exception_open=(app.bpw_exception_requested and app.project_type in rs.bpw_eligible_types
+                        and not app.state_funds_in_property and not app.state_bonded_debt),
+        federal_law_contrary=app.federal_law_contrary)
+    law = caps(x, rs, readings, EXACT)
+    routes = {"standard": {c: val for c, val in law.standard.items() if val is not None}}
+    if law.exception_open:
+        routes["bpw_exception"] = {c: val for c, val in law.bpw_exception.items() if val is not None}
     return routes
 
 
@@ -90,37 +95,67 @@ def _values(app: Application, field: str, x) -> dict:
     return v
 
 
-Lines = dict[str, dict[str, tuple[Fraction, Fraction]]]
+@dataclass(frozen=True)
+class Line:
+    """A cap along the input: a·x + b, present where `margin` (another line, or None for
+    always) is below zero."""
+    a: Fraction
+    b: Fraction
+    margin: tuple | None = None
+
+    def present(self, x: Fraction) -> bool:
+        return self.margin is None or self.margin[0] * x + self.margin[1] < 0
 
 
-def _lines(app: Application, rs: Ruleset, field: str) -> Lines:
-    """Every cap of every route as (a, b) with cap = a·x + b along the field, for x > 0
-    (each cap is exactly affine before the clamp). Measured at 1 and 2 cents: at 0 of
-    prior funds the top-up cap does not exist yet."""
-    at1 = raw_caps(_values(app, field, 1), app, rs)
-    at2 = raw_caps(_values(app, field, 2), app, rs)
-    return {r: {c: (at2[r][c] - v1, 2 * v1 - at2[r][c]) for c, v1 in caps.items()} for r, caps in at1.items()}
+Lines = dict[str, dict[str, Line]]
+
+
+def _fit(v1, v2) -> Line:
+    """The line through the values at 1 and 2 cents (a Step: its margin's line)."""
+    if isinstance(v1, Step):
+        return Line(Fraction(0), v1.value, (v2.margin - v1.margin, 2 * v1.margin - v2.margin))
+    return Line(v2 - v1, 2 * v1 - v2)
+
+
+def _lines(app: Application, rs: Ruleset, field: str, readings: Readings = DEFAULT) -> Lines:
+    """Every cap of every route as a line along the field, for x > 0 (each cap is exactly
+    affine before the clamp). Measured at 1 and 2 cents: at 0 of prior funds the top-up
+    cap does not exist yet."""
+    at1 = raw_caps(_values(app, field, 1), app, rs, readings)
+    at2 = raw_caps(_values(app, field, 2), app, rs, readings)
+    return {r: {c: _fit(v1, at2[r][c]) for c, v1 in caps.items()} for r, caps in at1.items()}
+
+
+def _constant_lines(app: Application, rs: Ruleset, field: str, x: int, readings: Readings) -> Lines:
+    """The caps at one value of the field, as flat lines (the regime at exactly x)."""
+    at = raw_caps(_values(app, field, x), app, rs, readings)
+    return {r: {c: (Line(Fraction(0), v.value, (Fraction(0), v.margin)) if isinstance(v, Step) else
+                    Line(Fraction(0), Fraction(v)))
+                for c, v in caps.items()} for r, caps in at.items()}
 
 
 def _regime(lines: Lines, x: Fraction) -> tuple[State, Fraction]:
     """Route, binding caps and slope on the stretch around x (x strictly inside it)."""
     best = None
     for route, caps in lines.items():
-        values = {c: a * x + b for c, (a, b) in caps.items()}
+        values = {c: ln.a * x + ln.b for c, ln in caps.items() if ln.present(x)}
         award = max(Fraction(0), min(values.values()))
         if best is None or award > best[2]:
             best = (route, values, award)
     route, values, award = best
     binding = tuple(c for c in CAP_IDS if c in values and max(Fraction(0), values[c]) == award)
-    slope = Fraction(0) if award == 0 else lines[route][binding[0]][0]
+    slope = Fraction(0) if award == 0 else lines[route][binding[0]].a
     return State(route, binding, slope), award
 
 
 def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = None,
-          points: bool = True) -> Sweep:
+          points: bool = True, readings: Readings = DEFAULT) -> Sweep:
     """Every point in [lo, hi] (cents) where the award's slope or binding caps change;
-    with points, also the award at each edge and midpoint, for drawing."""
+    with points, also the award at each edge and midpoint, for drawing. Where a
+    condition switches a cap on or off (the local match under local_match_effect=condition)
+    the award jumps; the breakpoint is the first cent on the far side."""
     rs = rs or load()
+    readings = readings or DEFAULT
     if field not in SWEEP_FIELDS:
         raise ValueError(f"field: {field!r} cannot be swept; use one of {', '.join(SWEEP_FIELDS)}")
     if not 0 <= lo < hi:
@@ -130,8 +165,8 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
     start = lo
     if field == "prior_program_funds" and lo == 0:
         start = 1  # at 0 there is no earlier grant; from one cent on the top-up cap applies
-    by_route = _lines(app, rs, field)
-    lines = [line for caps in by_route.values() for line in caps.values()]
+    by_route = _lines(app, rs, field, readings)
+    lines = [(ln.a, ln.b) for caps in by_route.values() for ln in caps.values()]
     candidates = set()
     for i, (a1, b1) in enumerate(lines):
         if a1:
@@ -139,33 +174,42 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
         for a2, b2 in lines[i + 1:]:
             if a1 != a2:
                 candidates.add((b2 - b1) / (a1 - a2))    # two lines cross
+    jumps = {-ln.margin[1] / ln.margin[0] for caps in by_route.values() for ln in caps.values()
+             if ln.margin is not None and ln.margin[0]}  # a condition starts or stops holding
+    candidates |= jumps
     cuts = sorted(c for c in candidates if start < c < hi)
     edges = [Fraction(start)] + cuts + [Fraction(hi)]
     regimes = [_regime(by_route, (a + b) / 2)[0] for a, b in zip(edges, edges[1:])]
     breakpoints = []
     if start != lo:  # the top-up cap appears at one cent of prior funds
-        no_prior = {r: {c: ln for c, ln in caps.items() if c != "prior_grant_room"} for r, caps in by_route.items()}
-        before, after = _regime(no_prior, Fraction(0))[0], regimes[0]
+        before, after = _regime(_constant_lines(app, rs, field, 0, readings), Fraction(0))[0], regimes[0]
         if (before.binding, before.route) != (after.binding, after.route):
-            breakpoints.append(_breakpoint(app, rs, field, Fraction(1), before, after))
+            breakpoints.append(_breakpoint(app, rs, field, Fraction(1), before, after, readings))
     for cut, before, after in zip(cuts, regimes, regimes[1:]):
         if before != after:
-            breakpoints.append(_breakpoint(app, rs, field, cut, before, after))
+            first = cut
+            if cut in jumps and cut.denominator == 1 and _regime(by_route, cut)[0] == before:
+                first = cut + 1  # the condition still holds (or still fails) at the cut itself
+            breakpoints.append(_breakpoint(app, rs, field, first, before, after, readings, exact=cut))
     if not points:
         return Sweep(field, lo, hi, tuple(breakpoints), ())
     edges = sorted({lo, hi, *(b.value for b in breakpoints if b.value <= hi)})
-    at = {x: evaluate(app.replace(**{field: x}), rs) for x in
-          sorted(set(edges) | {(a + b) // 2 for a, b in zip(edges, edges[1:])})}
+    jump_at = {b.value for b in breakpoints if b.exact in jumps}
+    wanted = set(edges) | {(a + b) // 2 for a, b in zip(edges, edges[1:])} | {v - 1 for v in jump_at if v - 1 >= lo}
+    at = {x: evaluate(app.replace(**{field: x}), rs, readings) for x in sorted(wanted)}
     drawn = tuple((x, r.amount, r.binding) for x, r in at.items())
-    segments = tuple((a, at[a].amount, b, at[b].amount, at[(a + b) // 2].binding) for a, b in zip(edges, edges[1:]))
+    segments = tuple((a, at[a].amount, b if b not in jump_at else b - 1,
+                      at[b].amount if b not in jump_at else at[b - 1].amount, at[(a + b) // 2].binding)
+                     for a, b in zip(edges, edges[1:]) if not (b in jump_at and b - 1 <= a))
     return Sweep(field, lo, hi, tuple(breakpoints), drawn, segments)
 
 
-def _breakpoint(app, rs, field, cut: Fraction, before: State, after: State) -> Breakpoint:
+def _breakpoint(app, rs, field, cut: Fraction, before: State, after: State, readings: Readings = DEFAULT,
+                exact: Fraction | None = None) -> Breakpoint:
     value = math.ceil(cut)
-    result = evaluate(app.replace(**{field: value}), rs)
-    return Breakpoint(value, cut, result.amount, before.binding, after.binding, before.route, after.route,
-                      before.slope, after.slope)
+    result = evaluate(app.replace(**{field: value}), rs, readings)
+    return Breakpoint(value, cut if exact is None else exact, result.amount, before.binding, after.binding,
+                      before.route, after.route, before.slope, after.slope)
 
 
 def caps_words(binding) -> str:
@@ -184,10 +228,12 @@ def describe(bp: Breakpoint, field: str) -> str:
     return f"{caps_words(bp.binding_after).capitalize()} binds from {fmt(bp.value)} of {label}{route}"
 
 
-def what_would_change(app: Application, rs: Ruleset | None = None) -> list[str]:
-    """For each input, the nearest points where the award's regime changes, in words."""
+def what_would_change(app: Application, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> list[str]:
+    """For each input, the nearest points where the award's regime changes, in words.
+    Only points within the accepted inputs (up to $10^12) are named."""
     rs = rs or load()
-    current = evaluate(app, rs)
+    readings = readings or DEFAULT
+    current = evaluate(app, rs, readings)
     lines = []
     fields = ["eligible_cost", "federal_grant", "local_contribution", "prior_program_funds"]
     if app.requested_amount is not None:
@@ -199,28 +245,46 @@ def what_would_change(app: Application, rs: Ruleset | None = None) -> list[str]:
         label = FIELD[field].label.lower()
         if field == "prior_program_funds" and x == 0:
             ceiling = rs.prior_grant_ceiling
-            lines.append(f"Any prior program funds would limit the award to {fmt(ceiling)} less those funds "
-                         f"(prior-grant room)." if current.amount >= ceiling else
-                         f"Prior program funds above {fmt(ceiling - current.amount)} would start to cut the award "
-                         f"(prior-grant room).")
+            first = evaluate(app.replace(prior_program_funds=1), rs, readings).amount
+            if first > current.amount:
+                lines.append(f"Any prior program funds would raise the award to {fmt(first)} at one cent of them "
+                             f"({readings.describe()}), within the prior-grant room of {fmt(ceiling)} less those "
+                             f"funds.")
+            elif current.amount == 0:
+                lines.append("Prior program funds would not raise the $0 award.")
+            elif current.amount >= ceiling:
+                lines.append(f"Any prior program funds would limit the award to {fmt(ceiling)} less those funds "
+                             f"(prior-grant room).")
+            else:
+                lines.append(f"Prior program funds above {fmt(ceiling - current.amount)} would start to cut the "
+                             f"award (prior-grant room).")
             continue
-        s = sweep(app, field, 0, max(4 * x, x + 4 * rs.capital_cap, 100), rs, points=False)
-        here = _regime(_lines(app, rs, field), Fraction(x) + Fraction(1, 2))[0]
-        nxt = next((b for b in s.breakpoints if b.value > x), None)
-        until = "." if nxt is None else (
-            f" until {fmt(nxt.value)}, where the award reaches $0." if nxt.award == 0 else
-            f" until {fmt(nxt.value)}, where {caps_words(nxt.binding_after)} takes over.")
+        hi = min(MAX_CENTS, max(4 * x, x + 4 * rs.capital_cap, 100))
+        s = sweep(app, field, 0, hi, rs, points=False, readings=readings) if x < hi else None
+        here = _regime(_lines(app, rs, field, readings), Fraction(x) + Fraction(1, 2))[0]
+        nxt = s and next((b for b in s.breakpoints if b.value > x), None)
+        if nxt is None:
+            until = "."
+        elif nxt.award == 0 and current.amount > 0:
+            until = f" until {fmt(nxt.value)}, where the award reaches $0."
+        elif current.amount == 0 and nxt.award == 0 and nxt.slope_after > 0:
+            until = f" until {fmt(nxt.value)}, where the award starts to rise from $0."
+        elif nxt.award < current.amount - abs(here.slope) * (nxt.value - x) - 1:
+            until = f" until {fmt(nxt.value)}, where the award drops to {fmt(nxt.award)} ({caps_words(nxt.binding_after)})."
+        else:
+            until = f" until {fmt(nxt.value)}, where {caps_words(nxt.binding_after)} takes over."
         if here.slope == 0:
-            text = f"Raising the {label} from {fmt(x)} does not change the award{until}"
-            prev = next((b for b in reversed(s.breakpoints) if b.value <= x and b.slope_before > 0), None)
-            if field == "eligible_cost" and prev:
+            verb = "Raising" if current.amount or nxt is None or nxt.award == 0 or nxt.slope_after <= 0 else "Raising"
+            text = f"{verb} the {label} from {fmt(x)} does not change the award{until}"
+            prev = s and next((b for b in reversed(s.breakpoints) if b.value <= x and b.slope_before > 0), None)
+            if field == "eligible_cost" and prev and current.amount > 0:
                 text = f"Costs above {fmt(prev.value)} no longer raise the award ({caps_words(here.binding)} binds)."
         else:
             verb = "adds" if here.slope > 0 else "takes away"
             text = f"Each extra $1 of {label} {verb} {fmt(int(abs(here.slope) * 100))} of award{until}"
         lines.append(text)
     if current.funding_gap:
-        need = closing_local(app, rs)
+        need = closing_local(app, rs, readings)
         if need is not None:
             lines.append(f"Another {fmt(need - app.local_contribution)} of local funds closes the "
                          f"{fmt(current.funding_gap)} funding gap.")
@@ -228,22 +292,22 @@ def what_would_change(app: Application, rs: Ruleset | None = None) -> list[str]:
 
 
 @lru_cache(maxsize=1024)
-def changes(app: Application, rs: Ruleset) -> tuple[str, ...]:
+def changes(app: Application, rs: Ruleset, readings: Readings = DEFAULT) -> tuple[str, ...]:
     """what_would_change, remembered for the process: the calculator redraws it on every
     slider move of every session, and users revisit the same inputs."""
-    return tuple(what_would_change(app, rs))
+    return tuple(what_would_change(app, rs, readings))
 
 
-def closing_local(app: Application, rs: Ruleset | None = None) -> int | None:
+def closing_local(app: Application, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> int | None:
     """The least local contribution (cents) at which the funding gap is zero."""
     rs = rs or load()
-    gap = lambda loc: evaluate(app.replace(local_contribution=loc), rs).funding_gap  # noqa: E731
+    gap = lambda loc: evaluate(app.replace(local_contribution=loc), rs, readings).funding_gap  # noqa: E731
     lo = app.local_contribution
     hi = max(lo, app.eligible_cost)
     if gap(hi):
         return None
     # The gap never grows as local funds rise, and is piecewise linear: walk its breakpoints.
-    s = sweep(app, "local_contribution", lo, hi + 1, rs, points=False)
+    s = sweep(app, "local_contribution", lo, hi + 1, rs, points=False, readings=readings)
     xs = [lo] + [b.value for b in s.breakpoints] + [hi]
     for a, b in zip(xs, xs[1:]):
         if gap(b) == 0:
@@ -261,7 +325,7 @@ def closing_local(app: Application, rs: Ruleset | None = None) -> int | None:
     return hi
 
 
-def grid(app: Application, fx: str, xs, fy: str, ys, rs: Ruleset | None = None):
+def grid(app: Application, fx: str, xs, fy: str, ys, rs: Ruleset | None = None, readings: Readings = DEFAULT):
     """Award and binding caps over a grid of two inputs, by the batch engine.
 
     xs, ys: sequences of cents. Returns (award cents [len(ys), len(xs)], binding text
@@ -284,6 +348,6 @@ def grid(app: Application, fx: str, xs, fy: str, ys, rs: Ruleset | None = None):
         frame[f] = values
         if f == "requested_amount":
             frame["requested_amount_given"] = True
-    out = evaluate_parsed(frame, rs)
+    out = evaluate_parsed(frame, rs, readings)
     shape = gx.shape
     return out["award"].to_numpy().reshape(shape), out["binding"].to_numpy().reshape(shape)

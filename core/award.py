@@ -12,6 +12,8 @@ from fractions import Fraction
 from core.application import Application
 from core.fields import CAP, CAP_IDS, PROJECT_TYPES
 from core.money import ceil_share, floor_share, fmt, plain
+from core.law import INTS, caps, inputs_of
+from core.readings import DEFAULT, READING_IDS, Readings
 from core.rulesets import Ruleset, load
 
 
@@ -90,6 +92,8 @@ class Award:
     checks: tuple
     steps: tuple
     funding: dict = field(default_factory=dict)   # federal, state, local, gap (cents)
+    readings: Readings = DEFAULT
+    ruleset: object = field(default=None, compare=False, repr=False)
 
     @property
     def binding_text(self) -> str:
@@ -125,24 +129,42 @@ class Award:
             "ruleset": {"id": self.ruleset_id, "version": self.ruleset_version,
                         "variant": self.is_variant, "label": self.ruleset_label},
             "application": self.application.to_dict(),
+            "readings": self.readings.as_dict(),
+            "other_readings": [
+                {"reading": o["reading"], "alternative": o["alternative"], "award": plain(o["award"]),
+                 "binding": list(o["binding"])}
+                for o in self.other_readings()],
         }
 
+    def other_readings(self) -> list[dict]:
+        return other_readings(self.application, self.ruleset, self.readings, self)
 
-def exception_conditions(app: Application, rs: Ruleset, grant: int) -> list[Check]:
+
+def exception_conditions(app: Application, rs: Ruleset, grant: int | None) -> list[Check]:
     """The four conditions of the Board exception, each pass or fail with its reason.
-    `grant` is the award the value-of-property condition is measured against."""
+    `grant` is the exception route's award, which the value-of-property condition is
+    measured against (None when that route is not open: the condition does not apply)."""
     eligible = app.project_type in rs.bpw_eligible_types
     allowed = ", ".join(PROJECT_TYPES[t].lower() for t in rs.bpw_eligible_types)
-    value_ok = app.local_property_value >= grant
+    if grant is None:  # the exception route is not open: nothing to measure the value against
+        value = Check("bpw_property_value", "Local property value covers the grant", "not_applicable",
+                      app.local_property_value,
+                      f"Property and improvements made available locally are worth {fmt(app.local_property_value)}; "
+                      f"this condition is measured against the grant of the exception route, which is not open "
+                      f"here, so it does not apply.", "bpw_exception")
+    else:
+        value_ok = app.local_property_value >= grant
+        value = Check("bpw_property_value", "Local property value covers the grant",
+                      "pass" if value_ok else "fail", app.local_property_value,
+                      f"Property and improvements made available locally are worth "
+                      f"{fmt(app.local_property_value)}, {'at least' if value_ok else 'less than'} the "
+                      f"{fmt(grant)} grant of the exception route; on that route the grant may not exceed "
+                      f"that value.", "bpw_exception")
     return [
         Check("bpw_project_type", "Project type qualifies", "pass" if eligible else "fail", None,
               f"{PROJECT_TYPES[app.project_type]} {'is' if eligible else 'is not'} one of the types "
               f"the exception covers ({allowed}).", "bpw_exception"),
-        Check("bpw_property_value", "Local property value covers the grant",
-              "pass" if value_ok else "fail", app.local_property_value,
-              f"Property and improvements made available locally are worth {fmt(app.local_property_value)}, "
-              f"{'at least' if value_ok else 'less than'} the State grant of {fmt(grant)}; on the exception "
-              f"route the grant may not exceed that value.", "bpw_exception"),
+        value,
         Check("bpw_no_state_funds", "No State funds in the property",
               "fail" if app.state_funds_in_property else "pass", None,
               "State funds were used for the property or building, so the exception is not available."
@@ -157,16 +179,17 @@ def exception_conditions(app: Application, rs: Ruleset, grant: int) -> list[Chec
     ]
 
 
-def evaluate(app: Application, ruleset: Ruleset | None = None) -> Award:
+def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Readings = DEFAULT) -> Award:
     rs = ruleset or load()
+    readings = readings or DEFAULT
     steps: list[Step] = []
     say = lambda provision, text: steps.append(Step(provision, text))  # noqa: E731
     kind = PROJECT_TYPES[app.project_type].lower()
     cost, fed, local, prior = app.eligible_cost, app.federal_grant, app.local_contribution, app.prior_program_funds
 
-    # 1-2. federal_first: the federal grant is applied to the cost first.
-    remaining = max(0, cost - fed)
-    base = cost if app.federal_law_contrary else remaining
+    # Every cap, once, in core.law; here only the words.
+    law = caps(inputs_of(app, rs), rs, readings, INTS)
+    remaining, base = law.remaining, law.base
     if fed == 0:
         say("federal_first", f"There is no federal grant, so the whole {fmt(cost)} cost of eligible work remains.")
     elif app.federal_law_contrary:
@@ -176,38 +199,42 @@ def evaluate(app: Application, ruleset: Ruleset | None = None) -> Award:
         say("federal_first", f"The {fmt(fed)} federal grant is applied first, leaving {fmt(remaining)} "
                              f"of the {fmt(cost)} cost of eligible work.")
 
-    # 3. Caps on every route.
-    common = {"program_max": rs.program_max(app.project_type)}
-    say("program_max", f"A grant for {kind} may not exceed {fmt(common['program_max'])} (program maximum).")
-    common["funding_need"] = max(0, remaining - local)
-    say("funding_need", f"With {fmt(local)} of local contributions, the project still lacks "
-                        f"{fmt(common['funding_need'])}; the State does not pay more than that (funding need).")
-    if prior > 0:
-        common["prior_grant_room"] = max(0, rs.prior_grant_ceiling - prior)
+    std = {c: v for c, v in law.standard.items() if v is not None}
+    say("program_max", f"A grant for {kind} may not exceed {fmt(std['program_max'])} (program maximum).")
+    if "funding_need" in std:
+        say("funding_need", f"With {fmt(local)} of local contributions, the project still lacks "
+                            f"{fmt(std['funding_need'])}; the State does not pay more than that (funding need).")
+    else:
+        say("funding_need", "Under the reading funding_need_cap=none there is no funding-need limit: "
+                            "the State share and the other limits decide.")
+    if "prior_grant_room" in std:
         say("prior_grant_room", f"This grantee already received {fmt(prior)} under the program; an additional "
                                 f"grant is limited to {fmt(rs.prior_grant_ceiling)} less that: "
-                                f"{fmt(common['prior_grant_room'])} (prior-grant room).")
-    if app.requested_amount is not None:
-        common["requested_amount"] = app.requested_amount
+                                f"{fmt(std['prior_grant_room'])} (prior-grant room).")
+    if "requested_amount" in std:
         say("requested_amount", f"The applicant asked for {fmt(app.requested_amount)} (requested amount).")
 
-    def ordered(caps: dict) -> dict:
-        return {c: caps[c] for c in CAP_IDS if c in caps}
-
     # 4. Standard route: the State share of the base.
-    cost_share = floor_share(base, rs.state_share)
-    say("cost_share", f"The State share may not exceed {pct(rs.state_share)} of {fmt(base)}: {fmt(cost_share)} "
+    if fed > 0 and base == remaining and remaining < cost:
+        of = f"the {fmt(base)} of the cost of eligible work remaining after the federal grant"
+    elif fed > 0 and prior > 0 and readings.f_reference == "prior_grant" and not app.federal_law_contrary:
+        of = (f"the whole {fmt(base)} cost of eligible work (reading f_reference=prior_grant: for additional "
+              f"eligible work §F lifts the limit on the remainder after the federal grant)")
+    else:
+        of = f"the {fmt(base)} cost of eligible work"
+    say("cost_share", f"The State share may not exceed {pct(rs.state_share)} of {of}: {fmt(std['cost_share'])} "
                       f"(State share limit, rounded down to the cent).")
-    routes = {"standard": _settle("standard", ordered(common | {"cost_share": cost_share}))}
+    if "local_match" in std:
+        say("local_match", f"Local contributions of {fmt(local)} fall short of the {pct(rs.local_share)} local match "
+                           f"of {fmt(law.match_required)}; under the reading local_match_effect=condition no grant "
+                           f"may be made on the standard route (local match condition: $0).")
+    routes = {"standard": _settle("standard", std)}
 
     # 5. Board exception route: only when requested and its conditions can hold.
     checks: list[Check] = []
-    if app.bpw_exception_requested:
-        eligible = (app.project_type in rs.bpw_eligible_types and not app.state_funds_in_property
-                    and not app.state_bonded_debt)
-        if eligible:
-            routes["bpw_exception"] = _settle(
-                "bpw_exception", ordered(common | {"property_value": app.local_property_value}))
+    if law.exception_open:
+        routes["bpw_exception"] = _settle(
+            "bpw_exception", {c: v for c, v in law.bpw_exception.items() if v is not None})
 
     # 6. The route with the larger award; on a tie, the standard route.
     chosen = routes["standard"]
@@ -215,16 +242,17 @@ def evaluate(app: Application, ruleset: Ruleset | None = None) -> Award:
     if exc and exc.award > chosen.award:
         chosen = exc
     if app.bpw_exception_requested:
-        conditions = exception_conditions(app, rs, chosen.award)
+        conditions = exception_conditions(app, rs, exc.award if exc else None)
         failed = [c for c in conditions if c.status == "fail" and c.id != "bpw_property_value"]
         if failed:
             say("bpw_exception", "The Board of Public Works exception was requested but is not available: "
                                  + " ".join(c.message for c in failed))
         elif chosen is exc:
-            say("bpw_exception", f"The Board of Public Works exception applies: the {pct(rs.state_share)} limit is "
-                                 f"lifted, but the grant may not exceed the {fmt(app.local_property_value)} value "
-                                 f"of property made available locally. The exception route gives {fmt(exc.award)} "
-                                 f"against {fmt(routes['standard'].award)} on the standard route, so it is used.")
+            say("bpw_exception", f"The Board of Public Works exception may be available at the Board's discretion: "
+                                 f"the {pct(rs.state_share)} limit would be lifted, but the grant may not exceed the "
+                                 f"{fmt(app.local_property_value)} value of property made available locally. The "
+                                 f"exception route gives {fmt(exc.award)} against {fmt(routes['standard'].award)} on "
+                                 f"the standard route, so it is shown.")
         else:
             say("bpw_exception", f"The Board of Public Works exception would give {fmt(exc.award)}, not more than "
                                  f"the {fmt(routes['standard'].award)} of the standard route, so the standard "
@@ -235,8 +263,10 @@ def evaluate(app: Application, ruleset: Ruleset | None = None) -> Award:
     say("award", f"The award is the least of these limits: {fmt(chosen.award)}. "
                  f"Binding: {binding_text(chosen.binding, chosen.caps)}.")
 
-    # Checks beside the award (they do not change it).
-    required = ceil_share(remaining, rs.local_share)
+    # Checks beside the award (they do not change it, unless local_match_effect=condition).
+    required = law.match_required
+    measured = (" of the whole cost of eligible work" if readings.local_match_base == "total_cost" and fed else
+                " of the cost remaining after the federal grant" if fed else "")
     if chosen.id == "bpw_exception":
         checks.insert(0, Check("local_match", "Local match", "waived", 0,
                                f"The {pct(rs.local_share)} local match is waived on the Board exception route.",
@@ -245,9 +275,11 @@ def evaluate(app: Application, ruleset: Ruleset | None = None) -> Award:
         short = max(0, required - local)
         checks.insert(0, Check(
             "local_match", "Local match", "fail" if short else "pass", short,
-            f"Local contributions are {fmt(short)} short of the {pct(rs.local_share)} match of {fmt(required)}."
+            f"Local contributions are {fmt(short)} short of the {pct(rs.local_share)} match of {fmt(required)}"
+            f"{measured}."
             if short else
-            f"Local contributions of {fmt(local)} meet the {pct(rs.local_share)} match of {fmt(required)}.",
+            f"Local contributions of {fmt(local)} meet the {pct(rs.local_share)} match of {fmt(required)}"
+            f"{measured}.",
             "local_match"))
     gap = max(0, cost - fed - chosen.award - local)
     checks.insert(1, Check(
@@ -260,7 +292,7 @@ def evaluate(app: Application, ruleset: Ruleset | None = None) -> Award:
         f"The {fmt(fed)} federal grant alone covers the {fmt(cost)} cost of eligible work; no State grant is needed."
         if covers else "The federal grant does not cover the whole cost on its own.", "federal_first"))
     if prior > 0:
-        room = common["prior_grant_room"]
+        room = std["prior_grant_room"]
         checks.append(Check(
             "prior_grant_room", "Prior-grant room", "pass" if room else "fail", room,
             f"{fmt(room)} of room remains below the {fmt(rs.prior_grant_ceiling)} ceiling." if room else
@@ -273,4 +305,21 @@ def evaluate(app: Application, ruleset: Ruleset | None = None) -> Award:
         binding=chosen.binding, routes=routes, remaining=remaining, base=base,
         checks=tuple(checks), steps=tuple(steps),
         funding={"federal": fed, "state": chosen.award, "local": local, "gap": gap},
+        readings=readings, ruleset=rs,
     )
+
+
+def other_readings(app: Application, rs: Ruleset | None = None, readings: Readings = DEFAULT,
+                   current: "Award | None" = None) -> list[dict]:
+    """For each single switch of a reading that would change the award: the reading, the
+    alternative, the award and binding caps it would give (none for switches that would not)."""
+    rs = rs or load()
+    current = current or evaluate(app, rs, readings)
+    out = []
+    for rid in READING_IDS:
+        other = readings.switched(rid)
+        a = evaluate(app, rs, other)
+        if a.amount != current.amount:
+            out.append({"reading": rid, "alternative": getattr(other, rid), "award": a.amount,
+                        "binding": a.binding, "route": a.route})
+    return out

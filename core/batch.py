@@ -6,15 +6,19 @@ plain digits, so a row's error message is the one a single application would get
 """
 from __future__ import annotations
 
+from functools import reduce
+
 import numpy as np
 import pandas as pd
 
 from core.application import Application, parse_field
 from core.fields import CAP_IDS, FIELD, FIELDS, PROJECT_TYPES
 from core.money import MAX_CENTS, ValidationError
+from core.law import ARRAYS, Inputs, caps
+from core.readings import DEFAULT, Readings
 from core.rulesets import Ruleset, load
 
-ABSENT = np.iinfo(np.int64).max        # a cap that does not apply never binds
+ABSENT = ARRAYS.ABSENT                 # a cap that does not apply never binds
 TYPE_CODES = {t: i for i, t in enumerate(PROJECT_TYPES)}
 REQUIRED_COLUMNS = tuple(f.name for f in FIELDS if f.required)
 OUTPUT_COLUMNS = ("award", "binding", "route", "local_shortfall", "funding_gap", "error")
@@ -105,43 +109,49 @@ def parse_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
     return pd.DataFrame(out, index=df.index), message
 
 
-def evaluate_parsed(v: pd.DataFrame, rs: Ruleset | None = None) -> pd.DataFrame:
-    """The award of every row, in cents, exactly as `evaluate` computes it one at a time."""
+def evaluate_parsed(v: pd.DataFrame, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> pd.DataFrame:
+    """The award of every row, in cents, exactly as `evaluate` computes it one at a time:
+    the caps are core.law's, run on int64 arrays."""
     rs = rs or load()
-    cost, fed, local, prior = (v[c].to_numpy(np.int64) for c in
-                               ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds"))
+    n = len(v)
     ptype = v["type_code"].to_numpy()
-    remaining = np.maximum(0, cost - fed)
-    base = np.where(v["federal_law_contrary"].to_numpy(bool), cost, remaining)
-    caps = {
-        "program_max": np.where(ptype == TYPE_CODES["master_plan"], rs.master_plan_cap, rs.capital_cap),
-        "cost_share": base * rs.state_share.numerator // rs.state_share.denominator,
-        "property_value": v["local_property_value"].to_numpy(np.int64),
-        "funding_need": np.maximum(0, remaining - local),
-        "prior_grant_room": np.where(prior > 0, np.maximum(0, rs.prior_grant_ceiling - prior), ABSENT),
-        "requested_amount": np.where(v["requested_amount_given"].to_numpy(bool),
-                                     v["requested_amount"].to_numpy(np.int64), ABSENT),
-    }
-    common = np.minimum.reduce([caps[c] for c in ("program_max", "funding_need", "prior_grant_room", "requested_amount")])
-    standard = np.maximum(0, np.minimum(common, caps["cost_share"]))
-    eligible = (v["bpw_exception_requested"].to_numpy(bool)
-                & np.isin(ptype, [TYPE_CODES[t] for t in rs.bpw_eligible_types])
-                & ~v["state_funds_in_property"].to_numpy(bool) & ~v["state_bonded_debt"].to_numpy(bool))
-    exception = np.where(eligible, np.maximum(0, np.minimum(common, caps["property_value"])), -1)
+    x = Inputs(
+        eligible_cost=v["eligible_cost"].to_numpy(np.int64), federal_grant=v["federal_grant"].to_numpy(np.int64),
+        local_contribution=v["local_contribution"].to_numpy(np.int64),
+        prior_program_funds=v["prior_program_funds"].to_numpy(np.int64),
+        requested_amount=v["requested_amount"].to_numpy(np.int64),
+        requested=v["requested_amount_given"].to_numpy(bool),
+        local_property_value=v["local_property_value"].to_numpy(np.int64),
+        master_plan=ptype == TYPE_CODES["master_plan"],
+        exception_open=(v["bpw_exception_requested"].to_numpy(bool)
+                        & np.isin(ptype, [TYPE_CODES[t] for t in rs.bpw_eligible_types])
+                        & ~v["state_funds_in_property"].to_numpy(bool) & ~v["state_bonded_debt"].to_numpy(bool)),
+        federal_law_contrary=v["federal_law_contrary"].to_numpy(bool))
+    law = caps(x, rs, readings, ARRAYS)
+    std = {c: val for c, val in law.standard.items() if val is not ABSENT}
+    exc_caps = {c: val for c, val in law.bpw_exception.items() if val is not ABSENT}
+    standard = np.maximum(0, reduce(np.minimum, std.values()))
+    exception = np.where(law.exception_open, np.maximum(0, reduce(np.minimum, exc_caps.values())), -1)
     use_exc = exception > standard
     award = np.where(use_exc, exception, standard)
-    mask = np.zeros(len(v), dtype=np.int64)
-    on_route = {"cost_share": ~use_exc, "property_value": use_exc}
+    mask = np.zeros(n, dtype=np.int64)
     for bit, cap in enumerate(CAP_IDS):
-        hit = (caps[cap] == award) & on_route.get(cap, True)
+        on_std, on_exc = std.get(cap), exc_caps.get(cap)
+        if on_std is None and on_exc is None:
+            continue
+        hit = np.zeros(n, dtype=bool)
+        if on_std is not None:
+            hit |= (on_std == award) & ~use_exc
+        if on_exc is not None:
+            hit |= (on_exc == award) & use_exc
         mask |= hit.astype(np.int64) << bit
-    required = -((-remaining * rs.local_share.numerator) // rs.local_share.denominator)
+    local = x.local_contribution
     return pd.DataFrame({
         "award": award,
         "binding": _BINDING_TEXT[mask],
         "route": np.where(use_exc, "bpw_exception", "standard"),
-        "local_shortfall": np.where(use_exc, 0, np.maximum(0, required - local)),
-        "funding_gap": np.maximum(0, cost - fed - award - local),
+        "local_shortfall": np.where(use_exc, 0, np.maximum(0, law.match_required - local)),
+        "funding_gap": np.maximum(0, x.eligible_cost - x.federal_grant - award - local),
     }, index=v.index)
 
 
@@ -170,10 +180,10 @@ def cents_text(cents: np.ndarray) -> np.ndarray:
     return (whole + "." + part).to_numpy(dtype=object)
 
 
-def evaluate_table(df: pd.DataFrame, rs: Ruleset | None = None) -> pd.DataFrame:
+def evaluate_table(df: pd.DataFrame, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> pd.DataFrame:
     """The input columns plus award, binding, route, local_shortfall, funding_gap, error."""
     values, errors = parse_frame(df)
-    result = evaluate_parsed(values, rs)
+    result = evaluate_parsed(values, rs, readings)
     bad = errors != ""
     out = df.copy()
     for col in OUTPUT_COLUMNS[:-1]:

@@ -80,6 +80,8 @@ CAPS: tuple[Cap, ...] = (
         "the most a grant of this type may be"),
     Cap("cost_share", "State share limit", "cost_share",
         "the State's share of the cost of eligible work (after any federal grant)"),
+    Cap("local_match", "local match condition", "local_match",
+        "under the reading that a short local match is a condition of any award: $0 on the standard route"),
     Cap("property_value", "value of local property", "bpw_exception",
         "on the Board exception route, the grant may not exceed the value the local government makes available"),
     Cap("funding_need", "funding need", "funding_need",

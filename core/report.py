@@ -22,7 +22,7 @@ from core.fields import CAP, FIELDS, PROJECT_TYPES, ROUTES
 from core.money import fmt
 from core.provisions import PROVISION
 
-STATUS = {"pass": "Pass", "fail": "Fail", "waived": "Waived", "warning": "Warning"}
+STATUS = {"pass": "Pass", "fail": "Fail", "waived": "Waived", "warning": "Warning", "not_applicable": "Not applicable"}
 
 
 class ReportError(RuntimeError):

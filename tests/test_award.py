@@ -113,12 +113,24 @@ def test_prior_grant_room_check():
     (dict(local_property_value=700_000), set()),
     (dict(local_property_value=700_000, state_funds_in_property=True), {"bpw_no_state_funds"}),
     (dict(local_property_value=700_000, state_bonded_debt=True), {"bpw_no_state_debt"}),
-    (dict(local_property_value=100_000), {"bpw_property_value"}),
+    # The value is measured against the exception route's own grant (held to that value),
+    # never against the standard route's $500,000 (review defect: it showed Fail there).
+    (dict(local_property_value=100_000), set()),
 ])
 def test_exception_conditions(exc, failing):
     c = checks(dict(eligible_cost=1_000_000, bpw_exception=exc))
     got = {k for k, v in c.items() if k.startswith("bpw_") and v.status == "fail"}
     assert got == failing
+
+
+def test_property_value_condition_measured_against_the_exception_route_or_not_applicable():
+    c = checks(dict(eligible_cost=1_000_000, bpw_exception=dict(local_property_value=100_000)))["bpw_property_value"]
+    assert c.status == "pass"
+    assert "$100,000 grant of the exception route" in c.message
+    # The route is closed (State debt): the condition does not apply, it does not fail.
+    c = checks(dict(eligible_cost=1_000_000, bpw_exception=dict(local_property_value=100_000,
+                                                                  state_bonded_debt=True)))["bpw_property_value"]
+    assert c.status == "not_applicable"
 
 
 def test_exception_type_condition_fails_for_acquisition():

@@ -9,7 +9,8 @@ _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|$<>~])")
 
 # Material icons ship with Streamlit's own font, so they render without an emoji font.
 STATUS_BADGE = {"pass": ":green[:material/check_circle: Pass]", "fail": ":red[:material/cancel: Fail]",
-                "waived": ":gray[:material/remove_circle: Waived]", "warning": ":orange[:material/warning: Warning]"}
+                "waived": ":gray[:material/remove_circle: Waived]", "warning": ":orange[:material/warning: Warning]",
+                "not_applicable": ":gray[:material/remove_circle: Not applicable]"}
 
 
 def md(text: str) -> str:

@@ -1,0 +1,237 @@
+"""The caps of the regulation, stated once.
+
+Every cap of every route is computed here and nowhere else, in the order of the
+regulation's text, each under the sentence it encodes and its provision id (paragraph
+letter, then id; the letters A to G are inferred, see docs/rules.md). Three engines run
+this same code on different numbers:
+
+- one application (`core.award`): Python ints of cents, shares rounded down to the cent;
+- the batch (`core.batch`): numpy int64 arrays of cents, one element per row;
+- the breakpoints (`core.analysis`): exact fractions of a cent, before rounding and
+  before the clamp at zero, so that each cap is an exact line along any one input.
+
+What differs between them is only the arithmetic, supplied as an `ops` object
+(`INTS`, `ARRAYS`, `EXACT`). A cap that does not apply is `ops.ABSENT` (dropped by the
+one-application engine, the largest int64 in the batch so that it never binds).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from core.readings import DEFAULT, Readings
+
+
+# --- the arithmetic of each engine -------------------------------------------------
+
+class _Ints:
+    """One application: exact integer cents."""
+    name = "ints"
+    ABSENT = None
+
+    @staticmethod
+    def floor_share(cents, share: Fraction):
+        return cents * share.numerator // share.denominator
+
+    @staticmethod
+    def ceil_share(cents, share: Fraction):
+        return -((-cents * share.numerator) // share.denominator)
+
+    @staticmethod
+    def pos(x):
+        return max(0, x)
+
+    @staticmethod
+    def where(cond, a, b):
+        return a if cond else b
+
+    @staticmethod
+    def both(a, b):
+        return a and b
+
+    @staticmethod
+    def either(a, b):
+        return a or b
+
+    @staticmethod
+    def positive(x):
+        return x > 0
+
+    @staticmethod
+    def at_least(a, b):
+        return a >= b
+
+    @staticmethod
+    def unless(cond, value):
+        """`value` as a cap, absent when `cond` holds."""
+        return None if cond else value
+
+
+class _Arrays(_Ints):
+    """The batch: numpy int64 arrays, one element per application."""
+    name = "arrays"
+    ABSENT = np.iinfo(np.int64).max
+
+    @staticmethod
+    def pos(x):
+        return np.maximum(0, x)
+
+    @staticmethod
+    def where(cond, a, b):
+        return np.where(cond, a, b)
+
+    @staticmethod
+    def both(a, b):
+        return np.logical_and(a, b)
+
+    @staticmethod
+    def either(a, b):
+        return np.logical_or(a, b)
+
+    @staticmethod
+    def unless(cond, value):
+        return np.where(cond, _Arrays.ABSENT, value)
+
+
+@dataclass(frozen=True)
+class Step:
+    """EXACT only: a cap of `value` that applies while `margin` < 0 and is absent from
+    `margin` >= 0 on (a condition such as 'local contributions at least the match').
+    The award jumps where the margin crosses zero."""
+    margin: Fraction
+    value: Fraction
+
+
+class _Exact(_Ints):
+    """Breakpoints: exact fractions before rounding and before the clamp at zero, so that
+    every cap is affine along one input. A condition on a moving amount becomes a `Step`."""
+    name = "exact"
+
+    @staticmethod
+    def floor_share(cents, share: Fraction):
+        return share * cents
+
+    @staticmethod
+    def ceil_share(cents, share: Fraction):
+        # local >= ceil(share*x) <=> local >= share*x for whole cents of local
+        return share * cents
+
+    @staticmethod
+    def pos(x):
+        return x           # the clamp is applied to the award, after the least cap
+
+    @staticmethod
+    def at_least(a, b):
+        return Fraction(a) - Fraction(b)   # a margin: the condition holds while >= 0
+
+    @staticmethod
+    def unless(margin, value):
+        return Step(Fraction(margin), Fraction(value))
+
+
+INTS, ARRAYS, EXACT = _Ints(), _Arrays(), _Exact()
+
+
+# --- the inputs the caps read -----------------------------------------------------
+
+@dataclass(frozen=True)
+class Inputs:
+    """Amounts in cents (ints, int64 arrays or fractions) and yes/no facts (bools or bool
+    arrays) of the application(s)."""
+    eligible_cost: object
+    federal_grant: object
+    local_contribution: object
+    prior_program_funds: object
+    requested_amount: object       # cents; ignored where `requested` is false
+    requested: object              # an amount was requested
+    local_property_value: object
+    master_plan: object            # the project is a master plan
+    exception_open: object         # Board exception requested and its type/funds/debt conditions hold
+    federal_law_contrary: object
+
+
+@dataclass(frozen=True)
+class Caps:
+    remaining: object              # cost of eligible work left after the federal grant
+    base: object                   # what the State share is taken of
+    match_required: object         # the local match, in cents
+    standard: dict                 # cap id -> value, regulation order
+    bpw_exception: dict            # cap id -> value, regulation order (meaningful where exception_open)
+    exception_open: object
+
+
+def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
+    """Every cap of both routes, in the order of the regulation's text."""
+    A = ops.ABSENT
+
+    # §A program_max. "A grant for conversion, acquisition, renovation, equipment, or
+    # construction may not exceed $600,000. A grant for the development of a master plan
+    # may not exceed $15,000."
+    program_max = ops.where(x.master_plan, rs.master_plan_cap, rs.capital_cap)
+
+    # §C federal_first. "If a federal grant is available for the project, unless federal law
+    # is to the contrary, the federal grant shall be applied to the costs of the project
+    # before a grant under this program is applied."
+    remaining = ops.pos(x.eligible_cost - x.federal_grant)
+
+    # §B cost_share. "Except as provided in §E of this regulation: A State grant may not
+    # exceed 50 percent of the total cost of eligible work;"
+    # §D federal_first. "If a federal grant is applied, a grant under this program may not
+    # exceed 50 percent of the total cost of eligible work remaining after the federal grant
+    # has been applied, except as provided in §F of this regulation."
+    # Reading f_reference=prior_grant: §F (additional eligible work) lifts the §D limit, so
+    # only §B's limit on the whole cost remains for a grantee with prior funds.
+    whole_cost = x.federal_law_contrary
+    if readings.f_reference == "prior_grant":
+        whole_cost = ops.either(whole_cost, ops.positive(x.prior_program_funds))
+    base = ops.where(whole_cost, x.eligible_cost, remaining)
+    cost_share = ops.floor_share(base, rs.state_share)
+
+    # §B local_match. "At least 50 percent of the cost of eligible work shall be provided
+    # from local contributions." Reading local_match_base: of the remainder or of the whole.
+    # Reading local_match_effect=condition: a shortfall leaves no award on the standard route.
+    match_base = x.eligible_cost if readings.local_match_base == "total_cost" else remaining
+    match_required = ops.ceil_share(match_base, rs.local_share)
+    local_match = A
+    if readings.local_match_effect == "condition":
+        local_match = ops.unless(ops.at_least(x.local_contribution, match_required), 0)
+
+    # §E bpw_exception. "...The value of property and improvements made available by the
+    # local government ... equals or exceeds the amount of the State grant;" On the exception
+    # route the 50% limits of §B and §D and the local match yield; that value caps the grant.
+    property_value = x.local_property_value
+
+    # §F prior_grant_room. "A grantee that has in the past received funds in a total amount
+    # of less than $300,000 ... may receive a grant for additional eligible work in an amount
+    # equal to the difference between the prior grant and $300,000 ..."
+    prior_grant_room = ops.where(ops.positive(x.prior_program_funds),
+                                 ops.pos(rs.prior_grant_ceiling - x.prior_program_funds), A)
+
+    # funding_need (no sentence: reading funding_need_cap). The State pays no more than the
+    # project still lacks after the federal grant and local contributions.
+    funding_need = A
+    if readings.funding_need_cap == "applies":
+        funding_need = ops.pos(remaining - x.local_contribution)
+
+    # requested_amount (no sentence): the award never exceeds what was asked for.
+    requested_amount = ops.where(x.requested, x.requested_amount, A)
+
+    common = {"program_max": program_max, "funding_need": funding_need,
+              "prior_grant_room": prior_grant_room, "requested_amount": requested_amount}
+    standard = {"program_max": program_max, "cost_share": cost_share, "local_match": local_match} | common
+    exception = {"program_max": program_max, "property_value": property_value} | common
+    return Caps(remaining, base, match_required, standard, exception, x.exception_open)
+
+
+def inputs_of(app, rs) -> Inputs:
+    """The inputs of one validated application (core.application.Application)."""
+    return Inputs(
+        eligible_cost=app.eligible_cost, federal_grant=app.federal_grant,
+        local_contribution=app.local_contribution, prior_program_funds=app.prior_program_funds,
+        requested_amount=app.requested_amount or 0, requested=app.requested_amount is not None,
+        local_property_value=app.local_property_value, master_plan=app.project_type == "master_plan",
+        exception_open=(app.bpw_exception_requested and app.project_type in rs.bpw_eligible_types
+                        and not app.state_funds_in_property and not app.state_bonded_debt),
+        federal_law_contrary=app.federal_law_contrary)
