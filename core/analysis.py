@@ -185,10 +185,13 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
         before, after = _regime(_constant_lines(app, rs, field, 0, readings), Fraction(0))[0], regimes[0]
         if (before.binding, before.route) != (after.binding, after.route):
             breakpoints.append(_breakpoint(app, rs, field, Fraction(1), before, after, readings))
-    for cut, before, after in zip(cuts, regimes, regimes[1:]):
+    def steps_on(x: Fraction) -> tuple:
+        return tuple(ln.present(x) for caps in by_route.values() for ln in caps.values() if ln.margin is not None)
+
+    for cut, left, before, after in zip(cuts, edges, regimes, regimes[1:]):
         if before != after:
             first = cut
-            if cut in jumps and cut.denominator == 1 and _regime(by_route, cut)[0] == before:
+            if cut in jumps and cut.denominator == 1 and steps_on(cut) == steps_on((left + cut) / 2):
                 first = cut + 1  # the condition still holds (or still fails) at the cut itself
             breakpoints.append(_breakpoint(app, rs, field, first, before, after, readings, exact=cut))
     if not points:
