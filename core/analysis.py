@@ -215,6 +215,11 @@ def _breakpoint(app, rs, field, cut: Fraction, before: State, after: State, read
                       before.route, after.route, before.slope, after.slope)
 
 
+def binds(binding) -> str:
+    """'binds' for one cap, 'bind' for several ('State share limit and funding need bind')."""
+    return "binds" if len(binding) == 1 else "bind"
+
+
 def caps_words(binding) -> str:
     names = [CAP[c].label for c in binding]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -228,7 +233,7 @@ def describe(bp: Breakpoint, field: str) -> str:
     if bp.binding_before == bp.binding_after and bp.route_before == bp.route_after:
         trend = "starts to rise" if bp.slope_after > 0 else "stops falling" if bp.slope_after == 0 else "starts to fall"
         return f"The award {trend} at {fmt(bp.value)} of {label} ({caps_words(bp.binding_after)})"
-    return f"{caps_words(bp.binding_after).capitalize()} binds from {fmt(bp.value)} of {label}{route}"
+    return f"{caps_words(bp.binding_after).capitalize()} {binds(bp.binding_after)} from {fmt(bp.value)} of {label}{route}"
 
 
 def what_would_change(app: Application, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> list[str]:
@@ -265,20 +270,24 @@ def what_would_change(app: Application, rs: Ruleset | None = None, readings: Rea
         hi = min(MAX_CENTS, max(4 * x, x + 4 * rs.capital_cap, 100))
         s = sweep(app, field, 0, hi, rs, points=False, readings=readings) if x < hi else None
         here = _regime(_lines(app, rs, field, readings), Fraction(x) + Fraction(1, 2))[0]
-        nxt = s and next((b for b in s.breakpoints if b.value > x), None)
+        ahead = [b for b in s.breakpoints if b.value > x] if s else []
+        if current.amount == 0:  # only a change that lifts the award from $0 is worth naming
+            ahead = [b for b in ahead if b.award > 0 or b.slope_after > 0]
+        nxt = ahead[0] if ahead else None
         if nxt is None:
             until = "."
-        elif nxt.award == 0 and current.amount > 0:
+        elif current.amount == 0:
+            until = (f" until {fmt(nxt.value)}, where the award starts to rise from $0." if nxt.award == 0 else
+                     f" until {fmt(nxt.value)}, where it becomes {fmt(nxt.award)}.")
+        elif nxt.award == 0:
             until = f" until {fmt(nxt.value)}, where the award reaches $0."
-        elif current.amount == 0 and nxt.award == 0 and nxt.slope_after > 0:
-            until = f" until {fmt(nxt.value)}, where the award starts to rise from $0."
-        elif nxt.award < current.amount - abs(here.slope) * (nxt.value - x) - 1:
+        elif nxt.award < current.amount + here.slope * (nxt.value - x) - 100:
             until = f" until {fmt(nxt.value)}, where the award drops to {fmt(nxt.award)} ({caps_words(nxt.binding_after)})."
         else:
-            until = f" until {fmt(nxt.value)}, where {caps_words(nxt.binding_after)} takes over."
+            verb = "take" if len(nxt.binding_after) > 1 else "takes"
+            until = f" until {fmt(nxt.value)}, where {caps_words(nxt.binding_after)} {verb} over."
         if here.slope == 0:
-            verb = "Raising" if current.amount or nxt is None or nxt.award == 0 or nxt.slope_after <= 0 else "Raising"
-            text = f"{verb} the {label} from {fmt(x)} does not change the award{until}"
+            text = f"Raising the {label} from {fmt(x)} does not change the {'$0 ' if current.amount == 0 else ''}award{until}"
             prev = s and next((b for b in reversed(s.breakpoints) if b.value <= x and b.slope_before > 0), None)
             if field == "eligible_cost" and prev and current.amount > 0:
                 text = f"Costs above {fmt(prev.value)} no longer raise the award ({caps_words(here.binding)} binds)."

@@ -140,12 +140,21 @@ class Award:
         return other_readings(self.application, self.ruleset, self.readings, self)
 
 
+def types_words(types) -> str:
+    """'conversion, renovation or planning, design and construction': the last joined by 'or',
+    as the regulation writes it, so that a type whose name holds commas reads as one type."""
+    names = [PROJECT_TYPES[t].lower() for t in types]
+    if len(names) < 2:
+        return "".join(names) or "none"
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
 def exception_conditions(app: Application, rs: Ruleset, grant: int | None) -> list[Check]:
     """The four conditions of the Board exception, each pass or fail with its reason.
     `grant` is the exception route's award, which the value-of-property condition is
     measured against (None when that route is not open: the condition does not apply)."""
     eligible = app.project_type in rs.bpw_eligible_types
-    allowed = ", ".join(PROJECT_TYPES[t].lower() for t in rs.bpw_eligible_types)
+    allowed = types_words(rs.bpw_eligible_types)
     if grant is None:  # the exception route is not open: nothing to measure the value against
         value = Check("bpw_property_value", "Local property value covers the grant", "not_applicable",
                       app.local_property_value,
@@ -184,7 +193,7 @@ def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Reading
     readings = readings or DEFAULT
     steps: list[Step] = []
     say = lambda provision, text: steps.append(Step(provision, text))  # noqa: E731
-    kind = PROJECT_TYPES[app.project_type].lower()
+    kind = "a master plan" if app.project_type == "master_plan" else PROJECT_TYPES[app.project_type].lower()
     cost, fed, local, prior = app.eligible_cost, app.federal_grant, app.local_contribution, app.prior_program_funds
 
     # Every cap, once, in core.law; here only the words.

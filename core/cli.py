@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import argparse
+from decimal import Decimal
 import json
 import os
 import sys
 
 from core.money import ValidationError
+from core.readings import READINGS, ReadingError, parse as parse_readings
 from core.rulesets import RulesetError, available, load
 
 
@@ -22,7 +24,9 @@ def _read_json(source: str):
     except UnicodeDecodeError:
         raise CliError(f"{source}: not UTF-8 text") from None
     try:
-        return json.loads(text)
+        # Numbers with a fraction are read exactly (Decimal), so 0.005 is rejected as a fraction
+        # of a cent just as "0.005" is, instead of being rounded on the way in as a float.
+        return json.loads(text, parse_float=Decimal)
     except json.JSONDecodeError as exc:
         raise CliError(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
 
@@ -32,12 +36,13 @@ def cmd_evaluate(args) -> int:
     from core.award import evaluate
 
     rs = load(args.ruleset)
+    readings = parse_readings(args.reading)
     data = _read_json(args.file)
     many = isinstance(data, list)
     results = []
     for i, item in enumerate(data if many else [data]):
         try:
-            results.append(evaluate(Application.from_dict(item), rs).to_dict())
+            results.append(evaluate(Application.from_dict(item), rs, readings).to_dict())
         except ValidationError as exc:
             raise CliError(f"application {i + 1}: {exc}" if many else str(exc)) from None
     json.dump(results if many else results[0], sys.stdout, indent=2)
@@ -49,6 +54,7 @@ def cmd_batch(args) -> int:
     from core.batch import BatchError, evaluate_table, read_csv
 
     rs = load(args.ruleset)
+    readings = parse_readings(args.reading)
     try:
         table = read_csv(args.input)
     except FileNotFoundError:
@@ -56,7 +62,7 @@ def cmd_batch(args) -> int:
     except (UnicodeDecodeError, ValueError) as exc:
         raise CliError(f"{args.input}: cannot read as CSV ({str(exc).splitlines()[0]})") from None
     try:
-        out = evaluate_table(table, rs)
+        out = evaluate_table(table, rs, readings)
     except BatchError as exc:
         raise CliError(f"{args.input}: {exc}") from None
     try:
@@ -74,6 +80,7 @@ def cmd_sweep(args) -> int:
     from core.money import to_cents
 
     rs = load(args.ruleset)
+    readings = parse_readings(args.reading)
     if args.field not in SWEEP_FIELDS:
         raise CliError(f"FIELD: {args.field!r} cannot be swept; use one of {', '.join(SWEEP_FIELDS)}")
     lo, hi = to_cents(args.lo, "--from"), to_cents(args.hi, "--to")
@@ -81,7 +88,9 @@ def cmd_sweep(args) -> int:
         raise CliError(f"--from {args.lo} must be below --to {args.hi}")
     data = _read_json(args.file)
     app = Application.from_dict(data)
-    json.dump(sweep(app, args.field, lo, hi, rs).to_dict(), sys.stdout, indent=2)
+    out = sweep(app, args.field, lo, hi, rs, readings=readings).to_dict()
+    out["readings"] = readings.as_dict()
+    json.dump(out, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0
 
@@ -130,6 +139,7 @@ def cmd_allocate(args) -> int:
     from core.batch import BatchError
 
     rs = load(args.ruleset)
+    readings = parse_readings(args.reading)
     budget = to_cents(args.budget, "--budget")
     try:
         weights = parse_weights(args.weights)
@@ -138,7 +148,7 @@ def cmd_allocate(args) -> int:
     try:
         with open(args.input, "rb") as fh:
             table = read_table(fh.read(), args.input)
-        result = run(table, budget, args.mode, weights, rs)
+        result = run(table, budget, args.mode, weights, rs, readings)
     except FileNotFoundError:
         raise CliError(f"{args.input}: no such file") from None
     except (PortfolioError, BatchError) as exc:
@@ -157,12 +167,16 @@ def cmd_report(args) -> int:
     from core.report import Item, Report, ReportError, pdf, render
     from core.scenarios import parse_export
 
+    from core.award import evaluate
+
+    readings = parse_readings(args.reading)
     good, errors = parse_export(_read_json(args.file))
     if errors:
         raise CliError(f"{args.file}: {len(errors)} problem(s): " + " | ".join(errors[:5]))
     if not good:
         raise CliError(f"{args.file}: no scenarios in the file")
-    report = Report([Item(sc.name, sc.award(), sc.notes) for sc in good], prepared_by=args.prepared_by,
+    report = Report([Item(sc.name, evaluate(sc.application, sc.saved_ruleset(), readings), sc.notes) for sc in good],
+                    prepared_by=args.prepared_by,
                     **({"title": args.title} if args.title else {}))
     _write(args.output, render(report).encode("utf-8"))
     print(f"report of {len(good)} scenario(s) -> {args.output}", file=sys.stderr)
@@ -193,12 +207,19 @@ def build_parser() -> argparse.ArgumentParser:
                     "binds, and why. Money is read as dollars (cents allowed) and written with two decimals.")
     sub = parser.add_subparsers(dest="command", required=True)
     rs_help = f"ruleset id (default: regulation; available: {', '.join(available())})"
+    reading_help = ("read an ambiguous passage another way (repeatable): " + "; ".join(
+        f"{r.id}={'|'.join(a.id for a in r.alternatives)} (default {r.default})" for r in READINGS)
+        + ". See docs/rules.md, 'Readings'.")
+
+    def readings_option(p):
+        p.add_argument("--reading", action="append", default=[], metavar="ID=ALT", help=reading_help)
 
     p = sub.add_parser("evaluate", help="evaluate a JSON application or an array of them",
                        description="Read a JSON application (or an array) from FILE or '-' (stdin); "
                                    "print the result(s) as JSON: award, binding, route, caps, checks, steps.")
     p.add_argument("file", metavar="FILE|-")
     p.add_argument("--ruleset", default="regulation", help=rs_help)
+    readings_option(p)
     p.set_defaults(run=cmd_evaluate)
 
     p = sub.add_parser("batch", help="evaluate every row of a CSV file",
@@ -209,6 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("input", metavar="IN.csv")
     p.add_argument("-o", "--output", required=True, metavar="OUT.csv")
     p.add_argument("--ruleset", default="regulation", help=rs_help)
+    readings_option(p)
     p.set_defaults(run=cmd_batch)
 
     p = sub.add_parser("sweep", help="exact breakpoints of the award along one input",
@@ -220,6 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--to", dest="hi", required=True, metavar="B")
     p.add_argument("file", metavar="FILE|-")
     p.add_argument("--ruleset", default="regulation", help=rs_help)
+    readings_option(p)
     p.set_defaults(run=cmd_sweep)
 
     p = sub.add_parser("scenarios", help="list, export (back up) or import the scenario library",
@@ -245,6 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--weights", default="", metavar="density=1,proximity=1,new_locality=1")
     p.add_argument("-o", "--output", required=True, metavar="OUT.csv")
     p.add_argument("--ruleset", default="regulation", help=rs_help)
+    readings_option(p)
     p.set_defaults(run=cmd_allocate)
 
     p = sub.add_parser("report", help="a board report (HTML, and a PDF packet with --pdf) of saved scenarios",
@@ -255,6 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pdf", metavar="report.pdf", help="also print a PDF packet (needs Chrome or Chromium)")
     p.add_argument("--prepared-by", default="", metavar="TEXT")
     p.add_argument("--title", default="", metavar="TEXT")
+    readings_option(p)
     p.set_defaults(run=cmd_report)
     return parser
 
@@ -264,7 +289,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except (CliError, RulesetError, ValidationError) as exc:
+    except (CliError, RulesetError, ReadingError, ValidationError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

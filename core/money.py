@@ -28,7 +28,8 @@ class ValidationError(ValueError):
         if value is None or (isinstance(value, str) and not value.strip()):
             super().__init__(f"{field}: {problem}")  # nothing to show: the problem says it is missing
         else:
-            shown = repr(value[:60] + "…") if isinstance(value, str) and len(value) > 60 else repr(value)
+            shown = repr(value[:60] + "…") if isinstance(value, str) and len(value) > 60 else (
+                str(value) if isinstance(value, Decimal) else repr(value))
             super().__init__(f"{field}: {shown} {problem}")
 
 

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from core.batch import evaluate_parsed, parse_frame
+from core.batch import TYPE_CODES, evaluate_parsed, parse_frame
 from core.fields import CAP, CAP_IDS
 from core.money import fmt
+from core.readings import DEFAULT, Readings
 from core.rulesets import Ruleset, load
 
 MAX_ROWS = 20_000
@@ -151,17 +152,20 @@ class Result:
     binding: np.ndarray        # text
     budget: int
     values: pd.DataFrame       # the parsed applications (the batch engine's input)
+    readings: Readings = DEFAULT
 
 
 def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | None = None,
-        rs: Ruleset | None = None) -> Result:
+        rs: Ruleset | None = None, readings: Readings = DEFAULT) -> Result:
     rs = rs or load()
     weights = weights or {k: 1.0 for k in FACTORS}
     values, errors = parse_frame(df)
     good = errors == ""
-    ev = evaluate_parsed(values, rs)
+    ev = evaluate_parsed(values, rs, readings)
     awards = np.where(good, ev["award"].to_numpy(), 0)
-    score = np.where(good, scores(values, weights), np.nan)
+    # Scaled across the valid rows only: a rejected row must not move anyone's score.
+    score = np.full(len(df), np.nan)
+    score[good] = scores(values[good], weights)
     names = df["name"].astype(str).to_numpy() if "name" in df.columns else np.array([""] * len(df))
     idx = np.flatnonzero(good)
     order = idx[np.lexsort((idx, names[idx], -score[idx]))]   # score desc, then name, then row
@@ -176,7 +180,8 @@ def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | N
     out["rank"] = np.where(good, rank.astype(str), "")
     out["allocated"] = np.where(good, cents_text(allocated), "")
     out["error"] = errors
-    return Result(out, good, awards, allocated, np.where(good, ev["binding"].to_numpy(), ""), budget, values)
+    return Result(out, good, awards, allocated, np.where(good, ev["binding"].to_numpy(), ""), budget, values,
+                  readings)
 
 
 def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list[str]:
@@ -184,18 +189,33 @@ def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list
     g = result.good
     n = int(g.sum())
     values = result.values
-    requested = int(values["requested_amount"].to_numpy()[g & values["requested_amount_given"].to_numpy()].sum())
+    named = g & values["requested_amount_given"].to_numpy()
+    requested = int(values["requested_amount"].to_numpy()[named].sum())
     total_max, total_alloc = int(result.awards[g].sum()), int(result.allocated[g].sum())
-    lines = [f"{n} applications; requested {fmt(requested)} in total (where an amount was named).",
+    lines = [f"{n} applications; no requested amount was named." if not named.any() else
+             f"{n} applications; requested {fmt(requested)} in total (by the {int(named.sum())} that named an amount).",
              f"Maximum awards under {rs.label}: {fmt(total_max)}. Allocated: {fmt(total_alloc)} of the "
              f"{fmt(result.budget)} budget. Unfunded: {fmt(total_max - total_alloc)}."]
+    plan = values["type_code"].to_numpy() == TYPE_CODES["master_plan"]
     for cap in CAP_IDS:
-        held = sum(1 for b in result.binding[g] if cap in b.split(";"))
-        if held:
-            amount = f" {fmt(rs.capital_cap)}" if cap == "program_max" else ""
-            lines.append(f"{held} of {n} are held by the{amount} {CAP[cap].label}.")
+        held_rows = np.array([cap in b.split(";") for b in result.binding], dtype=bool) & g
+        held = int(held_rows.sum())
+        if not held:
+            continue
+        if cap == "program_max":
+            plans, capital = int((held_rows & plan).sum()), int((held_rows & ~plan).sum())
+            if not plans:
+                lines.append(f"{held} of {n} are held by the {fmt(rs.capital_cap)} program maximum.")
+            elif not capital:
+                lines.append(f"{held} of {n} are held by the {fmt(rs.master_plan_cap)} program maximum for a "
+                             f"master plan.")
+            else:
+                lines.append(f"{held} of {n} are held by the program maximum: {capital} at {fmt(rs.capital_cap)}, "
+                             f"{plans} master plan{'s' if plans > 1 else ''} at {fmt(rs.master_plan_cap)}.")
+        else:
+            lines.append(f"{held} of {n} are held by the {CAP[cap].label}.")
     if variant is not None:
-        other = evaluate_parsed(values, variant)["award"].to_numpy()
+        other = evaluate_parsed(values, variant, result.readings)["award"].to_numpy()
         diff = int(other[g].sum()) - total_max
         lines.append(f"Under {variant.label}, the maximum awards would total {fmt(int(other[g].sum()))}: "
                      f"{fmt(abs(diff))} {'more' if diff >= 0 else 'less'}.")

@@ -2,15 +2,21 @@
 interpretation this project applies where the text is ambiguous (RULES.md)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
 class Provision:
     id: str
     title: str
-    text: str                 # the regulation's sentence(s), verbatim
+    text: str                 # the regulation's sentence(s), verbatim; "" when no sentence says it
     interpretation: str = ""  # RULES.md's reading, shown to users, never hidden
+    paragraph: str = ""       # "A".."G": inferred lettering (docs/rules.md, "Paragraph letters")
+
+    @property
+    def cite(self) -> str:
+        """'§B cost_share' (paragraph, then id), or the id alone for an inference."""
+        return f"§{self.paragraph} {self.id}" if self.paragraph else self.id
 
 
 PROVISIONS: tuple[Provision, ...] = (
@@ -70,14 +76,16 @@ PROVISIONS: tuple[Provision, ...] = (
     ),
     Provision(
         "funding_need", "Funding need",
-        "(No sentence of its own: a reading of the regulation as a whole.)",
-        "The State does not pay more than the project still lacks after the federal grant and "
-        "local contributions.",
+        "",
+        "No sentence of the regulation says this; it is this project's reading of the regulation as a "
+        "whole (reading funding_need_cap): the State does not pay more than the project still lacks "
+        "after the federal grant and local contributions.",
     ),
     Provision(
         "requested_amount", "Requested amount",
-        "(No sentence of its own: an award never exceeds what was asked for.)",
-        "When the applicant names an amount, the award is at most that amount.",
+        "",
+        "No sentence of the regulation says this: when the applicant names an amount, the award is at "
+        "most that amount.",
     ),
     Provision(
         "considerations", "The Department's considerations",
@@ -88,7 +96,51 @@ PROVISIONS: tuple[Provision, ...] = (
         "Decision support for ranking applications; never used to compute an award amount.",
     ),
 )
+# Paragraph letters, A to G in the order of the text. The regulation names two of its
+# paragraphs, "§E" (the exception to the 50% limits) and "§F"; lettering the seven
+# paragraphs in order makes §E the Board exception, which is what the text's "Except as
+# provided in §E" requires. That is an inference, stated in docs/rules.md.
+PARAGRAPH = {"program_max": "A", "cost_share": "B", "local_match": "B", "federal_first": "C–D",
+             "bpw_exception": "E", "prior_grant_room": "F", "considerations": "G"}
+PROVISIONS = tuple(replace(p, paragraph=PARAGRAPH.get(p.id, "")) for p in PROVISIONS)
 PROVISION = {p.id: p for p in PROVISIONS}
+
+# The sentence of §D: with a federal grant it, not §B's 50%-of-total sentence, limits the State share.
+REMAINDER_SENTENCE = ("If a federal grant is applied, a grant under this program may not exceed 50 percent of the "
+                      "total cost of eligible work remaining after the federal grant has been applied, except as "
+                      "provided in §F of this regulation.")
+
+
+def cited_sentences(award) -> dict[str, list[str]]:
+    """For each provision whose cap binds: the regulation's sentences that govern it for this
+    application (with a federal grant applied, the State share comes from §D's 50% of the
+    remainder, not §B's 50% of the total); [] for a provision with no sentence."""
+    out: dict[str, list[str]] = {}
+    from core.fields import CAP
+    for cap in award.binding:
+        pid = CAP[cap].provision
+        p = PROVISION[pid]
+        if cap == "cost_share" and award.base != award.application.eligible_cost:
+            out[pid] = [REMAINDER_SENTENCE]
+        else:
+            out[pid] = [p.text] if p.text else []
+    return out
+
+
+def source_words(award) -> str:
+    """The 'From:' line: each binding provision by paragraph and title, the §D sentence named
+    when it is the one that governs."""
+    from core.fields import CAP
+    parts = []
+    for cap in award.binding:
+        p = PROVISION[CAP[cap].provision]
+        if cap == "cost_share" and award.base != award.application.eligible_cost:
+            parts.append("§D State share of the cost remaining after the federal grant")
+        elif p.paragraph:
+            parts.append(f"§{p.paragraph} {p.title}")
+        else:
+            parts.append(f"{p.title} (no sentence of its own: an interpretation)")
+    return "; ".join(dict.fromkeys(parts))
 
 # The four conditions of the Board exception, each with its own sentence of the regulation.
 BPW_CONDITIONS = {

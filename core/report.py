@@ -20,7 +20,7 @@ from core.award import Award
 from core.charts import change_figure, compare_caps_figure, funding_figure, headroom_figure, waterfall_figure
 from core.fields import CAP, FIELDS, PROJECT_TYPES, ROUTES
 from core.money import fmt
-from core.provisions import PROVISION
+from core.provisions import PROVISION, source_words
 
 STATUS = {"pass": "Pass", "fail": "Fail", "waived": "Waived", "warning": "Warning", "not_applicable": "Not applicable"}
 
@@ -139,7 +139,7 @@ def _inputs_table(award: Award) -> str:
 def _scenario(item: Item, chart, first: bool) -> str:
     a = item.award
     binding = ", ".join(CAP[c].label for c in a.binding)
-    provisions = ", ".join(dict.fromkeys(PROVISION[CAP[c].provision].title for c in a.binding))
+    provisions = source_words(a)
     parts = [f'<section class="{"first" if first else ""}">', f"<h2>{esc(item.name)}</h2>"]
     if item.notes:
         parts.append(f'<p class="notes">{esc(item.notes)}</p>')
@@ -149,7 +149,10 @@ def _scenario(item: Item, chart, first: bool) -> str:
                  f'<div class="amount">{esc(fmt(a.amount))}</div></div><div class="why">'
                  f'<div>Binding: <span class="bind">{esc(a.binding_text)}</span></div>'
                  f"<div>Route: {esc(ROUTES[a.route])}</div><div>From: {esc(provisions)}</div>"
-                 f'<div class="cite">Ruleset {esc(a.ruleset_id)}, version {esc(a.ruleset_version)}</div></div></div>')
+                 f'<div class="cite">Ruleset {esc(a.ruleset_id)}, version {esc(a.ruleset_version)}; '
+                 f'{esc(a.readings.describe())}</div></div></div>')
+    parts.append("<p class='cite'>The award is the most the State may give under the regulation; the Department "
+                 "sets the amount within it.</p>")
     parts.append("<h3>Inputs</h3>" + _inputs_table(a))
     parts.append("<h3>Funding plan</h3><table>" + "".join(
         f"<tr><th>{label}</th><td class='num'>{esc(fmt(a.funding[k]))}</td></tr>"
@@ -180,20 +183,42 @@ def _comparison(items: list[Item], chart) -> str:
 
 
 def _sources(items: list[Item]) -> str:
+    from core.provisions import cited_sentences
+    from core.readings import READING
     used = dict.fromkeys(s.provision for i in items for s in i.award.steps if s.provision in PROVISION)
-    binding = dict.fromkeys(CAP[c].provision for i in items for c in i.award.binding)
+    cited: dict[str, list[str]] = {}
+    for i in items:
+        for pid, sentences in cited_sentences(i.award).items():
+            cited.setdefault(pid, [])
+            cited[pid] += [t for t in sentences if t not in cited[pid]]
     parts = ["<section><h2>The regulation and the interpretations used</h2>",
              "<h3>The regulation's sentences for the caps that bind</h3>"]
-    for pid in binding:
+    for pid, sentences in cited.items():
         p = PROVISION[pid]
-        parts.append(f"<p><b>{esc(p.title)}</b></p><blockquote>{esc(p.text)}</blockquote>")
+        parts.append(f"<p><b>{esc(p.cite)}: {esc(p.title)}</b></p>")
+        if sentences:
+            parts += [f"<blockquote>{esc(t)}</blockquote>" for t in sentences]
+        else:
+            parts.append("<p>No sentence of the regulation says this; it is an interpretation (below).</p>")
     parts.append("<h3>Interpretations applied</h3><ul>")
     for pid in used:
         p = PROVISION[pid]
         if p.interpretation:
             parts.append(f"<li><b>{esc(p.title)}:</b> {esc(p.interpretation)}</li>")
-    parts.append("<li><b>Money:</b> amounts are exact to the cent; every percentage of an amount is rounded "
-                 "down, so no cap is exceeded by rounding.</li></ul></section>")
+    parts.append("<li><b>Money:</b> amounts are exact to the cent; every limit taken as a percentage of an amount "
+                 "(the State share) is rounded down, so no cap is exceeded by rounding; the required local "
+                 "match is rounded up, so it is never understated.</li></ul>")
+    readings = dict.fromkeys(i.award.readings for i in items)
+    parts.append("<h3>Readings</h3><ul>")
+    for rd in readings:
+        who = ", ".join(esc(i.name) for i in items if i.award.readings == rd)
+        for rid, alt in rd.as_dict().items():
+            r = READING[rid]
+            a = r.alternative(alt)
+            note = "default" if alt == r.default else "not the default"
+            parts.append(f"<li><b>{esc(r.title)}</b> ({esc(rid)}={esc(alt)}, {note})"
+                         + (f" for {who}" if len(readings) > 1 else "") + f": {esc(a.meaning)}</li>")
+    parts.append("</ul></section>")
     return "".join(parts)
 
 

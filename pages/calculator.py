@@ -9,7 +9,7 @@ from core.award import evaluate
 from core.charts import headroom_figure, waterfall_figure
 from core.fields import CAP, FIELD, PROJECT_TYPES, ROUTES
 from core.money import ValidationError, fmt
-from core.provisions import BPW_CONDITIONS, PROVISION
+from core.provisions import BPW_CONDITIONS, PROVISION, source_words
 from core.report import Item
 from core.scenarios import ScenarioError, ScenarioExists
 from ui import state
@@ -68,7 +68,7 @@ def results(award) -> None:
     # and every element costs the server time on each slider move of each user.
     top = st.container(border=True, horizontal=True, wrap=False, vertical_alignment="center", gap="large")
     top.metric("State grant award", fmt(award.amount), width="content")
-    binding = "; ".join(dict.fromkeys(PROVISION[CAP[c].provision].title for c in award.binding))
+    binding = source_words(award)
     top.markdown(f"**Binding:** {md(award.binding_text)}  \n"
                  f"**Route:** {md(ROUTES[award.route])}  \n"
                  f"**From:** {md(binding)}")
@@ -97,8 +97,9 @@ def details(award) -> None:
         lines.append(f"{i}\\. {md(step.text)} :gray[({md(source)})]")
         if quote and step.provision in PROVISION:
             p = PROVISION[step.provision]
-            lines.append(":gray[" + md(f"{p.title}: “{p.text}”" + (f" Interpretation: {p.interpretation}"
-                                                                     if p.interpretation else "")) + "]")
+            said = f"{p.cite}: “{p.text}”" if p.text else f"{p.title}: no sentence of the regulation says this."
+            lines.append(":gray[" + md(said + (f" Interpretation: {p.interpretation}"
+                                               if p.interpretation else "")) + "]")
     st.markdown("  \n".join(lines))
     st.subheader("What would change it")
     st.markdown("\n".join(f"- {md(line)}" for line in changes(award.application, rs)))

@@ -29,8 +29,8 @@ def shown(p) -> str:
 
 st.header("Provisions")
 for prov in PROVISIONS:
-    with st.expander(f"{prov.title} ({prov.id})", expanded=prov.id in ("program_max", "cost_share")):
-        st.markdown(f"> {md(prov.text)}")
+    with st.expander(f"{prov.title} ({prov.cite})", expanded=prov.id in ("program_max", "cost_share")):
+        st.markdown(f"> {md(prov.text)}" if prov.text else "*No sentence of the regulation says this: an interpretation.*")
         params = [p for p in reg.parameters.values() if p.provision == prov.id]
         for p in params:
             st.markdown(f"**{md(p.description)}:** {md(shown(p))} (parameter `{p.name}`, unit: {md(p.unit)})  \n"
