@@ -8,8 +8,12 @@ from core.fields import PROJECT_TYPES, ROUTES
 from core.money import fmt, plain
 
 COLUMNS = ("Project type", "Total cost of eligible work", "Federal grant", "Local contribution",
-           "Prior program funds", "Requested amount", "Board exception", "State grant award", "Binding",
-           "Route", "Local match shortfall", "Funding gap", "Ruleset")
+           "Prior program funds", "Requested amount", "Federal law requires otherwise", "Board exception",
+           "Value of property made available locally", "State funds went into that property or building",
+           "The State carries bonded debt on it", "State grant award", "Binding",
+           "Route", "Local match shortfall", "Funding gap", "Ruleset", "Readings")
+# Every input of the computation has a column: two scenarios with different awards never
+# show identical inputs (a test checks it on random pairs).
 
 
 def table(named: list[tuple[str, Award]], machine: bool = False) -> pd.DataFrame:
@@ -26,13 +30,21 @@ def table(named: list[tuple[str, Award]], machine: bool = False) -> pd.DataFrame
             "Local contribution": money(app.local_contribution),
             "Prior program funds": money(app.prior_program_funds),
             "Requested amount": "" if app.requested_amount is None else money(app.requested_amount),
+            "Federal law requires otherwise": "yes" if app.federal_law_contrary else "no",
             "Board exception": ("yes" if app.bpw_exception_requested else "no"),
+            "Value of property made available locally": money(app.local_property_value)
+            if app.bpw_exception_requested else "",
+            "State funds went into that property or building": ("yes" if app.state_funds_in_property else "no")
+            if app.bpw_exception_requested else "",
+            "The State carries bonded debt on it": ("yes" if app.state_bonded_debt else "no")
+            if app.bpw_exception_requested else "",
             "State grant award": money(a.amount),
             "Binding": ";".join(a.binding) if machine else a.binding_text,
             "Route": a.route if machine else ROUTES[a.route],
             "Local match shortfall": money(a.local_shortfall),
             "Funding gap": money(a.funding_gap),
             "Ruleset": f"{a.ruleset_id}@{a.ruleset_version}" if machine else a.ruleset_label,
+            "Readings": a.readings.describe(),
         })
     return pd.DataFrame(rows, columns=("Scenario",) + COLUMNS)
 

@@ -6,6 +6,10 @@ import sys
 
 import numpy as np
 import pandas as pd
+from hypothesis import given, settings, strategies as st
+
+from core import readings as R
+from tests.strategies import applications
 
 from core.analysis import what_would_change
 from core.application import Application
@@ -153,3 +157,32 @@ def test_cli_evaluate_json_states_readings(tmp_path):
     out = json.loads(p.stdout)
     assert out["readings"]["f_reference"] == "board_exception"
     assert out["other_readings"] == []   # no single switch changes this award
+
+
+# --- Compare --------------------------------------------------------------------------
+
+@settings(max_examples=200, deadline=None)
+@given(applications(), applications(), st.sampled_from(R.every()), st.sampled_from(R.every()))
+def test_compare_rows_of_different_awards_never_show_identical_inputs(a1, a2, r1, r2):
+    from core.compare import COLUMNS, table
+    x, y = evaluate(a1, readings=r1), evaluate(a2, readings=r2)
+    df = table([("one", x), ("two", y)])
+    inputs = [c for c in COLUMNS if c not in ("State grant award", "Binding", "Route", "Local match shortfall",
+                                              "Funding gap")]
+    if x.amount != y.amount:
+        assert not df.iloc[0][inputs].equals(df.iloc[1][inputs])
+
+
+def test_compare_shows_federal_law_and_the_exception_inputs():
+    from core.compare import table
+    one = evaluate(app(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=100_000))
+    two = evaluate(app(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=100_000,
+                       federal_law_contrary=True))
+    assert one.amount != two.amount
+    df = table([("one", one), ("two", two)])
+    assert list(df["Federal law requires otherwise"]) == ["no", "yes"]
+    three = evaluate(app(project_type="renovation", eligible_cost=1_000_000, local_contribution=100_000,
+                         bpw_exception=dict(local_property_value=700_000, state_bonded_debt=True)))
+    row = table([("three", three)]).iloc[0]
+    assert (row["Value of property made available locally"], row["The State carries bonded debt on it"]) == \
+        ("$700,000", "yes")
