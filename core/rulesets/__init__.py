@@ -162,6 +162,31 @@ def from_data(data: dict) -> Ruleset:
     params_in = data["parameters"]
     if not isinstance(params_in, dict):
         raise RulesetError("parameters: must be a table")
+    if data["kind"] == "variant" and data.get("based_on"):
+        # A variant holds only what it changes: every parameter, and every key of a parameter,
+        # that it does not give is inherited from the ruleset it is based on.
+        if data["based_on"] == data["id"]:
+            raise RulesetError(f"based_on: a ruleset cannot be based on itself ({data['id']!r})")
+        try:
+            base = load(data["based_on"])
+        except RulesetError:
+            raise RulesetError(f"based_on: unknown ruleset {data['based_on']!r}; available: "
+                               f"{', '.join(available())}") from None
+        inherited = base.to_data()["parameters"]
+        merged = {}
+        for name in PARAMETER_KINDS:
+            own = params_in.get(name)
+            if own is None:
+                merged[name] = inherited[name]
+            elif isinstance(own, dict):
+                merged[name] = inherited[name] | own
+            else:
+                merged[name] = own
+        for name in params_in:
+            if name not in merged:
+                merged[name] = params_in[name]
+        params_in = merged
+        data = data | {"parameters": merged}
     for name in params_in:
         if name not in PARAMETER_KINDS:
             raise RulesetError(f"parameters.{name}: unknown parameter; known: {', '.join(PARAMETER_KINDS)}")
@@ -184,6 +209,7 @@ def from_data(data: dict) -> Ruleset:
             raise RulesetError(f"parameters.{name}.citation: every value needs its citation")
         params[name] = Parameter(name, _parse_value(name, kind, entry["value"]), entry["value"],
                                  entry["unit"], entry["provision"], entry["description"], entry["citation"])
+    data = {"description": ""} | data   # the same ruleset with or without an empty description
     canonical = json.dumps({k: data[k] for k in sorted(data)}, sort_keys=True, default=str)
     version = hashlib.sha256(canonical.encode()).hexdigest()[:12]
     return Ruleset(data["id"], data["title"], data["kind"], data.get("description", ""),
