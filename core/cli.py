@@ -32,6 +32,7 @@ def _read_json(source: str):
 
 
 def cmd_evaluate(args) -> int:
+    from core.analysis import changes
     from core.application import Application
     from core.award import evaluate
 
@@ -42,7 +43,10 @@ def cmd_evaluate(args) -> int:
     results = []
     for i, item in enumerate(data if many else [data]):
         try:
-            results.append(evaluate(Application.from_dict(item), rs, readings).to_dict())
+            app = Application.from_dict(item)
+            out = evaluate(app, rs, readings).to_dict()
+            out["changes"] = list(changes(app, rs, readings))   # "what would change it", in words
+            results.append(out)
         except ValidationError as exc:
             raise CliError(f"application {i + 1}: {exc}" if many else str(exc)) from None
     json.dump(results if many else results[0], sys.stdout, indent=2)
