@@ -10,6 +10,7 @@ from core.charts import headroom_figure, waterfall_figure
 from core.fields import CAP, FIELD, PROJECT_TYPES, ROUTES
 from core.money import ValidationError, fmt
 from core.provisions import BPW_CONDITIONS, PROVISION, source_words
+from core.readings import READING
 from core.report import Item
 from core.scenarios import ScenarioError, ScenarioExists
 from ui import state
@@ -44,7 +45,7 @@ def inputs(award) -> None:
 
     def toggle_request():
         on = st.session_state["w:has_request"]
-        state.put("requested_amount", evaluate(state.application(), rs).amount if on else None)
+        state.put("requested_amount", evaluate(state.application(), rs, state.readings()).amount if on else None)
 
     st.toggle("The applicant requests a specific amount", key="w:has_request", on_change=toggle_request)
     if state.get("requested_amount") is not None:
@@ -63,6 +64,25 @@ def inputs(award) -> None:
                             f":gray[“{md(sentence)}”]")
 
 
+def readings_note(award) -> None:
+    """Beside the award: that it is a maximum, the readings in use, and, when the award
+    depends on how a passage is read, what the other reading would allow, with a switch."""
+    lines = ["The most the State may give under the regulation; the Department sets the amount within it."]
+    if not award.readings.is_default:
+        lines.append(f"Readings: {award.readings.describe()} (see Rules).")
+    st.caption(md("  \n".join(lines)))
+    for o in award.other_readings():
+        r = READING[o["reading"]]
+        alt = r.alternative(o["alternative"])
+        where = {"f_reference": "§F", "local_match_base": "§B", "local_match_effect": "§B",
+                 "funding_need_cap": "the regulation"}[r.id]
+        row = st.container(horizontal=True, vertical_alignment="center")
+        row.markdown(md(f"Read the other way ({alt.title.lower()}), {where} would allow {fmt(o['award'])}."))
+        row.button("Use that reading", key=f"w:reading_switch:{r.id}",
+                   help=f"{r.title}: {alt.meaning}",
+                   on_click=state.put_readings, args=(award.readings.replace(**{r.id: o["alternative"]}),))
+
+
 def results(award) -> None:
     # Rows are horizontal containers, not columns: one element instead of one per column,
     # and every element costs the server time on each slider move of each user.
@@ -72,6 +92,7 @@ def results(award) -> None:
     top.markdown(f"**Binding:** {md(award.binding_text)}  \n"
                  f"**Route:** {md(ROUTES[award.route])}  \n"
                  f"**From:** {md(binding)}")
+    readings_note(award)
     # Let the server send the award before the CPU-bound charts below hold the
     # interpreter lock (measured: the award reaches the client ~30 ms sooner).
     time.sleep(0.01)
@@ -102,7 +123,7 @@ def details(award) -> None:
                                                if p.interpretation else "")) + "]")
     st.markdown("  \n".join(lines))
     st.subheader("What would change it")
-    st.markdown("\n".join(f"- {md(line)}" for line in changes(award.application, rs)))
+    st.markdown("\n".join(f"- {md(line)}" for line in changes(award.application, rs, award.readings)))
 
 
 def save_box() -> None:
@@ -151,8 +172,8 @@ def calculator() -> None:
     step redraws only this part of the page."""
     # Widget callbacks have already updated the state, so the award is known before the
     # inputs are drawn: send it to the screen first, then the inputs beside it.
-    award = evaluate(state.application(), rs)
-    shown.update(application=award.application, ruleset=rs)
+    award = evaluate(state.application(), rs, state.readings())
+    shown.update(application=award.application, ruleset=rs, readings=award.readings)
     if presenting:
         results(award)
     else:
@@ -172,7 +193,8 @@ def save_and_report() -> None:
     moment of the click."""
     save_box()
     name = st.session_state.get("w:scenario_name", "").strip() or "This application"
-    report_buttons(lambda: [Item(name, evaluate(shown["application"], shown["ruleset"]))], "calc")
+    report_buttons(lambda: [Item(name, evaluate(shown["application"], shown["ruleset"], shown.get("readings")))],
+                   "calc")
 
 
 calculator()

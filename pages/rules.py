@@ -6,6 +6,7 @@ from core.compare import table
 from core.fields import PROJECT_TYPES
 from core.money import ValidationError, fmt, plain, to_cents
 from core.provisions import PROVISIONS
+from core.readings import READINGS
 from core.rulesets import PARAMETER_KINDS, RulesetError, available, load, load_text, to_toml
 from ui import state
 from ui.text import md
@@ -37,6 +38,26 @@ for prov in PROVISIONS:
                         f":gray[Citation: “{md(p.citation)}”]")
         if prov.interpretation:
             st.markdown(f"**Interpretation:** {md(prov.interpretation)}")
+
+st.header("Readings")
+st.caption(md("Where a passage can be read two ways, the app uses the first reading below unless you switch it "
+              "here, for this session (the page address records it). Every result says which readings it used. "
+              "Paragraph letters are inferred (docs/rules.md)."))
+current = state.readings()
+for r in READINGS:
+    with st.container(border=True):
+        st.markdown(f"**{md(r.title)}** (`{r.id}`)")
+        st.markdown(f"> {md(r.sentence)}" if r.sentence else
+                    "*No sentence of the regulation: an inference from the regulation as a whole.*")
+        st.markdown("  \n".join(f"**{md(a.title)}**{' (default)' if a.id == r.default else ''}: {md(a.meaning)}"
+                                  for a in r.alternatives))
+        ids = [a.id for a in r.alternatives]
+        st.session_state[f"w:reading:{r.id}"] = getattr(current, r.id)
+        st.radio(f"Reading of “{r.title}” for this session", ids, key=f"w:reading:{r.id}", horizontal=True,
+                 format_func=lambda a, r=r: r.alternative(a).title,
+                 on_change=lambda r=r: state.put_readings(
+                     state.readings().replace(**{r.id: st.session_state[f"w:reading:{r.id}"]})))
+state.write_url()
 
 st.header("Policy variants")
 st.warning("A variant is a what-if, never the regulation in force. Every result computed under one says so.",
@@ -97,7 +118,7 @@ everything = {r: state.ruleset_by_id(r) for r in state.ruleset_ids()}
 chosen = st.multiselect("Rulesets", list(everything), default=list(everything), key="w:rules_cmp",
                         format_func=lambda r: everything[r].label)
 if chosen:
-    named = [(everything[r].label, evaluate(app, everything[r])) for r in chosen]
+    named = [(everything[r].label, evaluate(app, everything[r], state.readings())) for r in chosen]
     st.dataframe(table(named)[["Scenario", "State grant award", "Binding", "Route", "Funding gap"]]
                  .rename(columns={"Scenario": "Ruleset"}), hide_index=True, width="stretch")
 for vid, v in variants.items():

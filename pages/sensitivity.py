@@ -7,6 +7,7 @@ from core.analysis import SWEEP_FIELDS, describe, grid, sweep
 from core.charts import map_figure, sweep_figure
 from core.fields import FIELD
 from core.money import fmt
+from core.readings import READING, READING_IDS
 from ui import state
 from ui.text import md
 from ui.widgets import nice_ceiling
@@ -15,7 +16,9 @@ state.init()
 rs = state.ruleset()
 app = state.application()
 st.title("Sensitivity")
-st.caption(md(f"For the application on the Calculator, under {rs.label}. Change the inputs there."))
+st.caption(md(f"For the application on the Calculator, under {rs.label}"
+              f"{'' if state.readings().is_default else ' with ' + state.readings().describe()}. "
+              f"Change the inputs there."))
 
 LABELS = {f: FIELD[f].label for f in SWEEP_FIELDS}
 fields = [f for f in SWEEP_FIELDS if f != "local_property_value" or app.bpw_exception_requested]
@@ -37,13 +40,20 @@ lo, hi = c2.slider("Range ($)", 0, max(hi_default * 2, 1_000), (0, hi_default), 
 others = [r for r in state.ruleset_ids() if r != rs.id]
 overlay = st.multiselect("Overlay other rulesets", others, key="w:sweep_overlay",
                          format_func=lambda r: state.ruleset_by_id(r).label)
+rd = state.readings()
+switches = {rid: rd.switched(rid) for rid in READING_IDS}
+overlay_readings = st.multiselect("Overlay another reading", list(switches), key="w:sweep_overlay_readings",
+                                  format_func=lambda rid: f"{READING[rid].title}: "
+                                  f"{READING[rid].alternative(getattr(switches[rid], rid)).title.lower()}")
 if lo >= hi:
     st.error("The range is empty: move the right end above the left.", icon=":material/error:")
 else:
-    main = sweep(app, field, lo * 100, hi * 100, rs)
-    curves = [(rs.label, main)] + [(state.ruleset_by_id(r).label,
-                                    sweep(app, field, lo * 100, hi * 100, state.ruleset_by_id(r)))
-                                   for r in overlay]
+    main = sweep(app, field, lo * 100, hi * 100, rs, readings=rd)
+    curves = [(rs.label if rd.is_default else f"{rs.label} ({rd.describe()})", main)] + [
+        (state.ruleset_by_id(r).label, sweep(app, field, lo * 100, hi * 100, state.ruleset_by_id(r), readings=rd))
+        for r in overlay] + [
+        (f"Read: {switches[rid].describe()}", sweep(app, field, lo * 100, hi * 100, rs, readings=switches[rid]))
+        for rid in overlay_readings]
     value = getattr(app, field)
     st.plotly_chart(sweep_figure(curves, LABELS[field], value if value is not None and lo * 100 <= value <= hi * 100
                                  else None), key="sweep_chart", config={"displaylogo": False})
@@ -64,7 +74,7 @@ fy = m2.selectbox("Up", fy_choices, index=fy_choices.index("local_contribution")
 cells = m3.select_slider("Cells per side", [50, 100, 150, 200], value=100, key="w:map_cells")
 xs = np.linspace(0, upper(fx), cells).round().astype(np.int64)
 ys = np.linspace(0, upper(fy), cells).round().astype(np.int64)
-award, binding = grid(app, fx, xs, fy, ys, rs)
+award, binding = grid(app, fx, xs, fy, ys, rs, rd)
 here = (getattr(app, fx) or 0, getattr(app, fy) or 0)
 st.plotly_chart(map_figure(xs, ys, award, binding, LABELS[fx], LABELS[fy], here), key="map_chart",
                 config={"displaylogo": False})

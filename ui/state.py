@@ -16,6 +16,7 @@ import streamlit as st
 from core.application import Application, parse_field
 from core.fields import EXCEPTION_FIELDS, FIELD, FIELDS, PROJECT_TYPES
 from core.money import ValidationError, fmt
+from core.readings import DEFAULT as DEFAULT_READINGS, READING, READING_IDS, ReadingError, Readings
 from core.rulesets import RulesetError, Ruleset, available, load
 
 # The realistic example the dashboard opens on (ISSUE: renovation, $1,000,000, local $500,000).
@@ -51,6 +52,13 @@ def _from_url(params: dict) -> tuple[dict, list[tuple[str, str]]]:
             values[name] = parse_field(name, params[name])
         except ValidationError as err:
             problems.append((name, f"The link's {FIELD[name].label.lower()} was ignored ({err})"))
+    for rid in READING_IDS:  # readings travel under their own ids: ?f_reference=prior_grant
+        if rid in params:
+            try:
+                READING[rid].alternative(params[rid])
+                values["reading:" + rid] = params[rid]
+            except ReadingError as err:
+                problems.append(("reading:" + rid, f"The link's reading was ignored ({err})"))
     if "ruleset" in params:
         if params["ruleset"] in ruleset_ids():
             values["ruleset"] = params["ruleset"]
@@ -92,11 +100,15 @@ def init() -> None:
         for name, value in _defaults(example=not params).items():
             st.session_state[K + name] = value
         st.session_state[K + "ruleset"] = "regulation"
+        for rid in READING_IDS:
+            st.session_state[K + "reading:" + rid] = READING[rid].default
     if params and params != st.session_state.get("_url_written"):
         values, problems = _from_url(params)
         if not fresh:  # a new link in a running session: fields it omits take their defaults
             for name, value in _defaults(example=False).items():
                 st.session_state[K + name] = value
+            for rid in READING_IDS:
+                st.session_state[K + "reading:" + rid] = READING[rid].default
         for name, value in values.items():
             st.session_state[K + name] = value
         st.session_state["url_problems"] = [f"{text}; showing {_shown(name)} instead." for name, text in problems]
@@ -105,6 +117,8 @@ def init() -> None:
 def _shown(name: str) -> str:
     if name == "ruleset":
         return "the regulation in force"
+    if name.startswith("reading:"):
+        return f"the default reading ({READING[name[8:]].default})"
     value = get(name)
     if FIELD[name].kind == "money":
         return fmt(value) if value is not None else "no amount"
@@ -146,6 +160,20 @@ def ruleset() -> Ruleset:
         return load()
 
 
+def readings() -> Readings:
+    """The readings of the regulation chosen for this session (Rules page, links)."""
+    try:
+        return Readings(**{rid: st.session_state.get(K + "reading:" + rid, READING[rid].default)
+                           for rid in READING_IDS})
+    except ReadingError:
+        return DEFAULT_READINGS
+
+
+def put_readings(rd: Readings) -> None:
+    for rid, alt in rd.as_dict().items():
+        st.session_state[K + "reading:" + rid] = alt
+
+
 def write_url() -> None:
     """Put the current inputs in the URL, so a copied link reproduces the scenario."""
     v = values()
@@ -160,6 +188,7 @@ def write_url() -> None:
             params[name] = url_value(name, v[name])
     if get("ruleset") != "regulation":
         params["ruleset"] = get("ruleset")
+    params.update(readings().changed())   # only readings other than the default
     if params != st.query_params.to_dict():
         st.query_params.from_dict(params)
     st.session_state["_url_written"] = params
