@@ -179,7 +179,9 @@ def cmd_report(args) -> int:
         raise CliError(f"{args.file}: {len(errors)} problem(s): " + " | ".join(errors[:5]))
     if not good:
         raise CliError(f"{args.file}: no scenarios in the file")
-    report = Report([Item(sc.name, evaluate(sc.application, sc.saved_ruleset(), readings), sc.notes) for sc in good],
+    # --reading overrides the readings each scenario was saved under; without it each keeps its own
+    report = Report([Item(sc.name, evaluate(sc.application, sc.saved_ruleset(), readings if args.reading else
+                                            sc.readings), sc.notes) for sc in good],
                     prepared_by=args.prepared_by,
                     **({"title": args.title} if args.title else {}))
     _write(args.output, render(report).encode("utf-8"))

@@ -216,7 +216,7 @@ def _sources(items: list[Item]) -> str:
             r = READING[rid]
             a = r.alternative(alt)
             note = "default" if alt == r.default else "not the default"
-            parts.append(f"<li><b>{esc(r.title)}</b> ({esc(rid)}={esc(alt)}, {note})"
+            parts.append(f"<li><b>{esc(r.title)}: {esc(a.title)}</b> ({esc(rid)}={esc(alt)}, {note})"
                          + (f" for {who}" if len(readings) > 1 else "") + f": {esc(a.meaning)}</li>")
     parts.append("</ul></section>")
     return "".join(parts)

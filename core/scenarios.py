@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from core.application import Application
 from core.award import Award, evaluate
 from core.money import ValidationError
+from core.readings import DEFAULT as DEFAULT_READINGS, ReadingError, Readings, from_dict as readings_from_dict
 from core.rulesets import Ruleset, RulesetError, available, from_data, load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,6 +94,7 @@ class Scenario:
     notes: str = ""
     created_at: str = ""
     updated_at: str = ""
+    readings: Readings = DEFAULT_READINGS   # the readings of the regulation it was saved under
 
     def saved_ruleset(self) -> Ruleset:
         """The ruleset exactly as it was when the scenario was saved."""
@@ -110,12 +112,13 @@ class Scenario:
         return current is not None and current.version != self.ruleset_version
 
     def award(self) -> Award:
-        return evaluate(self.application, self.saved_ruleset())
+        return evaluate(self.application, self.saved_ruleset(), self.readings)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "notes": self.notes, "application": self.application.to_dict(),
                 "ruleset": {"id": self.ruleset_id, "version": self.ruleset_version, "data": self.ruleset_data},
-                "created_at": self.created_at, "updated_at": self.updated_at}
+                "created_at": self.created_at, "updated_at": self.updated_at,
+                "readings": self.readings.as_dict()}
 
 
 def scenario_from_dict(item, where: str = "scenario") -> Scenario:
@@ -142,8 +145,12 @@ def scenario_from_dict(item, where: str = "scenario") -> Scenario:
         rs = from_data(rs_info["data"]) if rs_info.get("data") else load(rs_info.get("id", "regulation"))
     except RulesetError as err:
         raise ValidationError(f"{where}.ruleset", rs_info.get("id"), f"cannot be used ({err})") from None
+    try:
+        rd = readings_from_dict(item.get("readings"))
+    except ReadingError as err:
+        raise ValidationError(f"{where}.readings", item.get("readings"), f"cannot be used ({err})") from None
     return Scenario(name, app, rs.id, rs.version, rs.to_data(), notes,
-                    str(item.get("created_at") or ""), str(item.get("updated_at") or ""))
+                    str(item.get("created_at") or ""), str(item.get("updated_at") or ""), rd)
 
 
 def parse_export(data) -> tuple[list[Scenario], list[str]]:
@@ -231,9 +238,11 @@ class ScenarioStore:
 
     @staticmethod
     def _row(row) -> Scenario:
-        return Scenario(row.name, Application.from_dict(json.loads(row.application)), row.ruleset_id,
+        data = json.loads(row.application)
+        rd = readings_from_dict(data.pop("readings", None))   # kept beside the inputs; absent = default
+        return Scenario(row.name, Application.from_dict(data), row.ruleset_id,
                         row.ruleset_version, json.loads(row.ruleset_data), row.notes, row.created_at,
-                        row.updated_at)
+                        row.updated_at, rd)
 
     def list(self) -> list[Scenario]:
         """Every scenario, most recently updated first."""
@@ -251,18 +260,19 @@ class ScenarioStore:
 
     @staticmethod
     def _values(sc: Scenario) -> dict:
-        return {"name": sc.name, "notes": sc.notes, "application": json.dumps(sc.application.to_dict()),
+        app = sc.application.to_dict() | ({"readings": sc.readings.changed()} if sc.readings.changed() else {})
+        return {"name": sc.name, "notes": sc.notes, "application": json.dumps(app),
                 "ruleset_id": sc.ruleset_id, "ruleset_version": sc.ruleset_version,
                 "ruleset_data": json.dumps(sc.ruleset_data), "created_at": sc.created_at,
                 "updated_at": sc.updated_at}
 
     def save(self, name: str, app: Application, rs: Ruleset | None = None, notes: str = "",
-             overwrite: bool = False) -> Scenario:
+             overwrite: bool = False, readings: Readings | None = None) -> Scenario:
         """Save under `name`; an existing name is replaced only with overwrite=True."""
         rs = rs or load()
         name, notes = check_name(name), check_notes(notes)
         stamp = now()
-        sc = Scenario(name, app, rs.id, rs.version, rs.to_data(), notes, stamp, stamp)
+        sc = Scenario(name, app, rs.id, rs.version, rs.to_data(), notes, stamp, stamp, readings or DEFAULT_READINGS)
         with self.engine.begin() as conn:
             old = conn.execute(select(scenarios.c.created_at).where(scenarios.c.name == name)).first()
             if old and not overwrite:

@@ -135,12 +135,13 @@ def save_box() -> None:
     if submitted:
         name, notes = st.session_state["w:scenario_name"], st.session_state["w:scenario_notes"]
         try:
-            store().save(name, shown["application"], shown["ruleset"], notes)
+            store().save(name, shown["application"], shown["ruleset"], notes, readings=shown.get("readings"))
             st.session_state.pop("overwrite_pending", None)
             st.success("Saved. Compare it with others on the Compare page.", icon=":material/check:")
             st.text(f"Saved: {name.strip()}")
         except ScenarioExists:
-            st.session_state["overwrite_pending"] = pending = (name, notes, shown["application"], shown["ruleset"])
+            st.session_state["overwrite_pending"] = pending = (name, notes, shown["application"], shown["ruleset"],
+                                                               shown.get("readings"))
         except ValidationError as err:
             st.error(f"Not saved. {md(str(err))}", icon=":material/error:")
         except ScenarioError as err:
@@ -151,8 +152,8 @@ def save_box() -> None:
         st.text(pending[0])
         a, b = st.columns(2)
         if a.button("Replace it", key="w:overwrite_yes"):
-            name, notes, app, ruleset = pending   # what was on screen when Save was pressed
-            store().save(name, app, ruleset, notes, overwrite=True)
+            name, notes, app, ruleset, readings = pending   # what was on screen when Save was pressed
+            store().save(name, app, ruleset, notes, overwrite=True, readings=readings)
             st.session_state.pop("overwrite_pending", None)
             st.success("Replaced.", icon=":material/check:")
         if b.button("Keep the saved one", key="w:overwrite_no"):

@@ -83,7 +83,7 @@ if saved and not st.session_state.get("presentation"):
             f"Saved: {sc.created_at}   Updated: {sc.updated_at}")
     c1, c2, c3 = st.columns(3)
     if c1.button("Open in the calculator", key="w:lib_load"):
-        state.load_application(sc.application, sc.ruleset_id if sc.current_ruleset() else None)
+        state.load_application(sc.application, sc.ruleset_id if sc.current_ruleset() else None, sc.readings)
         notes = [f"Opened the scenario “{sc.name}”."]
         if sc.outdated:
             now_rs = sc.current_ruleset()

@@ -187,3 +187,42 @@ def test_readings_parse_rejects_unknown_ids_and_alternatives_by_name():
         R.parse(["f_reference=sideways"])
     assert len(R.every()) == 16 and len(set(R.every())) == 16
     assert R.every()[0] == R.DEFAULT
+
+
+@pytest.mark.parametrize("command", [
+    ["evaluate", "-"], ["batch", "in.csv", "-o", "out.csv"], ["sweep", "eligible_cost", "--from", "0", "--to", "1", "-"],
+    ["allocate", "in.csv", "--budget", "1", "-o", "out.csv"], ["report", "-", "-o", "r.html"]])
+@pytest.mark.parametrize("bad,message", [("f_ref=prior_grant", "error: unknown reading 'f_ref'; known: "),
+                                         ("f_reference=sideways", "error: reading f_reference: unknown alternative "
+                                                                  "'sideways'; use one of board_exception, prior_grant")])
+def test_every_command_rejects_an_unknown_reading_in_one_line(command, bad, message, tmp_path, capsys, monkeypatch):
+    from core.cli import main
+    monkeypatch.chdir(tmp_path)
+    assert main(command + ["--reading", bad]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(message)
+
+
+def test_batch_sweep_and_report_take_readings(tmp_path):
+    import json as _json
+    import subprocess
+    import sys
+    src = tmp_path / "in.csv"
+    src.write_text("project_type,eligible_cost,local_contribution,prior_program_funds\n"
+                   "renovation,900000,0,250000\n", encoding="utf-8")
+    cond = ["--reading", "local_match_effect=condition"]
+    out = tmp_path / "out.csv"
+    subprocess.run([sys.executable, "-m", "core", "batch", str(src), "-o", str(out), *cond], check=True)
+    assert "0.00,local_match,standard" in out.read_text()
+    doc = _json.dumps({"project_type": "renovation", "eligible_cost": 900000, "prior_program_funds": 250000})
+    p = subprocess.run([sys.executable, "-m", "core", "sweep", "local_contribution", "--from", "0", "--to", "900000",
+                        "-", *cond], input=doc, capture_output=True, text=True, check=True)
+    sw = _json.loads(p.stdout)
+    assert sw["readings"]["local_match_effect"] == "condition"
+    assert [(b["value"], b["award"]) for b in sw["breakpoints"]][0] == ("450000.00", "50000.00")
+    html = tmp_path / "r.html"
+    subprocess.run([sys.executable, "-m", "core", "report", "-", "-o", str(html), *cond],
+                   input=_json.dumps([{"name": "Ex 6", "project_type": "renovation", "eligible_cost": 900000,
+                                       "prior_program_funds": 250000}]), text=True, check=True)
+    text = html.read_text()
+    assert "local_match_effect=condition" in text and "A condition of any award" in text

@@ -69,3 +69,23 @@ def test_sensitivity_overlays_another_reading():
     assert not at.exception
     fig = at.get("plotly_chart")[0].proto.spec
     assert "Read: default readings" in fig
+
+
+def test_saved_scenarios_record_their_readings(tmp_path, monkeypatch):
+    from core.readings import parse
+    from core.scenarios import ScenarioStore, parse_export
+    from core.application import Application
+    store = ScenarioStore(f"sqlite:///{tmp_path / 's.db'}")
+    app = Application.from_dict(EX6)
+    rd = parse(["local_match_effect=condition"])
+    store.save("as a condition", app, readings=rd)
+    store.save("as a check", app)
+    got = {s.name: s for s in store.list()}
+    assert got["as a condition"].readings == rd and got["as a condition"].award().amount == 0
+    assert got["as a check"].readings.is_default and got["as a check"].award().amount == 5_000_000
+    # an export carries them and an import reads them back
+    again, errors = parse_export(store.export())
+    assert not errors and {s.name: s.readings for s in again} == {"as a condition": rd, "as a check": parse([])}
+    from core.compare import table
+    df = table([(s.name, s.award()) for s in again])
+    assert sorted(df["Readings"]) == ["default readings", "local_match_effect=condition"]

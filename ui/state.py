@@ -194,9 +194,11 @@ def write_url() -> None:
     st.session_state["_url_written"] = params
 
 
-def load_application(app: Application, ruleset_id: str | None = None) -> None:
-    """Put a saved application into the calculator (and so into its URL)."""
+def load_application(app: Application, ruleset_id: str | None = None, rd: Readings | None = None) -> None:
+    """Put a saved application into the calculator (and so into its URL), with the readings
+    it was saved under."""
     for name in APP_FIELDS:
         st.session_state[K + name] = getattr(app, name)
+    put_readings(rd or DEFAULT_READINGS)
     if ruleset_id:
         st.session_state[K + "ruleset"] = ruleset_id
