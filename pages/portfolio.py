@@ -54,7 +54,7 @@ weights = {k: wcols[i].slider(words.capitalize(), 0.0, 5.0, 1.0, 0.5, key=f"w:pf
 st.caption(md(formula_words(weights)))
 
 try:
-    result = run(table, budget, mode, weights, rs)
+    result = run(table, budget, mode, weights, rs, state.readings())
 except BatchError as err:
     st.error(md(f"{source}: {err}"), icon=":material/error:")
     st.stop()
