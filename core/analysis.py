@@ -1,16 +1,19 @@
-"""Exact breakpoints of the award along one input (RULES.md caps as lines).
+"""Exact breakpoints of the award along one input.
 
-Along one money input x, every cap is max(0, a·x + b): the same formulas as
-`core.award.evaluate` without the clamp at zero. Each route's award is the least of its
-caps, the result the better route; so the award is piecewise linear, and its kinks lie
-only where two cap lines cross or a line crosses zero. We compute those candidates
-exactly (fractions of a cent), keep the ones where the slope or the binding caps change,
-and report each at the first cent on its far side with the award `evaluate` gives there.
+Along one money input x, every cap of core.law, run on exact fractions before rounding
+and before the clamp at zero, is a line a·x + b; a cap that holds only while a condition
+fails (the local match under local_match_effect=condition) is a line present on one side
+of another line's zero, where the award jumps. Each route's award is the least of its caps
+and the result the better route, so the award is piecewise linear, and its kinks and jumps
+lie only where two cap lines cross, a line crosses zero, or a condition switches. We
+compute those candidates exactly (fractions of a cent), keep the ones where the slope, the
+binding caps or the route change, and report each at the first cent on its far side with
+the award `evaluate` gives there.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from fractions import Fraction
 
@@ -18,7 +21,7 @@ from core.application import Application
 from core.award import evaluate
 from core.fields import CAP, CAP_IDS, FIELD
 from core.money import MAX_CENTS, fmt, plain
-from core.law import EXACT, Inputs, Step, caps
+from core.law import EXACT, Step, caps, inputs_of
 from core.readings import DEFAULT, Readings
 from core.rulesets import Ruleset, load
 
@@ -31,15 +34,8 @@ def raw_caps(v: dict, app: Application, rs: Ruleset, readings: Readings = DEFAUL
     (cents, may be fractions): core.law's caps on exact fractions. A cap that holds only
     while a condition fails (the local match under local_match_effect=condition) is a
     `Step` with the condition's margin."""
-    x = Inputs(
-        eligible_cost=Fraction(v["eligible_cost"]), federal_grant=Fraction(v["federal_grant"]),
-        local_contribution=Fraction(v["local_contribution"]), prior_program_funds=Fraction(v["prior_program_funds"]),
-        requested_amount=Fraction(v["requested_amount"] or 0), requested=v["requested_amount"] is not None,
-        local_property_value=Fraction(v["local_property_value"]),
-        master_plan=app.project_type == "master_plan",
-        exception_open=(app.bpw_exception_requested and app.project_type in rs.bpw_eligible_types
-                        and not app.state_funds_in_property and not app.state_bonded_debt),
-        federal_law_contrary=app.federal_law_contrary)
+    x = replace(inputs_of(app, Fraction), **{k: Fraction(v[k] or 0) for k in SWEEP_FIELDS},
+                requested=v["requested_amount"] is not None)
     law = caps(x, rs, readings, EXACT)
     routes = {"standard": {c: val for c, val in law.standard.items() if val is not None}}
     if law.exception_open:

@@ -1,7 +1,6 @@
-"""Evaluate one application under one ruleset: the award, every cap, the binding ones,
-the route, the checks and a plain-English explanation (RULES.md, "The computation").
-
-Each route's award is one `min` over named caps, so the code reads like the rule.
+"""Evaluate one application under one ruleset and one set of readings: the award, every
+cap, the binding ones, the route, the checks and a plain-English explanation
+(docs/rules.md). The caps themselves come from core.law; this module puts them in words.
 """
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from fractions import Fraction
 
 from core.application import Application
 from core.fields import CAP, CAP_IDS, PROJECT_TYPES
-from core.money import ceil_share, floor_share, fmt, plain
+from core.money import fmt, plain
 from core.law import INTS, caps, inputs_of
 from core.readings import DEFAULT, READING_IDS, Readings
 from core.rulesets import Ruleset, load
@@ -197,7 +196,7 @@ def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Reading
     cost, fed, local, prior = app.eligible_cost, app.federal_grant, app.local_contribution, app.prior_program_funds
 
     # Every cap, once, in core.law; here only the words.
-    law = caps(inputs_of(app, rs), rs, readings, INTS)
+    law = caps(inputs_of(app), rs, readings, INTS)
     remaining, base = law.remaining, law.base
     if fed == 0:
         say("federal_first", f"There is no federal grant, so the whole {fmt(cost)} cost of eligible work remains.")

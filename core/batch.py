@@ -12,14 +12,13 @@ import numpy as np
 import pandas as pd
 
 from core.application import Application, parse_field
-from core.fields import CAP_IDS, FIELD, FIELDS, PROJECT_TYPES
+from core.fields import CAP_IDS, FIELD, FIELDS
 from core.money import MAX_CENTS, ValidationError
-from core.law import ARRAYS, Inputs, caps
+from core.law import ARRAYS, TYPE_CODES, Inputs, caps
 from core.readings import DEFAULT, Readings
 from core.rulesets import Ruleset, load
 
 ABSENT = ARRAYS.ABSENT                 # a cap that does not apply never binds
-TYPE_CODES = {t: i for i, t in enumerate(PROJECT_TYPES)}
 REQUIRED_COLUMNS = tuple(f.name for f in FIELDS if f.required)
 OUTPUT_COLUMNS = ("award", "binding", "route", "local_shortfall", "funding_gap", "error")
 _FAST_MONEY = r"\d{1,13}(\.\d{1,2})?"
@@ -122,11 +121,10 @@ def evaluate_parsed(v: pd.DataFrame, rs: Ruleset | None = None, readings: Readin
         requested_amount=v["requested_amount"].to_numpy(np.int64),
         requested=v["requested_amount_given"].to_numpy(bool),
         local_property_value=v["local_property_value"].to_numpy(np.int64),
-        master_plan=ptype == TYPE_CODES["master_plan"],
-        exception_open=(v["bpw_exception_requested"].to_numpy(bool)
-                        & np.isin(ptype, [TYPE_CODES[t] for t in rs.bpw_eligible_types])
-                        & ~v["state_funds_in_property"].to_numpy(bool) & ~v["state_bonded_debt"].to_numpy(bool)),
-        federal_law_contrary=v["federal_law_contrary"].to_numpy(bool))
+        project_type=ptype, federal_law_contrary=v["federal_law_contrary"].to_numpy(bool),
+        bpw_exception_requested=v["bpw_exception_requested"].to_numpy(bool),
+        state_funds_in_property=v["state_funds_in_property"].to_numpy(bool),
+        state_bonded_debt=v["state_bonded_debt"].to_numpy(bool))
     law = caps(x, rs, readings, ARRAYS)
     std = {c: val for c, val in law.standard.items() if val is not ABSENT}
     exc_caps = {c: val for c, val in law.bpw_exception.items() if val is not ABSENT}

@@ -21,7 +21,11 @@ from fractions import Fraction
 
 import numpy as np
 
+from core.fields import PROJECT_TYPES
 from core.readings import DEFAULT, Readings
+
+# Project types as small integers, for the batch's arrays.
+TYPE_CODES = {t: i for i, t in enumerate(PROJECT_TYPES)}
 
 
 # --- the arithmetic of each engine -------------------------------------------------
@@ -54,6 +58,14 @@ class _Ints:
     @staticmethod
     def either(a, b):
         return a or b
+
+    @staticmethod
+    def negate(a):
+        return not a
+
+    @staticmethod
+    def is_type(project_type, types):
+        return project_type in types
 
     @staticmethod
     def positive(x):
@@ -89,6 +101,14 @@ class _Arrays(_Ints):
     @staticmethod
     def either(a, b):
         return np.logical_or(a, b)
+
+    @staticmethod
+    def negate(a):
+        return np.logical_not(a)
+
+    @staticmethod
+    def is_type(project_type, types):
+        return np.isin(project_type, [TYPE_CODES[t] for t in types])
 
     @staticmethod
     def unless(cond, value):
@@ -147,9 +167,11 @@ class Inputs:
     requested_amount: object       # cents; ignored where `requested` is false
     requested: object              # an amount was requested
     local_property_value: object
-    master_plan: object            # the project is a master plan
-    exception_open: object         # Board exception requested and its type/funds/debt conditions hold
+    project_type: object           # the type id (one application) or its TYPE_CODES (batch)
     federal_law_contrary: object
+    bpw_exception_requested: object
+    state_funds_in_property: object
+    state_bonded_debt: object
 
 
 @dataclass(frozen=True)
@@ -169,7 +191,7 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # §A program_max. "A grant for conversion, acquisition, renovation, equipment, or
     # construction may not exceed $600,000. A grant for the development of a master plan
     # may not exceed $15,000."
-    program_max = ops.where(x.master_plan, rs.master_plan_cap, rs.capital_cap)
+    program_max = ops.where(ops.is_type(x.project_type, ("master_plan",)), rs.master_plan_cap, rs.capital_cap)
 
     # §C federal_first. "If a federal grant is available for the project, unless federal law
     # is to the contrary, the federal grant shall be applied to the costs of the project
@@ -198,9 +220,17 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     if readings.local_match_effect == "condition":
         local_match = ops.unless(ops.at_least(x.local_contribution, match_required), 0)
 
-    # §E bpw_exception. "...The value of property and improvements made available by the
-    # local government ... equals or exceeds the amount of the State grant;" On the exception
-    # route the 50% limits of §B and §D and the local match yield; that value caps the grant.
+    # §E bpw_exception. "At the discretion of the Board of Public Works, a grant may exceed 50
+    # percent of the cost of eligible work, if: The grant is for conversion, renovation or
+    # planning, design and construction ...; State funds have not been used for ... any real
+    # property or improvements made available by the applicant ...; and The State is not
+    # responsible for any bonded indebtedness in connection with [them]." The route opens only
+    # when it is requested and those conditions hold.
+    exception_open = ops.both(ops.both(x.bpw_exception_requested, ops.is_type(x.project_type, rs.bpw_eligible_types)),
+                              ops.both(ops.negate(x.state_funds_in_property), ops.negate(x.state_bonded_debt)))
+    # "The value of property and improvements made available by the local government ...
+    # equals or exceeds the amount of the State grant;" On the exception route the 50% limits
+    # of §B and §D and the local match yield; that value caps the grant.
     property_value = x.local_property_value
 
     # §F prior_grant_room. "A grantee that has in the past received funds in a total amount
@@ -222,16 +252,16 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
               "prior_grant_room": prior_grant_room, "requested_amount": requested_amount}
     standard = {"program_max": program_max, "cost_share": cost_share, "local_match": local_match} | common
     exception = {"program_max": program_max, "property_value": property_value} | common
-    return Caps(remaining, base, match_required, standard, exception, x.exception_open)
+    return Caps(remaining, base, match_required, standard, exception, exception_open)
 
 
-def inputs_of(app, rs) -> Inputs:
-    """The inputs of one validated application (core.application.Application)."""
+def inputs_of(app, money=int) -> Inputs:
+    """The inputs of one validated application (core.application.Application); `money`
+    converts each amount (Fraction for the breakpoint engine)."""
     return Inputs(
-        eligible_cost=app.eligible_cost, federal_grant=app.federal_grant,
-        local_contribution=app.local_contribution, prior_program_funds=app.prior_program_funds,
-        requested_amount=app.requested_amount or 0, requested=app.requested_amount is not None,
-        local_property_value=app.local_property_value, master_plan=app.project_type == "master_plan",
-        exception_open=(app.bpw_exception_requested and app.project_type in rs.bpw_eligible_types
-                        and not app.state_funds_in_property and not app.state_bonded_debt),
-        federal_law_contrary=app.federal_law_contrary)
+        eligible_cost=money(app.eligible_cost), federal_grant=money(app.federal_grant),
+        local_contribution=money(app.local_contribution), prior_program_funds=money(app.prior_program_funds),
+        requested_amount=money(app.requested_amount or 0), requested=app.requested_amount is not None,
+        local_property_value=money(app.local_property_value), project_type=app.project_type,
+        federal_law_contrary=app.federal_law_contrary, bpw_exception_requested=app.bpw_exception_requested,
+        state_funds_in_property=app.state_funds_in_property, state_bonded_debt=app.state_bonded_debt)

@@ -226,3 +226,15 @@ def test_batch_sweep_and_report_take_readings(tmp_path):
                                        "prior_program_funds": 250000}]), text=True, check=True)
     text = html.read_text()
     assert "local_match_effect=condition" in text and "A condition of any award" in text
+
+
+def test_the_engines_hold_no_copy_of_the_caps():
+    """The caps are written once, in core/law.py: the three engines only run it."""
+    from pathlib import Path
+    core = Path(__file__).resolve().parents[1] / "core"
+    for name in ("award.py", "batch.py", "analysis.py"):
+        text = (core / name).read_text(encoding="utf-8")
+        for formula in ("floor_share(", "ceil_share(", "prior_grant_ceiling -", "master_plan_cap", "state_share *",
+                        "* rs.state_share", "local_share.numerator", "bpw_eligible_types and"):
+            assert formula not in text, (name, formula)
+        assert "from core.law import" in text
