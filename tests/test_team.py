@@ -459,3 +459,28 @@ def test_run_team_works_unprivileged(tmp_path):
     finally:
         if prefix:
             shutil.rmtree(home, ignore_errors=True)
+
+
+def test_the_production_site_file_is_accepted_by_nginx(tmp_path):
+    """deploy/nginx-site.conf with deploy/security-headers.conf, as a state IT office would
+    install them (paths and certificate replaced by ones made here), passes `nginx -t`."""
+    nginx = nginx_path()
+    if nginx is None:
+        _missing("no nginx found (apt-get install nginx) for the team deployment tests")
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl not found: no certificate to check the HTTPS site with")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=grants.test",
+                    "-keyout", str(tmp_path / "key.pem"), "-out", str(tmp_path / "cert.pem")],
+                   check=True, capture_output=True)
+    site = (ROOT / "deploy" / "nginx-site.conf").read_text()
+    site = (site.replace("/etc/nginx/snippets/grants-security-headers.conf", str(ROOT / "deploy" / "security-headers.conf"))
+            .replace("/etc/ssl/certs/grants.example.gov.pem", str(tmp_path / "cert.pem"))
+            .replace("/etc/ssl/private/grants.example.gov.key", str(tmp_path / "key.pem")))
+    (tmp_path / "site.conf").write_text(site)
+    temp = "".join(f"{k}_temp_path {tmp_path}/{k};\n" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    (tmp_path / "nginx.conf").write_text(f"pid {tmp_path}/nginx.pid;\nevents {{}}\nhttp {{\n{temp}"
+                                         f"access_log off;\ninclude {tmp_path}/site.conf;\n}}\n")
+    check = subprocess.run([nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", "stderr"],
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    assert "Content-Security-Policy" in (ROOT / "deploy" / "security-headers.conf").read_text()
