@@ -325,15 +325,19 @@ def team_report(out: dict, replicas: int, sessions: int, moves: int, think: floa
     per_replica = sessions / replicas
     mean_busy = out["server_cpu"] / replicas
     held = "within" if ratio is not None and ratio <= 3 else "NOT within"
+    saturate = cycle / (app_ms / 1000)      # users whose moves fill one core
     print(f"projection from that cost (an estimate, not measured at that scale): a user moving a slider every "
-          f"~{cycle:.1f} s needs {app_ms / 1000 / cycle:.3f} of a core; one replica is one Python process, "
-          f"so at most one core each. This run held {per_replica:g} sessions per replica at {mean_busy:.0%} "
-          f"of a core, p95 {held} 3x of one session alone:")
+          f"~{cycle:.1f} s needs {app_ms / 1000 / cycle:.3f} of a core. One replica is one Python process: it "
+          f"can use one core, which ~{saturate:.0f} such users fill (replicas must stay well below that for "
+          f"short waits). This run: {per_replica:g} sessions per replica at {mean_busy:.0%} of a core each, "
+          f"p95 {held} 3x of one session alone.")
     for users in (300, 3000):
         cores = users * (app_ms + nginx_ms) / 1000 / cycle
+        at_least = math.ceil(users / saturate)
         need = math.ceil(users / per_replica)
-        print(f"  {users:,} users: ~{cores:.1f} cores busy; at {per_replica:g} users per replica, {need} replicas "
-              f"(~{math.ceil(need / 2)} machines of 2 cores, one replica per core), behind one nginx, one PostgreSQL")
+        print(f"  {users:,} users: ~{cores:.1f} cores busy (replicas and nginx); at least {at_least} replicas "
+              f"(each core full); at this run's {per_replica:g} users per replica, {need} replicas "
+              f"(~{math.ceil(need / 2)} machines of 2 cores, one replica per core), one nginx, one PostgreSQL")
 
 
 def main() -> None:
