@@ -431,9 +431,10 @@ def test_killing_a_replica_leaves_the_other_working_and_a_reloaded_session_comes
     assert {get(team.url + "/")[1]["X-Served-By"] for _ in range(4)} == set(REPLICAS)
 
 
-def test_run_team_works_unprivileged(tmp_path):
+def test_run_team_works_unprivileged_and_its_children_die_with_it(tmp_path):
     """As a user other than root (nobody, when the tests run as root): nginx's temp folders and
-    logs stay in the private working directory, and a large file still comes whole."""
+    logs stay in the private working directory, and a large file still comes whole. Killed with
+    SIGKILL, run-team leaves no replica or nginx behind."""
     if nginx_path() is None:
         _missing("no nginx found (apt-get install nginx) for the team deployment tests")
     prefix, env = [], {}
@@ -456,6 +457,15 @@ def test_run_team_works_unprivileged(tmp_path):
             assert status == 200 and headers["X-Served-By"] == "replica-1"
             if prefix:
                 assert Path(f"/proc/{t.state['nginx']}/status").read_text().count("\t65534\t") >= 1
+            # killed outright, run-team cannot clean up: its children still go with it
+            pids, workdir = t.all_pids(), t.state["workdir"]
+            t.proc.kill()
+            t.proc.wait(10)
+            deadline = time.time() + 20
+            while any(alive(p) for p in pids) and time.time() < deadline:
+                time.sleep(0.2)
+            assert not any(alive(p) for p in pids)
+            shutil.rmtree(workdir, ignore_errors=True)
     finally:
         if prefix:
             shutil.rmtree(home, ignore_errors=True)
