@@ -3,7 +3,7 @@ slider M times. Checks that every session always gets the award for its own inpu
 error, and reports slider-to-award latency under that load against one session alone,
 measured in the same run.
 
-    python bench/load.py [--sessions 30] [--moves 20] [--think 1.0] [--browsers 1] [--floor]
+    python bench/load.py [--sessions 30] [--moves 20] [--think 1.0] [--browsers 1] [--floor] [--team N]
 
 --browsers of the sessions are real Chromium pages (keypress to award drawn, and to the
 award's message arriving). The others speak Streamlit's websocket protocol directly
@@ -16,16 +16,25 @@ Each user pauses a random 0.5x to 1.5x of --think seconds between moves, as a pe
 the new award before the next move (0 hammers the server as fast as it answers).
 Goal: p95 under load at most 3x the single-session median. --floor runs the same load
 against bench/bare_slider.py (one slider, one number) too: what Streamlit itself allows here.
+--team N runs the same load through deploy/run-team: N replicas behind nginx, each session
+pinned to one replica by the proxy's cookie; it reports each replica's CPU and sessions, the
+server CPU per move, and a projection from that cost to 300 and 3,000 users.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import math
 import os
 import random
+import signal
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,7 +44,7 @@ from bench.stclient import Session  # noqa: E402
 from core.application import Application  # noqa: E402
 from core.award import evaluate  # noqa: E402
 from core.money import fmt  # noqa: E402
-from tests.serve import CHROMIUM_FLAGS, chromium_path, streamlit_server  # noqa: E402
+from tests.serve import CHROMIUM_FLAGS, chromium_path, free_port, streamlit_server  # noqa: E402
 
 # Installed before the app loads: note when a server message carrying an expected text arrives,
 # so the time the server takes can be told apart from the time this (shared-CPU) browser
@@ -98,7 +107,8 @@ def link(k: int) -> tuple[int, int, str]:
 
 
 async def protocol_session(url: str, k: int, moves: int, problems: list, think: float,
-                           start: asyncio.Barrier | None = None, expected=expected) -> list[tuple[float, None]]:
+                           start: asyncio.Barrier | None = None, expected=expected,
+                           placed: list | None = None) -> list[tuple[float, None]]:
     """One user over the websocket protocol: open their link, move the cost slider one
     $1,000 step `moves` times, check every award. Latency: rerun sent -> award received."""
     cost, local, query = link(k)
@@ -114,6 +124,8 @@ async def protocol_session(url: str, k: int, moves: int, problems: list, think: 
         shown = run.metrics.get("State grant award")
         if shown != expected(cost, local):
             problems.append(f"session {k}: opened showing {shown}, expected {expected(cost, local)}")
+        if placed is not None:
+            placed.append(s.served_by)
         if start:
             await start.wait()
         times, rnd = [], random.Random(k)
@@ -185,12 +197,70 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run(sessions: int, moves: int, think: float, browsers: int = 1, script: str = "dashboard.py") -> dict:
-    """One session alone (and one browser alone, if any), then all `sessions` at once, of
-    which `browsers` are Chromium pages."""
-    from playwright.async_api import async_playwright
+@contextmanager
+def one_server(script: str):
+    """One `streamlit run` process: yields its URL and {name: pid} of the processes serving."""
     server = []
     with streamlit_server(script, on_start=server.append) as url:
+        yield url, lambda: {"server": server[0].pid}
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+@contextmanager
+def team_server(replicas: int):
+    """deploy/run-team with this many replicas: yields the proxy's URL and {name: pid} of every
+    replica and of nginx's processes (master and workers)."""
+    state = Path(tempfile.mkdtemp(prefix="load-team-")) / "state.json"
+    log = ROOT / "test-artifacts" / "load-run-team.log"
+    log.parent.mkdir(exist_ok=True)
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, str(ROOT / "deploy" / "run-team"), "--replicas", str(replicas),
+                                 "--port", str(free_port()), "--state-file", str(state)],
+                                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.time() + 180
+        while not state.exists():
+            if proc.poll() is not None or time.time() > deadline:
+                raise RuntimeError(f"deploy/run-team did not serve; see {log}")
+            time.sleep(0.3)
+        info = json.loads(state.read_text())
+
+        def pids() -> dict:
+            out = {r["name"]: r["pid"] for r in info["replicas"]}
+            out.update({f"nginx-{i}": p for i, p in enumerate([info["nginx"]] + _children(info["nginx"]))})
+            return out
+        yield info["url"], pids
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        state.parent.rmdir() if state.parent.exists() and not any(state.parent.iterdir()) else None
+
+
+def cpu_of(pids: dict) -> dict:
+    out = {}
+    for name, pid in pids.items():
+        try:
+            out[name] = cpu_seconds(pid)
+        except OSError:
+            out[name] = 0.0
+    return out
+
+
+async def run(sessions: int, moves: int, think: float, browsers: int = 1, script: str = "dashboard.py",
+              team: int = 0) -> dict:
+    """One session alone (and one browser alone, if any), then all `sessions` at once, of
+    which `browsers` are Chromium pages; through deploy/run-team with `team` replicas if set."""
+    from playwright.async_api import async_playwright
+    with (team_server(team) if team else one_server(script)) as (url, serving):
         async with async_playwright() as p:
             browser = None
             if browsers:
@@ -202,25 +272,31 @@ async def run(sessions: int, moves: int, think: float, browsers: int = 1, script
             alone_browser = (await browser_session(browser, url, 0, moves, problems, think, expected=want)
                              if browsers else [])
             barrier = asyncio.Barrier(sessions)
+            placed: list = []
             jobs = [browser_session(browser, url, k, moves, problems, think, barrier, want) if k <= browsers else
-                    protocol_session(url, k, moves, problems, think, barrier, want) for k in range(1, sessions + 1)]
-            t0, c0, own0 = time.perf_counter(), cpu_seconds(server[0].pid), time.process_time()
+                    protocol_session(url, k, moves, problems, think, barrier, want, placed)
+                    for k in range(1, sessions + 1)]
+            pids = serving()
+            t0, c0, own0 = time.perf_counter(), cpu_of(pids), time.process_time()
             results = await asyncio.gather(*jobs)
             wall = time.perf_counter() - t0
-            busy = (cpu_seconds(server[0].pid) - c0) / wall
+            c1 = cpu_of(pids)
+            per_process = {name: (c1[name] - c0[name]) / wall for name in pids}
+            busy = sum(v for name, v in per_process.items() if not name.startswith("nginx"))
             client = (time.process_time() - own0) / wall
             if browser:
                 await browser.close()
     return {"alone": alone, "alone_browser": alone_browser,
             "loaded": [t for r in results[browsers:] for t in r],
             "loaded_browser": [t for r in results[:browsers] for t in r],
-            "problems": problems, "server_cpu": busy, "client_cpu": client}
+            "problems": problems, "server_cpu": busy, "client_cpu": client, "per_process": per_process,
+            "wall": wall, "placed": placed}
 
 
-def summary(what: str, alone: list[float], loaded: list[float], sessions: int, think: float) -> None:
+def summary(what: str, alone: list[float], loaded: list[float], sessions: int, think: float) -> float | None:
     if not alone or len(loaded) < 2:
         print(f"{what}: too few measurements ({len(alone)} alone, {len(loaded)} under load)")
-        return
+        return None
     med = statistics.median(alone)
     p95 = statistics.quantiles(loaded, n=20)[18]
     print(what)
@@ -228,6 +304,40 @@ def summary(what: str, alone: list[float], loaded: list[float], sessions: int, t
     print(f"  {sessions} sessions at once (think {think:g} s): {len(loaded)} moves, "
           f"p50 {statistics.median(loaded):.0f} ms, p95 {p95:.0f} ms")
     print(f"  ratio (p95 under load / median alone): {p95 / med:.2f}x  (goal: at most 3x)")
+    return p95 / med
+
+
+def team_report(out: dict, replicas: int, sessions: int, moves: int, think: float, ratio: float | None) -> None:
+    """Per-replica CPU and sessions, CPU per move, and a projection from that cost."""
+    per = out["per_process"]
+    placed = {name: out["placed"].count(name) for name in per if not name.startswith("nginx")}
+    nginx = sum(v for name, v in per.items() if name.startswith("nginx"))
+    print("per replica under load: " + ", ".join(
+        f"{name} {per[name]:.0%} of a core ({placed[name]} protocol sessions)" for name in placed)
+        + f"; nginx {nginx:.0%} (master and workers)")
+    done = sessions * moves
+    app_ms = out["server_cpu"] * out["wall"] / done * 1000
+    nginx_ms = nginx * out["wall"] / done * 1000
+    loaded = [t[0] for t in out["loaded"]]
+    cycle = think + (statistics.median(loaded) / 1000 if loaded else 0)
+    print(f"server CPU per slider move: {app_ms:.1f} ms in the replicas + {nginx_ms:.2f} ms in nginx "
+          f"(CPU over the loaded phase / {done} moves; opening the {sessions} sessions included)")
+    per_replica = sessions / replicas
+    mean_busy = out["server_cpu"] / replicas
+    held = "within" if ratio is not None and ratio <= 3 else "NOT within"
+    saturate = cycle / (app_ms / 1000)      # users whose moves fill one core
+    print(f"projection from that cost (an estimate, not measured at that scale): a user moving a slider every "
+          f"~{cycle:.1f} s needs {app_ms / 1000 / cycle:.3f} of a core. One replica is one Python process: it "
+          f"can use one core, which ~{saturate:.0f} such users fill (replicas must stay well below that for "
+          f"short waits). This run: {per_replica:g} sessions per replica at {mean_busy:.0%} of a core each, "
+          f"p95 {held} 3x of one session alone.")
+    for users in (300, 3000):
+        cores = users * (app_ms + nginx_ms) / 1000 / cycle
+        at_least = math.ceil(users / saturate)
+        need = math.ceil(users / per_replica)
+        print(f"  {users:,} users: ~{cores:.1f} cores busy (replicas and nginx); at least {at_least} replicas "
+              f"(each core full); at this run's {per_replica:g} users per replica, {need} replicas "
+              f"(~{math.ceil(need / 2)} machines of 2 cores, one replica per core), one nginx, one PostgreSQL")
 
 
 def main() -> None:
@@ -237,6 +347,8 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=1.0, help="seconds between a user's moves (mean)")
     ap.add_argument("--floor", action="store_true",
                     help="also run the same load (protocol sessions) against a bare one-slider app")
+    ap.add_argument("--team", type=int, default=0, metavar="N",
+                    help="run the load through deploy/run-team with N replicas behind nginx")
     ap.add_argument("--browsers", type=int, default=1,
                     help="how many of the sessions are real Chromium pages (default 1; the rest speak the "
                          "websocket protocol)")
@@ -245,13 +357,17 @@ def main() -> None:
         sys.exit(f"--browsers: {args.browsers} is not between 0 and --sessions ({args.sessions})")
     if args.browsers and not chromium_path():
         sys.exit("no Chromium found (apt-get install chromium), or run with --browsers 0")
-    out = asyncio.run(run(args.sessions, args.moves, args.think, args.browsers))
+    if args.team < 0:
+        sys.exit(f"--team: {args.team} replicas is not a number of replicas")
+    out = asyncio.run(run(args.sessions, args.moves, args.think, args.browsers, team=args.team))
     print(f"{args.sessions} sessions: {args.sessions - args.browsers} over the websocket protocol, "
-          f"{args.browsers} in Chromium")
-    print(f"under load the server process used {out['server_cpu']:.0%} of a core, this load generator "
+          f"{args.browsers} in Chromium" + (f"; through nginx to {args.team} replicas (deploy/run-team)"
+                                            if args.team else ""))
+    what = f"the {args.team} replicas together" if args.team else "the server process"
+    print(f"under load {what} used {out['server_cpu']:.0%} of a core, this load generator "
           f"{out['client_cpu']:.0%} (on {os.cpu_count()} cores)")
-    summary("server: slider move -> award received (protocol sessions)",
-            [t[0] for t in out["alone"]], [t[0] for t in out["loaded"]], args.sessions, args.think)
+    ratio = summary("server: slider move -> award received (protocol sessions)",
+                    [t[0] for t in out["alone"]], [t[0] for t in out["loaded"]], args.sessions, args.think)
     if args.browsers:
         summary("browser: keypress -> award's message arrived (Chromium sessions)",
                 [t[1] for t in out["alone_browser"] if t[1] is not None],
@@ -262,6 +378,8 @@ def main() -> None:
     print(f"sessions showing a wrong award or an error: {len(out['problems'])}")
     for p in out["problems"][:20]:
         print("  " + p)
+    if args.team:
+        team_report(out, args.team, args.sessions, args.moves, args.think, ratio)
     if args.floor:
         bare = asyncio.run(run(args.sessions, args.moves, args.think, 0, BARE))
         print(f"floor: the same load on bench/bare_slider.py; server process used {bare['server_cpu']:.0%} of a core")

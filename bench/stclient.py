@@ -45,25 +45,35 @@ class Session:
         self.page_hash = ""
         self.query = ""
         self.ws = None
+        self.cookies: dict[str, str] = {}          # what the server set (XSRF, a proxy's affinity cookie)
+        self.session_id = ""
+        self.served_by = None                      # X-Served-By of the websocket's handshake, behind deploy/run-team
 
     async def open(self, query: str, watch: str = "State grant award") -> Run:
         cookie = await asyncio.to_thread(self._xsrf_cookie)
         host = urlsplit(self.url).netloc
         self.ws = await websockets.connect(
             f"ws://{host}/_stcore/stream", subprotocols=["streamlit", cookie],
-            additional_headers={"Cookie": f"_streamlit_xsrf={cookie}", "Origin": self.url},
+            additional_headers={"Cookie": self.cookie_header(), "Origin": self.url},
             max_size=None)
+        self.served_by = self.ws.response.headers.get("X-Served-By")
         self.query = query
         return await self._rerun(BackMsg(), watch)
 
+    def cookie_header(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+
     def _xsrf_cookie(self) -> str:
-        # the browser gets this cookie from the health check it makes before connecting
-        with urllib.request.urlopen(self.url + "/_stcore/health", timeout=60) as r:
+        # the browser gets this cookie from the health check it makes before connecting; behind
+        # deploy/run-team the same response pins the browser to a replica with a cookie of its own
+        req = urllib.request.Request(self.url + "/_stcore/health", headers={"Cookie": self.cookie_header()})
+        with urllib.request.urlopen(req, timeout=60) as r:
             for header in r.headers.get_all("Set-Cookie") or []:
                 name, _, rest = header.partition("=")
-                if name.strip() == "_streamlit_xsrf":
-                    return rest.split(";")[0]
-        raise RuntimeError("the server set no XSRF cookie")
+                self.cookies[name.strip()] = rest.split(";")[0]
+        if "_streamlit_xsrf" not in self.cookies:
+            raise RuntimeError("the server set no XSRF cookie")
+        return self.cookies["_streamlit_xsrf"]
 
     async def set_slider(self, key: str, value: float, watch: str = "State grant award") -> Run:
         """Move the slider with this key to value, as a drag or arrow key does."""
@@ -96,6 +106,8 @@ class Session:
             except TimeoutError:
                 raise TimeoutError(f"{self.url}: no end of the rerun within {self.timeout:g} s") from None
             kind = fwd.WhichOneof("type")
+            if kind == "new_session":
+                self.session_id = fwd.new_session.initialize.session_id
             if kind == "script_finished":
                 return run
             if kind == "page_info_changed":
