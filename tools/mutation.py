@@ -14,7 +14,8 @@ change made the tests hang; mutants no test reaches count as survivors).
 
 One mutmut worker by default (--workers N for more): the machine is shared. The run needs
 nothing but the packages of requirements-dev.txt; it starts from an empty mutants/ folder
-unless --resume is given, and leaves PostgreSQL and browsers alone (TEST_POSTGRES_URL and
+unless --resume is given, draws Hypothesis examples the same way every time (the "mutation"
+profile of tests/conftest.py), and leaves PostgreSQL and browsers alone (TEST_POSTGRES_URL and
 the REQUIRE_* variables are removed from its environment). Exit status: 0 when every module
 reaches --threshold (90 by default), 1 otherwise, 2 when mutmut itself failed.
 """
@@ -43,6 +44,7 @@ def run_mutmut(workers: int) -> int:
     env = {k: v for k, v in os.environ.items()
            if k != "TEST_POSTGRES_URL" and not k.startswith("REQUIRE_")}
     env["PYTHONHASHSEED"] = "0"   # the same test order on every run
+    env["HYPOTHESIS_PROFILE"] = "mutation"   # tests/conftest.py: fixed draws, fewer of them
     cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(workers)]
     print("$", " ".join(cmd), flush=True)
     return subprocess.run(cmd, cwd=ROOT, env=env).returncode
