@@ -456,3 +456,105 @@ def test_sweep_refuses_bad_ranges_and_fields():
     with pytest.raises(ValueError) as err:
         grid(a, "eligible_cost", [1], "senior_density", [1])
     assert str(err.value).startswith("field: 'senior_density' cannot be mapped; use one of eligible_cost, ")
+
+
+# ---------------------------------------------------------------- rulesets: files out and back, variants, errors
+
+def test_rulesets_written_as_toml_read_back_the_same():
+    from core.rulesets import available, load, load_text, to_toml
+    for rid in available():
+        rs = load(rid)
+        text = to_toml(rs)
+        back = load_text(text)
+        assert (back.id, back.version, back.kind, back.title, back.based_on) == (rs.id, rs.version, rs.kind, rs.title,
+                                                                                rs.based_on)
+        assert back.to_data() == rs.to_data()
+        assert text.startswith(f'id = "{rs.id}"\ntitle = ')
+        assert f'\n[parameters.capital_cap]\nvalue = "{rs.parameters["capital_cap"].raw}"\nunit = "USD"\n' in text
+        assert '\nvalue = ["conversion", "renovation", "construction"]\n' in text
+        assert text.endswith('"\n') and "\n\n[parameters.state_share]\n" in text
+
+
+def test_a_variant_names_what_it_changed_and_where_it_came_from():
+    from core.rulesets import load, to_toml, load_text
+    rs = load()
+    v = rs.with_changes("cap-1m", "Cap at $1,000,000", {"capital_cap": "1000000", "state_share": "0.6"},
+                        note="What if the cap were $1,000,000?")
+    assert (v.id, v.title, v.kind, v.based_on, v.description) == (
+        "cap-1m", "Cap at $1,000,000", "variant", "regulation", "What if the cap were $1,000,000?")
+    assert v.label == "Cap at $1,000,000 (variant, not the regulation in force)"
+    assert v.parameters["capital_cap"].citation == (
+        "Variant value (was '600000.00' under regulation): " + rs.parameters["capital_cap"].citation)
+    assert v.parameters["state_share"].citation == (
+        "Variant value (was '0.50' under regulation): " + rs.parameters["state_share"].citation)
+    assert v.parameters["master_plan_cap"].citation == rs.parameters["master_plan_cap"].citation
+    assert (v.capital_cap, str(v.state_share)) == (100_000_000, "3/5")
+    assert v.to_data()["based_on"] == "regulation" and "based_on" not in rs.to_data()
+    assert load_text(to_toml(v)).version == v.version
+    same = rs.with_changes("copy", "Copy", {})
+    assert same.description == rs.description and same.version != rs.version
+    from core.rulesets import RulesetError
+    with pytest.raises(RulesetError) as err:
+        rs.with_changes("bad", "Bad", {"nope": 1})
+    assert str(err.value) == ("parameters.nope: unknown parameter; known: capital_cap, master_plan_cap, state_share, "
+                              "local_share, prior_grant_ceiling, bpw_eligible_types")
+
+
+def test_ruleset_errors_name_the_file():
+    from core.rulesets import RulesetError, load_file, load_text
+    with pytest.raises(RulesetError) as err:
+        load_text("id = 'x'\nid = 'y'\n")
+    assert str(err.value).startswith("ruleset: Cannot overwrite a value")
+    with pytest.raises(RulesetError) as err:
+        load_text("id = ", "mine.toml")
+    assert str(err.value).startswith("mine.toml: ")
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "broken.toml"
+        path.write_text("id = [", encoding="utf-8")
+        with pytest.raises(RulesetError) as err:
+            load_file(path)
+        assert str(err.value).startswith(f"{path}: ")
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"id": "Bad Id"}, "id: 'Bad Id' must be lower-case letters, digits, '-' or '_'"),
+    ({"id": "x" * 65}, f"id: {'x' * 65!r} must be lower-case letters, digits, '-' or '_'"),
+    ({"kind": "variant", "id": "regulation"}, "id: a variant may not be called 'regulation'"),
+    ({"title": 5}, "title: must be text, not 5"),
+    ({"parameters": []}, "parameters: must be a table"),
+])
+def test_ruleset_shape_errors(change, message):
+    from core.rulesets import RulesetError, from_data, load
+    data = load().to_data() | change
+    with pytest.raises(RulesetError) as err:
+        from_data(data)
+    assert str(err.value) == message
+
+
+def test_ruleset_id_at_its_longest_and_parameter_edges():
+    from core.rulesets import RulesetError, from_data, load
+    data = load().to_data()
+    assert from_data(data | {"id": "a" * 64}).id == "a" * 64
+    for value, message in [("0.12345", "parameters.state_share.value: '0.12345' has more than four decimal places"),
+                           (1.5, "parameters.state_share.value: a share is a string such as \"0.50\", not 1.5"),
+                           (True, "parameters.state_share.value: a share is a string such as \"0.50\", not True"),
+                           ("x", "parameters.state_share.value: 'x' is not a number"),
+                           ("NaN", "parameters.state_share.value: 'NaN' is outside 0..1")]:
+        bad = load().to_data()
+        bad["parameters"]["state_share"]["value"] = value
+        with pytest.raises(RulesetError) as err:
+            from_data(bad)
+        assert str(err.value) == message
+    for value, expect in [("0.1234", "617/5000"), ("0", "0"), ("1", "1"), (1, "1")]:
+        ok = load().to_data()
+        ok["parameters"]["state_share"]["value"] = value
+        assert str(from_data(ok).state_share) == expect
+    for value, message in [("renovation", "parameters.bpw_eligible_types.value: a list of project types, not 'renovation'"),
+                           (["renovation", "renovation"], "parameters.bpw_eligible_types.value: a project type is listed twice")]:
+        bad = load().to_data()
+        bad["parameters"]["bpw_eligible_types"]["value"] = value
+        with pytest.raises(RulesetError) as err:
+            from_data(bad)
+        assert str(err.value) == message

@@ -147,3 +147,18 @@ def test_goldens_say_what_the_issue_names():
     assert any(t.endswith("(the Board exception route takes over)") for t in texts), texts
     value = next(c for c in load("exception_value_equals_award")["evaluate"]["checks"] if c["id"] == "bpw_property_value")
     assert value["status"] == "pass" and "$600,000, at least the State grant of $600,000" in value["message"]
+
+
+def test_cli_in_process_evaluate_and_sweep(tmp_path, capsys):
+    """The same commands run in this process (so mutation testing sees the code they run)."""
+    from core.cli import main
+    path = tmp_path / "apps.json"
+    path.write_text(json.dumps(CASES["rules_7"]), encoding="utf-8")
+    assert main(["evaluate", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == load("rules_7")["evaluate"]
+    path.write_text(json.dumps(CASES["rules_1"]), encoding="utf-8")
+    assert main(["sweep", "eligible_cost", "--from", "0", "--to", "1500000", str(path)]) == 0
+    got = json.loads(capsys.readouterr().out)
+    if UPDATE:
+        golden_path("sweep_rules_1").write_text(json.dumps(got, indent=2) + "\n", encoding="utf-8")
+    assert got == load("sweep_rules_1")
