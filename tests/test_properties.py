@@ -82,7 +82,7 @@ def test_exception_route_only_when_it_pays_strictly_more(app):
         assert a.routes["bpw_exception"].award <= a.routes["standard"].award
 
 
-@settings(max_examples=60)
+@settings(max_examples=settings.default.max_examples * 3 // 5)  # 60 of the usual 100
 @example(PINNED)
 @given(st.lists(applications(), min_size=1, max_size=40))
 def test_batch_equals_scalar(apps):
