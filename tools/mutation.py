@@ -4,6 +4,7 @@
     python tools/mutation.py --report         # the table again from the last run, no testing
     python tools/mutation.py --resume         # keep the mutants/ folder and its results; test only what is new
     python tools/mutation.py --diff           # also print each survivor's diff
+    python tools/mutation.py --survivors      # after adding tests: rerun only the last run's survivors
 
 What is mutated and which tests run are set in setup.cfg ([mutmut]): every module of core/
 except the presentation, storage and command modules listed there, against the fast core
@@ -40,13 +41,14 @@ STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests"
 KILLED = {"killed", "timeout"}
 
 
-def run_mutmut(workers: int) -> int:
+def run_mutmut(workers: int, names: list[str] = ()) -> int:
     env = {k: v for k, v in os.environ.items()
            if k != "TEST_POSTGRES_URL" and not k.startswith("REQUIRE_")}
     env["PYTHONHASHSEED"] = "0"   # the same test order on every run
     env["HYPOTHESIS_PROFILE"] = "mutation"   # tests/conftest.py: fixed draws, fewer of them
     cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(workers)]
-    print("$", " ".join(cmd), flush=True)
+    print("$", " ".join(cmd), f"<{len(names)} mutants>" if names else "", flush=True)
+    cmd += list(names)
     return subprocess.run(cmd, cwd=ROOT, env=env).returncode
 
 
@@ -93,13 +95,23 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--resume", action="store_true", help="keep mutants/ and the results of the last run")
     p.add_argument("--report", action="store_true", help="only print the results of the last run")
+    p.add_argument("--survivors", action="store_true",
+                   help="rerun only the mutants the last run did not kill (new tests are picked up; the code "
+                        "under core/ must not have changed since that run)")
     p.add_argument("--diff", action="store_true", help="print the diff of every survivor")
     p.add_argument("--workers", type=int, default=1, help="mutmut workers (default 1: the machine is shared)")
     p.add_argument("--threshold", type=float, default=90.0, help="least score per module, in percent")
     p.add_argument("--json", type=Path, help="also write the table and the survivors to this file")
     args = p.parse_args(argv)
 
-    if not args.report:
+    if args.survivors:
+        names = [n for st in results().values() for n, s in st.items() if s not in KILLED]
+        if not names:
+            print("No survivors to rerun.", file=sys.stderr)
+        elif run_mutmut(args.workers, names) != 0:
+            print("mutmut run failed", file=sys.stderr)
+            return 2
+    elif not args.report:
         if not args.resume and MUTANTS.exists():
             shutil.rmtree(MUTANTS)
         code = run_mutmut(args.workers)
