@@ -5,6 +5,7 @@
     python tools/mutation.py --resume         # keep the mutants/ folder and its results; test only what is new
     python tools/mutation.py --diff           # also print each survivor's diff
     python tools/mutation.py --survivors      # after adding tests: rerun only the last run's survivors
+    python tools/mutation.py --sample 30      # a fixed 30% of the mutants (the same ones every run)
 
 What is mutated and which tests run are set in setup.cfg ([mutmut]): every module of core/
 except the presentation, storage and command modules listed there, against the fast core
@@ -23,6 +24,7 @@ reaches --threshold (90 by default), 1 otherwise, 2 when mutmut itself failed.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -52,15 +54,33 @@ def run_mutmut(workers: int, names: list[str] = ()) -> int:
     return subprocess.run(cmd, cwd=ROOT, env=env).returncode
 
 
-def results() -> dict[str, dict[str, str]]:
-    """module path -> {mutant name: status}, from mutmut's .meta files."""
+def in_sample(name: str, percent: float | None) -> bool:
+    """A fixed pseudo-random share of the mutants: the same names in every run and on every machine."""
+    if percent is None:
+        return True
+    return int(hashlib.sha256(name.encode()).hexdigest()[:8], 16) % 10_000 < percent * 100
+
+
+def results(percent: float | None = None, checked_only: bool = True) -> dict[str, dict[str, str]]:
+    """module path -> {mutant name: status}, from mutmut's .meta files (mutants not yet run left out)."""
     out = {}
     for meta in sorted(MUTANTS.rglob("*.py.meta")):
         data = json.loads(meta.read_text())
         module = str(meta.relative_to(MUTANTS))[: -len(".meta")]
         out[module] = {name: STATUS.get(code, "suspicious")
-                       for name, code in data.get("exit_code_by_key", {}).items()}
+                       for name, code in data.get("exit_code_by_key", {}).items()
+                       if in_sample(name, percent) and not (checked_only and code is None)}
     return out
+
+
+def generate() -> None:
+    """Make the mutants and the test statistics without testing any mutant (for --sample)."""
+    env = {k: v for k, v in os.environ.items() if k != "TEST_POSTGRES_URL" and not k.startswith("REQUIRE_")}
+    env["PYTHONHASHSEED"], env["HYPOTHESIS_PROFILE"] = "0", "mutation"
+    # A name that matches no mutant: mutmut generates everything, collects which tests reach
+    # which function, then stops at its filter ("nothing matches") before testing any mutant.
+    subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", "1", "no-such-mutant"],
+                   cwd=ROOT, env=env, capture_output=True, text=True)
 
 
 def table(res: dict[str, dict[str, str]]) -> list[dict]:
@@ -102,9 +122,25 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, default=1, help="mutmut workers (default 1: the machine is shared)")
     p.add_argument("--threshold", type=float, default=90.0, help="least score per module, in percent")
     p.add_argument("--json", type=Path, help="also write the table and the survivors to this file")
+    p.add_argument("--sample", type=float, metavar="PERCENT",
+                   help="test only this share of the mutants, always the same ones (a hash of each name); "
+                        "the score is then an estimate over that sample")
     args = p.parse_args(argv)
 
-    if args.survivors:
+    if args.sample is not None and not args.report and not args.survivors:
+        if not args.resume and MUTANTS.exists():
+            shutil.rmtree(MUTANTS)
+        if not any(MUTANTS.rglob("*.py.meta")):
+            generate()
+        todo = [n for st in results(args.sample, checked_only=False).values() for n, s in st.items()
+                if s == "not checked"]
+        if not any(MUTANTS.rglob("*.py.meta")):
+            print("mutmut made no mutants (run `python -m mutmut run` to see why)", file=sys.stderr)
+            return 2
+        if todo and run_mutmut(args.workers, todo) != 0:
+            print("mutmut run failed", file=sys.stderr)
+            return 2
+    elif args.survivors:
         names = [n for st in results().values() for n, s in st.items() if s not in KILLED]
         if not names:
             print("No survivors to rerun.", file=sys.stderr)
@@ -118,8 +154,8 @@ def main(argv=None) -> int:
         if code != 0:
             print(f"mutmut run failed (exit status {code})", file=sys.stderr)
             return 2
-    res = results()
-    if not res:
+    res = results(args.sample)
+    if not any(res.values()):
         print("No results: run `python tools/mutation.py` first.", file=sys.stderr)
         return 2
     rows = table(res)
