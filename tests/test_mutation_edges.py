@@ -7,6 +7,7 @@ engines (the batch's fast money path, its own copy of the caps) shows as a diffe
 """
 from __future__ import annotations
 
+import io
 from decimal import Decimal
 
 import pandas as pd
@@ -558,3 +559,26 @@ def test_ruleset_id_at_its_longest_and_parameter_edges():
         with pytest.raises(RulesetError) as err:
             from_data(bad)
         assert str(err.value) == message
+
+
+def test_a_variant_with_integer_money_written_out_and_read_back():
+    from core.rulesets import load, load_text, to_toml
+    v = load().with_changes("cap-int", "Integer cap", {"capital_cap": 700000, "master_plan_cap": "20000"})
+    text = to_toml(v)
+    assert "\n[parameters.capital_cap]\nvalue = 700000\n" in text
+    back = load_text(text)
+    assert (back.capital_cap, back.master_plan_cap, back.version) == (70_000_000, 2_000_000, v.version)
+
+
+def test_csv_cells_are_read_as_text():
+    """Leading zeros, three decimals and 'NA' reach the validators as written, never as numbers or blanks."""
+    from core.batch import read_csv
+    text = ("name,project_type,eligible_cost,local_contribution,senior_density\n"
+            "007,renovation,1000000.005,0,1\n"
+            "NA,renovation,0001000000,500000.10,\n")
+    df = read_csv(io.StringIO(text))
+    assert list(df["name"]) == ["007", "NA"] and list(df["senior_density"]) == ["1", ""]
+    out = evaluate_table(df)
+    assert list(out["name"]) == ["007", "NA"]
+    assert out["error"][0] == "eligible_cost: '1000000.005' has fractions of a cent; use at most two decimal places"
+    assert (out["award"][1], out["binding"][1], out["error"][1]) == ("499999.90", "funding_need", "")
