@@ -13,4 +13,9 @@ os.environ.setdefault("SCENARIO_DB_URL", f"sqlite:///{ROOT / 'test-artifacts' / 
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile("no-timing", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("no-timing")
+# Mutation testing (tools/mutation.py) runs the suite once per mutant: the same draws every time
+# (a score that does not move between runs), fewer of them, no example database. The boundaries
+# that matter are pinned as @example and run whatever the profile.
+settings.register_profile("mutation", parent=settings.get_profile("no-timing"), max_examples=25,
+                          derandomize=True, database=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "no-timing"))

@@ -1,0 +1,164 @@
+"""Every sentence asserted whole: golden files of `python -m core evaluate` output.
+
+Each file under tests/golden/mutation_*.json holds one application (RULES.md's worked
+examples and one case per wording branch: federal grant applied or not, prior funds,
+a request, every outcome of the Board exception, every check passing and failing), and
+what the public functions say about it:
+
+- "evaluate": the CLI's JSON for it, exactly (award, caps, routes, every check with its
+  message, every explanation step with its provision);
+- "what_would_change": the calculator's "What would change it" sentences;
+- "sweeps": along each input from $0 to $4,000,000, every breakpoint and its sentence.
+
+Only the public entry points are used (Application.from_dict, evaluate, what_would_change,
+sweep, describe, the CLI), so the files keep holding through refactors of the arithmetic.
+A deliberate change of wording or of the output's form: rerun with UPDATE_GOLDEN=1 and read
+the diff of tests/golden/ before committing it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.analysis import describe, sweep, what_would_change
+from core.application import Application
+from core.award import evaluate
+from tests.conftest import ROOT
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+SWEEP_TO = 400_000_000  # $4,000,000 in cents
+
+# name -> application as a user writes it (the CLI's input).
+CASES = {
+    # RULES.md worked examples 1-8.
+    "rules_1": {"project_type": "construction", "eligible_cost": 1_000_000, "local_contribution": 500_000},
+    "rules_2": {"project_type": "construction", "eligible_cost": 3_000_000, "local_contribution": 1_500_000},
+    "rules_3": {"project_type": "construction", "eligible_cost": 1_000_000, "federal_grant": 400_000,
+                "local_contribution": 300_000},
+    "rules_4": {"project_type": "construction", "eligible_cost": 1_000_000, "local_contribution": 900_000},
+    "rules_5": {"project_type": "master_plan", "eligible_cost": 40_000, "local_contribution": 20_000},
+    "rules_6": {"project_type": "renovation", "eligible_cost": 900_000, "local_contribution": 0,
+                "prior_program_funds": 250_000},
+    "rules_7": {"project_type": "renovation", "eligible_cost": 1_000_000, "local_contribution": 100_000,
+                "bpw_exception": {"local_property_value": 700_000, "state_funds_in_property": False,
+                                  "state_bonded_debt": False}},
+    "rules_8": {"project_type": "acquisition", "eligible_cost": 1_000_000, "local_contribution": 0,
+                "bpw_exception": {}},
+    # Federal law to the contrary: the share is taken of the whole cost.
+    "federal_law_contrary": {"project_type": "construction", "eligible_cost": 1_000_000, "federal_grant": 200_000,
+                             "local_contribution": 0, "federal_law_contrary": True},
+    # The federal grant alone covers the cost: the warning, and nothing left to share.
+    "federal_covers_cost": {"project_type": "construction", "eligible_cost": 500_000, "federal_grant": 800_000},
+    # Odd cents: the State share rounded down, the local match rounded up.
+    "odd_cents": {"project_type": "construction", "eligible_cost": "333333.33", "federal_grant": "0.02",
+                  "local_contribution": "166666.65"},
+    # A request below every other cap, and prior funds with room left.
+    "requested_and_prior": {"project_type": "conversion", "eligible_cost": 2_000_000, "local_contribution": 1_000_000,
+                            "prior_program_funds": 100_000, "requested_amount": "123456.78"},
+    # Prior funds at the ceiling: no room, the check fails.
+    "prior_at_ceiling": {"project_type": "renovation", "eligible_cost": 900_000, "prior_program_funds": 300_000},
+    # The exception's property value exactly equal to the award: the condition passes.
+    "exception_value_equals_award": {"project_type": "renovation", "eligible_cost": 1_000_000,
+                                     "local_contribution": 100_000,
+                                     "bpw_exception": {"local_property_value": 600_000}},
+    # The exception bound by the property value (and the route changes along the sweeps).
+    "exception_property_binds": {"project_type": "conversion", "eligible_cost": 1_000_000,
+                                 "bpw_exception": {"local_property_value": 550_000}},
+    # The exception available but not paying more: the standard route, and the value condition fails.
+    "exception_not_more": {"project_type": "construction", "eligible_cost": 1_000_000,
+                           "bpw_exception": {"local_property_value": 300_000}},
+    # The exception not available: State funds and State debt, both reasons given.
+    "exception_state_money": {"project_type": "renovation", "eligible_cost": 1_000_000, "local_contribution": 200_000,
+                              "bpw_exception": {"local_property_value": 900_000, "state_funds_in_property": True,
+                                                "state_bonded_debt": True}},
+}
+
+
+def result_of(data: dict) -> dict:
+    app = Application.from_dict(data)
+    sweeps = {}
+    for field in ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds",
+                  "requested_amount", "local_property_value"):
+        s = sweep(app, field, 0, SWEEP_TO, points=False)
+        sweeps[field] = [dict(b.to_dict(), text=describe(b, field)) for b in s.breakpoints]
+    return {"input": data, "evaluate": evaluate(app).to_dict(), "what_would_change": what_would_change(app),
+            "sweeps": sweeps}
+
+
+def golden_path(name: str) -> Path:
+    return GOLDEN / f"mutation_{name}.json"
+
+
+def load(name: str) -> dict:
+    return json.loads(golden_path(name).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_golden(name):
+    got = result_of(CASES[name])
+    if UPDATE:
+        GOLDEN.mkdir(exist_ok=True)
+        golden_path(name).write_text(json.dumps(got, indent=2) + "\n", encoding="utf-8")
+    want = load(name)
+    assert got["input"] == want["input"]
+    # Field by field, so a failure names what changed; then the whole, so nothing is skipped.
+    for i, step in enumerate(want["evaluate"]["steps"]):
+        assert got["evaluate"]["steps"][i] == step, f"step {i + 1}"
+    for i, check in enumerate(want["evaluate"]["checks"]):
+        assert got["evaluate"]["checks"][i] == check, f"check {check['id']}"
+    assert got["evaluate"] == want["evaluate"]
+    assert got["what_would_change"] == want["what_would_change"]
+    assert got["sweeps"] == want["sweeps"]
+
+
+def test_cli_evaluate_prints_the_goldens():
+    """The files are what `python -m core evaluate` prints (one run for every case)."""
+    names = list(CASES)
+    r = subprocess.run([sys.executable, "-m", "core", "evaluate", "-"], input=json.dumps([CASES[n] for n in names]),
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    printed = json.loads(r.stdout)
+    for name, out in zip(names, printed):
+        assert out == load(name)["evaluate"], name
+
+
+def test_goldens_say_what_the_issue_names():
+    """The sentences a slip once got past the suite, spelled out (they are also in the files)."""
+    steps = {s["provision"]: s["text"] for s in load("odd_cents")["evaluate"]["steps"]}
+    assert steps["cost_share"] == ("The State share may not exceed 50% of $333,333.31: $166,666.65 "
+                                   "(State share limit, rounded down to the cent).")
+    assert load("rules_4")["what_would_change"][3] == (
+        "Prior program funds above $200,000 would start to cut the award (prior-grant room).")
+    assert load("rules_1")["what_would_change"][3] == (
+        "Any prior program funds would limit the award to $300,000 less those funds (prior-grant room).")
+    assert load("rules_2")["what_would_change"][-1] == (
+        "Another $900,000 of local funds closes the $900,000 funding gap.")
+    assert load("rules_6")["what_would_change"][-1] == (
+        "Another $850,000 of local funds closes the $850,000 funding gap.")
+    texts = [b["text"] for b in load("exception_not_more")["sweeps"]["eligible_cost"]]
+    assert any(t.endswith("(back to the standard route)") for t in texts), texts
+    texts = [b["text"] for b in load("exception_property_binds")["sweeps"]["local_property_value"]]
+    assert any(t.endswith("(the Board exception route takes over)") for t in texts), texts
+    value = next(c for c in load("exception_value_equals_award")["evaluate"]["checks"] if c["id"] == "bpw_property_value")
+    assert value["status"] == "pass" and "$600,000, at least the State grant of $600,000" in value["message"]
+
+
+def test_cli_in_process_evaluate_and_sweep(tmp_path, capsys):
+    """The same commands run in this process (so mutation testing sees the code they run)."""
+    from core.cli import main
+    path = tmp_path / "apps.json"
+    path.write_text(json.dumps(CASES["rules_7"]), encoding="utf-8")
+    assert main(["evaluate", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == load("rules_7")["evaluate"]
+    path.write_text(json.dumps(CASES["rules_1"]), encoding="utf-8")
+    assert main(["sweep", "eligible_cost", "--from", "0", "--to", "1500000", str(path)]) == 0
+    got = json.loads(capsys.readouterr().out)
+    if UPDATE:
+        golden_path("sweep_rules_1").write_text(json.dumps(got, indent=2) + "\n", encoding="utf-8")
+    assert got == load("sweep_rules_1")
