@@ -156,7 +156,7 @@ CAP_COLORS = {"program_max": "#c0392b", "cost_share": "#1f77b4", "property_value
 def sweep_figure(curves: list, field_label: str, current: int | None = None) -> go.Figure:
     """Award against one input. `curves`: [(name, Sweep)], the first drawn in segments
     coloured by the binding cap, the others (variants) as dashed overlays."""
-    from core.analysis import caps_words
+    from core.analysis import binds, caps_words
 
     fig = go.Figure()
     shown = set()
@@ -168,13 +168,14 @@ def sweep_figure(curves: list, field_label: str, current: int | None = None) -> 
                 fig.add_trace(go.Scatter(
                     x=[_usd(x0), _usd(x1)], y=[_usd(a0), _usd(a1)], mode="lines",
                     line=dict(color=CAP_COLORS.get(key, "#333"), width=5),
-                    name=f"{caps_words(cap).capitalize()} binds", legendgroup=key, showlegend=key not in shown,
+                    name=f"{caps_words(cap).capitalize()} {binds(cap)}", legendgroup=key, showlegend=key not in shown,
                     hovertemplate=f"{field_label} %{{x:$,.2f}}: award %{{y:$,.2f}} ({caps_words(cap)})<extra></extra>"))
                 shown.add(key)
             for bp in sw.breakpoints:
                 fig.add_trace(go.Scatter(x=[_usd(bp.value)], y=[_usd(bp.award)], mode="markers",
                                          marker=dict(size=10, color="#222"), showlegend=False,
-                                         hovertemplate=f"{fmt(bp.value)}: {caps_words(bp.binding_after)} binds"
+                                         hovertemplate=f"{fmt(bp.value)}: {caps_words(bp.binding_after)} "
+                                                       f"{binds(bp.binding_after)}"
                                                        "<extra></extra>"))
         else:
             fig.add_trace(go.Scatter(x=[_usd(p[0]) for p in pts], y=[_usd(p[1]) for p in pts], mode="lines",

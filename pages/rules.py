@@ -1,7 +1,7 @@
 """The regulation, its parameters and citations, the interpretations, and policy variants."""
 import streamlit as st
 
-from core.award import evaluate, pct
+from core.award import evaluate, pct, types_words
 from core.compare import table
 from core.fields import PROJECT_TYPES
 from core.money import ValidationError, fmt, plain, to_cents
@@ -25,7 +25,7 @@ def shown(p) -> str:
         return fmt(p.value)
     if kind == "share":
         return pct(p.value)
-    return ", ".join(PROJECT_TYPES[t] for t in p.value)
+    return types_words(p.value).capitalize()
 
 
 st.header("Provisions")
