@@ -162,8 +162,8 @@ class Session:
         self.page = self.context.new_page()
         self.served: list[tuple[str, str | None]] = []
         self.page.on("response", lambda r: self.served.append((r.url, r.headers.get("x-served-by"))))
-        self.page.goto(f"{url}/?{query}")
-        wait_ready(self.page)
+        self.page.goto(f"{url}/?{query}", timeout=120_000)   # generous: CI machines can be busy
+        wait_ready(self.page, timeout=120_000)
         self.replica = self.served[0][1]
 
     def award(self) -> str:
@@ -171,14 +171,14 @@ class Session:
 
     def wait_award(self, text: str) -> None:
         self.page.wait_for_function("(t) => [...document.querySelectorAll('[data-testid=stMetricValue]')]"
-                                    ".some(e => e.innerText === t)", arg=text, timeout=30_000)
+                                    ".some(e => e.innerText === t)", arg=text, timeout=60_000)
 
     def go(self, link: str, heading: str | None = None) -> None:
         """Another page of the app in the same session (the sidebar's link, no reload)."""
         self.page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=link).click()
         self.page.wait_for_function("(t) => document.querySelector('[data-testid=stMain] h1')?.innerText === t",
-                                    arg=heading or link, timeout=30_000)
-        wait_ready(self.page)
+                                    arg=heading or link, timeout=60_000)
+        wait_ready(self.page, timeout=60_000)
 
 
 QUERY = "project_type=renovation&eligible_cost=1000000&local_contribution=500000"
@@ -411,8 +411,8 @@ def test_killing_a_replica_leaves_the_other_working_and_a_reloaded_session_comes
     survivor.wait_award("$501,000")
 
     lost.served.clear()
-    lost.page.reload()
-    wait_ready(lost.page)
+    lost.page.reload(timeout=120_000)
+    wait_ready(lost.page, timeout=120_000)
     assert lost.page.url == scenario and lost.award() == "$501,000"   # the same scenario, from its link
     assert lost.served[0][1] == "replica-2"
     no_error_on(lost.page)
