@@ -2,14 +2,17 @@
 from __future__ import annotations
 
 import argparse
-from decimal import Decimal
 import json
 import os
 import sys
 
+from core.files import WriteError, check_outputs, write_atomic
+from core.inputs import MAX_CSV_BYTES, MAX_JSON_BYTES, InputError, parse_json, read_source
 from core.money import ValidationError
 from core.readings import READINGS, ReadingError, parse as parse_readings
 from core.rulesets import RulesetError, available, load
+
+MAX_APPLICATIONS = 100_000   # `evaluate` prints each result in full; `batch` is for more
 
 
 class CliError(Exception):
@@ -17,18 +20,19 @@ class CliError(Exception):
 
 
 def _read_json(source: str):
-    try:
-        text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
-    except OSError as exc:
-        raise CliError(f"{source}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise CliError(f"{source}: not UTF-8 text") from None
-    try:
-        # Numbers with a fraction are read exactly (Decimal), so 0.005 is rejected as a fraction
-        # of a cent just as "0.005" is, instead of being rounded on the way in as a float.
-        return json.loads(text, parse_float=Decimal)
-    except json.JSONDecodeError as exc:
-        raise CliError(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    """A JSON file or stdin, read up to the size cap and parsed with hostile input in mind.
+    Numbers with a fraction are read exactly (Decimal), so 0.005 is rejected as a fraction
+    of a cent just as "0.005" is, instead of being rounded on the way in as a float."""
+    return parse_json(read_source(source, MAX_JSON_BYTES), source, exact=True)
+
+
+def _outputs(args, **outputs) -> None:
+    """Check every output path before any work: not an input, not twice, not replaced unasked."""
+    inputs = [getattr(args, name) for name in ("file", "input") if getattr(args, name, None)]
+    for src in inputs:
+        if src != "-" and not os.path.exists(src):
+            raise CliError(f"{src}: no such file")
+    check_outputs(outputs, inputs, getattr(args, "force", False))
 
 
 def cmd_evaluate(args) -> int:
@@ -40,6 +44,9 @@ def cmd_evaluate(args) -> int:
     readings = parse_readings(args.reading)
     data = _read_json(args.file)
     many = isinstance(data, list)
+    if many and len(data) > MAX_APPLICATIONS:
+        raise CliError(f"{args.file}: {len(data):,} applications; at most {MAX_APPLICATIONS:,} at once "
+                       "(use `batch` with a CSV file for more)")
     results = []
     for i, item in enumerate(data if many else [data]):
         try:
@@ -55,24 +62,25 @@ def cmd_evaluate(args) -> int:
 
 
 def cmd_batch(args) -> int:
-    from core.batch import BatchError, evaluate_table, read_csv
+    import io
 
+    from core.batch import BatchError, evaluate_table, read_csv
+    from core.export import csv_bytes
+
+    _outputs(args, **{"-o": args.output})
     rs = load(args.ruleset)
     readings = parse_readings(args.reading)
+    data = read_source(args.input, MAX_CSV_BYTES)
     try:
-        table = read_csv(args.input)
-    except FileNotFoundError:
-        raise CliError(f"{args.input}: no such file") from None
+        table = read_csv(io.BytesIO(data))
     except (UnicodeDecodeError, ValueError) as exc:
         raise CliError(f"{args.input}: cannot read as CSV ({str(exc).splitlines()[0]})") from None
     try:
         out = evaluate_table(table, rs, readings)
     except BatchError as exc:
         raise CliError(f"{args.input}: {exc}") from None
-    try:
-        out.to_csv(args.output, index=False)
-    except OSError as exc:
-        raise CliError(f"{args.output}: cannot write ({exc.strerror})") from None
+    # Safe for spreadsheets unless --raw: a cell such as '=2+2' from the input is written "'=2+2".
+    write_atomic(args.output, csv_bytes(out, raw=args.raw))
     bad = int((out["error"] != "").sum())
     print(f"{len(out) - bad} rows evaluated, {bad} with errors -> {args.output}", file=sys.stderr)
     return 1 if bad else 0
@@ -116,12 +124,13 @@ def cmd_scenarios(args) -> int:
             print(f"{sc.name}\t{fmt(award.amount, True)}\t{';'.join(award.binding)}\t{sc.ruleset_id}\t{sc.updated_at}")
         return 0
     if args.action == "export":
+        _outputs(args, **{"-o": args.output})
         data = store.export()
         text = json.dumps(data, indent=2)
         if args.output == "-":
             sys.stdout.write(text + "\n")
         else:
-            _write(args.output, text.encode("utf-8"))  # never leave a half-written backup
+            write_atomic(args.output, text.encode("utf-8"))  # never leave a half-written backup
         print(f"exported {len(data['scenarios'])} scenarios", file=sys.stderr)
         return 0
     good, errors = parse_export(_read_json(args.file))
@@ -137,11 +146,12 @@ def cmd_scenarios(args) -> int:
 
 
 def cmd_allocate(args) -> int:
-    from core.export import spreadsheet_safe
+    from core.export import csv_bytes
     from core.money import fmt, to_cents
     from core.portfolio import PortfolioError, parse_weights, read_table, run
     from core.batch import BatchError
 
+    _outputs(args, **{"-o": args.output})
     rs = load(args.ruleset)
     readings = parse_readings(args.reading)
     budget = to_cents(args.budget, "--budget")
@@ -150,17 +160,11 @@ def cmd_allocate(args) -> int:
     except ValueError as exc:
         raise CliError(str(exc)) from None
     try:
-        with open(args.input, "rb") as fh:
-            table = read_table(fh.read(), args.input)
+        table = read_table(read_source(args.input, MAX_CSV_BYTES), args.input)
         result = run(table, budget, args.mode, weights, rs, readings)
-    except FileNotFoundError:
-        raise CliError(f"{args.input}: no such file") from None
     except (PortfolioError, BatchError) as exc:
         raise CliError(str(exc)) from None
-    try:
-        spreadsheet_safe(result.table).to_csv(args.output, index=False)
-    except OSError as exc:
-        raise CliError(f"{args.output}: cannot write ({exc.strerror})") from None
+    write_atomic(args.output, csv_bytes(result.table))
     bad = int((~result.good).sum())
     print(f"{int(result.good.sum())} applications ranked, {bad} with errors; allocated "
           f"{fmt(int(result.allocated.sum()), True)} of {fmt(budget, True)} -> {args.output}", file=sys.stderr)
@@ -173,6 +177,7 @@ def cmd_report(args) -> int:
 
     from core.award import evaluate
 
+    _outputs(args, **{"-o": args.output, "--pdf": args.pdf})
     readings = parse_readings(args.reading)
     good, errors = parse_export(_read_json(args.file))
     if errors:
@@ -184,26 +189,19 @@ def cmd_report(args) -> int:
                                             sc.readings), sc.notes) for sc in good],
                     prepared_by=args.prepared_by,
                     **({"title": args.title} if args.title else {}))
-    _write(args.output, render(report).encode("utf-8"))
-    print(f"report of {len(good)} scenario(s) -> {args.output}", file=sys.stderr)
-    if args.pdf:
+    document = render(report).encode("utf-8")
+    packet = None
+    if args.pdf:  # made before anything is written: a failed PDF leaves no half of the pair behind
         try:
-            _write(args.pdf, pdf(report))
+            packet = pdf(report)
         except ReportError as exc:
             raise CliError(f"--pdf: {exc}") from None
+    write_atomic(args.output, document)
+    print(f"report of {len(good)} scenario(s) -> {args.output}", file=sys.stderr)
+    if packet is not None:
+        write_atomic(args.pdf, packet)
         print(f"PDF packet -> {args.pdf}", file=sys.stderr)
     return 0
-
-
-def _write(path: str, data: bytes) -> None:
-    """Write whole or not at all: a temporary file renamed into place."""
-    tmp = f"{path}.tmp"
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise CliError(f"{path}: cannot write ({exc.strerror})") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -235,6 +233,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "local_shortfall, funding_gap, error. Exit status 1 if any row was bad.")
     p.add_argument("input", metavar="IN.csv")
     p.add_argument("-o", "--output", required=True, metavar="OUT.csv")
+    p.add_argument("--force", action="store_true", help="replace the output file if it exists")
+    p.add_argument("--raw", action="store_true",
+                   help="write cells exactly as they are, for programs (by default a cell a spreadsheet would "
+                        "run as a formula, such as =SUM(A1), is written with a leading apostrophe)")
     p.add_argument("--ruleset", default="regulation", help=rs_help)
     readings_option(p)
     p.set_defaults(run=cmd_batch)
@@ -258,6 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
     acts.add_parser("list", help="one line per scenario: name, award, binding caps, ruleset, updated")
     e = acts.add_parser("export", help="write the whole library to a versioned JSON file")
     e.add_argument("-o", "--output", required=True, metavar="FILE.json")
+    e.add_argument("--force", action="store_true", help="replace the output file if it exists")
     i = acts.add_parser("import", help="import a JSON export or an array of applications with a 'name'; "
                                        "all or nothing")
     i.add_argument("file", metavar="FILE.json|-")
@@ -273,6 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=["priority", "whole", "pro-rata"], default="priority")
     p.add_argument("--weights", default="", metavar="density=1,proximity=1,new_locality=1")
     p.add_argument("-o", "--output", required=True, metavar="OUT.csv")
+    p.add_argument("--force", action="store_true", help="replace the output file if it exists")
     p.add_argument("--ruleset", default="regulation", help=rs_help)
     readings_option(p)
     p.set_defaults(run=cmd_allocate)
@@ -286,6 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--prepared-by", default="", metavar="TEXT")
     p.add_argument("--title", default="", metavar="TEXT")
     readings_option(p)
+    p.add_argument("--force", action="store_true", help="replace the output file if it exists")
     p.set_defaults(run=cmd_report)
     return parser
 
@@ -295,7 +300,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except (CliError, RulesetError, ReadingError, ValidationError) as exc:
+    except (CliError, RulesetError, ReadingError, ValidationError, InputError, WriteError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation, localcontext
 from fractions import Fraction
 
 # RULES.md: amounts over 10^12 dollars are absurd and rejected.
@@ -29,8 +29,17 @@ class ValidationError(ValueError):
             super().__init__(f"{field}: {problem}")  # nothing to show: the problem says it is missing
         else:
             shown = repr(value[:60] + "…") if isinstance(value, str) and len(value) > 60 else (
-                str(value) if isinstance(value, Decimal) else repr(value))
+                str(value) if isinstance(value, Decimal) and len(str(value)) <= 60 else _short_repr(value))
             super().__init__(f"{field}: {shown} {problem}")
+
+
+def _short_repr(value) -> str:
+    """repr, cut to a readable length (a 5,000-digit number or a huge list is not echoed whole)."""
+    try:
+        shown = repr(value)
+    except ValueError:  # an integer too long for Python to print
+        return "a number of more than 4,300 digits"
+    return shown if len(shown) <= 80 else shown[:60] + f"… ({len(shown):,} characters)"
 
 
 def to_cents(value, field: str) -> int:
@@ -50,6 +59,8 @@ def to_cents(value, field: str) -> int:
         dec = value
     elif isinstance(value, str):
         text = value.strip().replace(" ", "")
+        if len(text) > 40:  # "$1,000,000,000,000.00" is 21 characters; longer is not an amount
+            raise ValidationError(field, value, f"is {len(text):,} characters long; not an amount")
         if not text or not _NUMERIC.match(text) or not any(c.isdigit() for c in text):
             raise ValidationError(field, value, "is not a number; enter dollars such as 1250000 or 1,250,000.50")
         try:
@@ -64,7 +75,10 @@ def to_cents(value, field: str) -> int:
         raise ValidationError(field, value, "is negative; amounts must be $0 or more")
     if dec > MAX_DOLLARS:
         raise ValidationError(field, value, "is over $1,000,000,000,000, the largest amount accepted")
-    cents = dec * 100
+    if dec and dec.adjusted() < -2:  # "1e-99999999" would underflow to 0 in the multiplication below
+        raise ValidationError(field, value, "has fractions of a cent; use at most two decimal places")
+    with localcontext(Context(prec=80)):  # at most 40 digits in: the product is exact, never rounded
+        cents = dec * 100
     if cents != cents.to_integral_value():
         raise ValidationError(field, value, "has fractions of a cent; use at most two decimal places")
     return int(cents)

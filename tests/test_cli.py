@@ -63,7 +63,7 @@ def test_batch_all_good_exit_0_and_missing_file(tmp_path):
     r = run("batch", str(tmp_path / "none.csv"), "-o", str(tmp_path / "o.csv"))
     assert r.returncode == 2 and "no such file" in r.stderr
     src.write_text("name\nx\n")
-    r = run("batch", str(src), "-o", str(tmp_path / "o.csv"))
+    r = run("batch", str(src), "-o", str(tmp_path / "o.csv"), "--force")
     assert r.returncode == 2 and "missing column 'project_type'" in r.stderr
 
 

@@ -120,7 +120,8 @@ def test_cli_allocate(tmp_path):
     rows = list(csv.DictReader(out.open()))
     assert {"award", "binding", "priority_score", "rank", "allocated"} <= set(rows[0])
     assert sum(int(round(float(x["allocated"]) * 100)) for x in rows) <= 400_000_000
-    bad = subprocess.run([sys.executable, "-m", "core", "allocate", str(out), "--budget", "-5", "-o", str(out)],
+    bad = subprocess.run([sys.executable, "-m", "core", "allocate", str(out), "--budget", "-5", "-o",
+                          str(tmp_path / "again.csv")],
                          capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and "--budget: '-5' is negative" in bad.stderr
 

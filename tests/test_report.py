@@ -82,7 +82,7 @@ def test_cli_report_html_and_errors(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "$500,000" in out.read_text()
     src.write_text(json.dumps([{"name": "A", "project_type": "castle", "eligible_cost": 1}]))
-    r = subprocess.run([sys.executable, "-m", "core", "report", str(src), "-o", str(out)],
+    r = subprocess.run([sys.executable, "-m", "core", "report", str(src), "-o", str(out), "--force"],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "scenarios[0].project_type: 'castle'" in r.stderr
 

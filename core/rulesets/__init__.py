@@ -216,11 +216,23 @@ def from_data(data: dict) -> Ruleset:
                    data.get("based_on"), params, version)
 
 
+MAX_TOML_CHARS = 256 * 1024   # the shipped files are ~5 KB
+
+
 def load_text(text: str, source: str = "ruleset") -> Ruleset:
+    from core.inputs import MAX_DEPTH, depth
+    if len(text) > MAX_TOML_CHARS:
+        raise RulesetError(f"{source}: {len(text):,} characters; a ruleset file has at most {MAX_TOML_CHARS:,}")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:  # includes duplicate keys
         raise RulesetError(f"{source}: {exc}") from None
+    except RecursionError:  # arrays nested thousands deep
+        raise RulesetError(f"{source}: nested more than {MAX_DEPTH} levels deep; not a ruleset file") from None
+    except ValueError as exc:  # for example an integer of thousands of digits
+        raise RulesetError(f"{source}: cannot be read ({str(exc).splitlines()[0][:80]})") from None
+    if depth(data) > MAX_DEPTH:
+        raise RulesetError(f"{source}: nested more than {MAX_DEPTH} levels deep; not a ruleset file")
     return from_data(data)
 
 
