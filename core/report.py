@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -253,12 +254,82 @@ def render(report: Report, static: bool = False) -> str:
             f"<style>{CSS}</style>{script}</head><body>{''.join(body)}</body></html>")
 
 
-def pdf(report: Report) -> bytes:
-    """The PDF packet: the report with static charts, printed by the system's Chromium."""
+# One PDF at a time per server process: kaleido keeps one global browser server, and two
+# sessions starting and stopping it at once broke each other ('no attribute _thread').
+_PDF_LOCK = threading.Lock()
+PDF_TIMEOUT = float(os.environ.get("PDF_TIMEOUT_SECONDS", "150"))   # drawing + printing, whole packet
+BUSY = "Another PDF packet is being made on this server; try again in a minute. The HTML report works meanwhile."
+
+
+def _browser_runs(browser: str) -> str | None:
+    """None if `browser --version` answers; else why not, in words."""
+    try:
+        done = subprocess.run([browser, "--version"], capture_output=True, text=True, timeout=20,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return f"{browser} did not answer within 20 seconds"
+    except OSError as exc:
+        return f"{browser} cannot be started ({exc.strerror})"
+    if done.returncode != 0:
+        return f"{browser} does not run (it stopped with status {done.returncode})"
+    return None
+
+
+def pdf(report: Report, timeout: float | None = None) -> bytes:
+    """The PDF packet: the report with static charts, printed by the system's Chromium.
+
+    Made in a child process of its own (kaleido's global browser server cannot be shared by
+    threads), one at a time per server, within `timeout` seconds: a browser that fails or
+    hangs gives a ReportError with what to do, never a hang or a stuck session."""
+    timeout = PDF_TIMEOUT if timeout is None else timeout
     browser = find_browser()
     if browser is None:
         raise ReportError(NO_BROWSER)
-    os.environ.setdefault("BROWSER_PATH", browser)  # kaleido drives the same browser
+    problem = _browser_runs(browser)
+    if problem:
+        raise ReportError(f"{problem}, so the PDF cannot be made. Set BROWSER_PATH to a working Chrome or "
+                          "Chromium, or use the HTML report, which prints cleanly to PDF from any browser.")
+    if not _PDF_LOCK.acquire(timeout=timeout):
+        raise ReportError(BUSY)
+    try:
+        return _pdf_in_child(report, browser, timeout)
+    finally:
+        _PDF_LOCK.release()
+
+
+def _pdf_in_child(report: Report, browser: str, timeout: float) -> bytes:
+    import pickle
+    import signal
+    import sys
+
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "BROWSER_PATH": browser, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "packet.pdf"
+        child = subprocess.Popen([sys.executable, "-m", "core.report", str(out)], stdin=subprocess.PIPE,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=root,
+                                 start_new_session=True)   # its own group: a timeout ends its browsers too
+        try:
+            _, err = child.communicate(pickle.dumps(report), timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+            raise ReportError(f"making the PDF with {browser} took more than {timeout:.0f} seconds and was "
+                              "stopped; try again, or use the HTML report") from None
+        finally:
+            try:
+                os.killpg(child.pid, signal.SIGKILL)   # any browser the child left behind
+            except (ProcessLookupError, PermissionError):
+                pass
+        if child.returncode != 0 or not out.exists() or out.stat().st_size == 0:
+            lines = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
+            reason = lines[-1] if lines else f"status {child.returncode}"
+            raise ReportError(f"the PDF could not be made with {browser} ({reason[:200]})")
+        return out.read_bytes()
+
+
+def _pdf_here(report: Report, browser: str) -> bytes:
+    """In the child process: draw the charts with kaleido, print with the browser."""
     import warnings
 
     import kaleido
@@ -284,3 +355,21 @@ def pdf(report: Report) -> bytes:
         if not out.exists() or out.stat().st_size == 0:
             raise ReportError(f"{browser} did not produce a PDF ({run.stderr.strip().splitlines()[-1:] or 'no output'})")
         return out.read_bytes()
+
+
+def _child_main(target: str) -> int:
+    import pickle
+    import sys
+    report = pickle.loads(sys.stdin.buffer.read())   # written by our own parent process, never by a user
+    try:
+        data = _pdf_here(report, os.environ["BROWSER_PATH"])
+    except ReportError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    Path(target).write_bytes(data)
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(_child_main(sys.argv[1]))

@@ -206,3 +206,55 @@ def test_hostile_toml(fixture, text):
     with pytest.raises(RulesetError, match=text) as err:
         load_text((HOSTILE / fixture).read_text(), fixture)
     assert "\n" not in str(err.value)
+
+
+# -- item 4: PDF packets serialised, bounded in time, clear when the browser fails --------
+
+def test_failing_browser_gives_one_line_fast(export, tmp_path):
+    out = tmp_path / "r.html"
+    r = run("report", export, "-o", out, "--pdf", tmp_path / "r.pdf", env={"BROWSER_PATH": "/bin/false"}, timeout=60)
+    one_line_error(r, "--pdf: /bin/false does not run")
+
+
+def test_hanging_browser_is_stopped_at_the_timeout(tmp_path, monkeypatch):
+    """A browser that answers --version and then hangs: the packet gives up at the timeout
+    with a message, and the next packet is not blocked by the one that hung."""
+    import core.report as rep
+    from core.award import evaluate
+    from core.application import Application
+
+    fake = tmp_path / "hangs"
+    fake.write_text("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'Chromium 1'; exit 0; }\nexec sleep 600\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("BROWSER_PATH", str(fake))
+    made = rep.Report([rep.Item("A", evaluate(Application.from_dict(APP)))])
+    for _ in range(2):
+        with pytest.raises(rep.ReportError, match="took more than 5 seconds and was stopped"):
+            rep.pdf(made, timeout=5)
+    assert not rep._PDF_LOCK.locked()
+
+
+def test_two_sessions_making_pdfs_at_once_both_get_one():
+    from tests.browser_fixtures import require_chromium
+    require_chromium()
+    import threading
+
+    import core.report as rep
+    from core.award import evaluate
+    from core.application import Application
+
+    made = rep.Report([rep.Item("A", evaluate(Application.from_dict(APP)))])
+    results, errors = [], []
+
+    def make():
+        try:
+            results.append(rep.pdf(made))
+        except Exception as exc:  # collected, so the assertion below shows it
+            errors.append(exc)
+
+    threads = [threading.Thread(target=make) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=600)
+    assert not errors and len(results) == 2 and all(r.startswith(b"%PDF") for r in results)
