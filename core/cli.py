@@ -141,6 +141,11 @@ def cmd_scenarios(args) -> int:
         n = store.import_scenarios(good, overwrite=args.overwrite)
     except ScenarioError as exc:
         raise CliError(f"{args.file}: nothing imported; {exc} (use --overwrite to replace)") from None
+    from core.verify import relabelled
+    for sc in good:
+        note = relabelled(sc.ruleset_data)
+        if note:
+            print(f"note: {sc.name}: {note}", file=sys.stderr)
     print(f"imported {n} scenarios", file=sys.stderr)
     return 0
 

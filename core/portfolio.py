@@ -18,6 +18,8 @@ from core.readings import DEFAULT, Readings
 from core.rulesets import Ruleset, load
 
 MAX_ROWS = 20_000
+MAX_CELL = 1_000      # characters in one cell of an uploaded portfolio
+MAX_NAME = 120        # characters in an application's name (as for a saved scenario)
 MODES = {"priority": "In priority order, the last award partly funded",
          "whole": "In priority order, skipping awards that do not fit whole",
          "pro-rata": "Pro rata: every award scaled by the same share"}
@@ -61,6 +63,12 @@ def read_table(data: bytes | str, name: str = "file") -> pd.DataFrame:
     if len(df) > MAX_ROWS:
         raise PortfolioError(f"{name}: more than {MAX_ROWS:,} applications; split the portfolio into smaller files")
     df.columns = [str(c).strip() for c in df.columns]
+    for col in df.columns:   # a 1 MB name froze the browser for 95 s: no cell is longer than a sentence
+        lengths = df[col].str.len()
+        if len(df) and lengths.max() > MAX_CELL:
+            row = int(lengths.to_numpy().argmax())
+            raise PortfolioError(f"{name}: row {row + 2}, column {str(col)[:40]!r}: {int(lengths.max()):,} characters; "
+                                 f"a cell holds at most {MAX_CELL:,}")
     return df
 
 
@@ -160,6 +168,8 @@ def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | N
     rs = rs or load()
     weights = weights or {k: 1.0 for k in FACTORS}
     values, errors = parse_frame(df)
+    if "name" in df.columns:   # names are labels on charts and in files: capped, no hidden characters
+        errors = np.array([_join(e, _name_problem(n)) for e, n in zip(errors, df["name"])], dtype=object)
     good = errors == ""
     ev = evaluate_parsed(values, rs, readings)
     awards = np.where(good, ev["award"].to_numpy(), 0)
@@ -220,6 +230,20 @@ def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list
         lines.append(f"Under {variant.label}, the maximum awards would total {fmt(int(other[g].sum()))}: "
                      f"{fmt(abs(diff))} {'more' if diff >= 0 else 'less'}.")
     return lines
+
+
+def _name_problem(raw) -> str:
+    from core.money import ValidationError
+    from core.names import check_text
+    try:
+        check_text("" if raw is None or raw != raw else str(raw), "name", MAX_NAME, required=False)
+    except ValidationError as err:
+        return str(err)
+    return ""
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a and b else a or b
 
 
 def read_sample() -> pd.DataFrame:

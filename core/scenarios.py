@@ -14,14 +14,16 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from sqlalchemy import (Column, Integer, MetaData, String, Table, Text, create_engine, delete, event, insert,
+from sqlalchemy import (Column, Index, Integer, MetaData, String, Table, Text, create_engine, delete, event, insert,
                         select, update)
 from sqlalchemy.exc import IntegrityError
 
 from core.application import Application
 from core.award import Award, evaluate
 from core.money import ValidationError
+from core.names import check_text
 from core.readings import DEFAULT as DEFAULT_READINGS, ReadingError, Readings, from_dict as readings_from_dict
+from core.verify import verified
 from core.rulesets import Ruleset, RulesetError, available, from_data, load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,6 +48,9 @@ scenarios = Table(
     Column("created_at", String(32), nullable=False),
     Column("updated_at", String(32), nullable=False),
 )
+# Most recent first, with the name beside it: a page of the library (and a search by name)
+# walks this index and reads only the rows it shows, however large the library (issue 19).
+recent_index = Index("ix_scenarios_recent", scenarios.c.updated_at, scenarios.c.id, scenarios.c.name)
 meta = Table("library_meta", metadata, Column("key", String(64), primary_key=True), Column("value", Text))
 
 
@@ -69,9 +74,7 @@ def check_name(name, field: str = "name") -> str:
         raise ValidationError(field, name, "is empty; give the scenario a name")
     if len(name) > MAX_NAME:
         raise ValidationError(field, name, f"is {len(name):,} characters long; at most {MAX_NAME} are allowed")
-    if _CONTROL.search(name):
-        raise ValidationError(field, name, "contains control characters")
-    return name
+    return check_text(name, field, MAX_NAME, what="scenario")   # no controls, bidi overrides, zero-width
 
 
 def check_notes(notes, field: str = "notes") -> str:
@@ -81,6 +84,7 @@ def check_notes(notes, field: str = "notes") -> str:
         raise ValidationError(field, notes, "must be text")
     if len(notes) > MAX_NOTES:
         raise ValidationError(field, notes, f"is {len(notes):,} characters long; at most {MAX_NOTES:,} are allowed")
+    check_text(notes, field, MAX_NOTES, multiline=True, required=False)
     return notes
 
 
@@ -145,6 +149,7 @@ def scenario_from_dict(item, where: str = "scenario") -> Scenario:
         rs = from_data(rs_info["data"]) if rs_info.get("data") else load(rs_info.get("id", "regulation"))
     except RulesetError as err:
         raise ValidationError(f"{where}.ruleset", rs_info.get("id"), f"cannot be used ({err})") from None
+    rs, _ = verified(rs)   # a ruleset claiming a shipped id or kind must equal it, else a labelled variant
     try:
         rd = readings_from_dict(item.get("readings"))
     except ReadingError as err:
@@ -223,6 +228,7 @@ class ScenarioStore:
         """Create the schema on first use and refuse a library written by a newer app."""
         with self.engine.begin() as conn:
             metadata.create_all(conn)
+            recent_index.create(conn, checkfirst=True)   # a library made before the index existed
             found = conn.execute(select(meta.c.value).where(meta.c.key == "schema_version")).scalar()
             if found is None:
                 try:
@@ -333,7 +339,7 @@ class ScenarioStore:
                     conn.execute(insert(scenarios).values(**values))
 
     def export(self, names: list[str] | None = None) -> dict:
-        chosen = [s for s in self.list() if names is None or s.name in names]
+        chosen = self.list() if names is None else self.get_many(list(names))   # only what is asked for
         return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "exported_at": now(),
                 "scenarios": [s.to_dict() for s in chosen]}
 
@@ -344,3 +350,37 @@ class ScenarioStore:
         except IntegrityError as err:
             raise ScenarioExists(f"a scenario name clashed with one saved meanwhile ({err.orig})") from None
         return len(items)
+
+    # -- bounded reads for pages (issue 19): a page's cost does not grow with the library --------
+
+    @staticmethod
+    def _matching(search: str):
+        """Names containing `search` (any case); LIKE's own wildcards in it are taken literally."""
+        query = select(scenarios)
+        if search.strip():
+            pattern = search.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            query = query.where(scenarios.c.name.ilike(f"%{pattern}%", escape="\\"))
+        return query
+
+    def count(self, search: str = "") -> int:
+        from sqlalchemy import func
+        query = select(func.count(scenarios.c.id))
+        if search.strip():
+            query = query.where(self._matching(search).whereclause)
+        with self.engine.connect() as conn:
+            return conn.execute(query).scalar_one()
+
+    def page(self, search: str = "", offset: int = 0, limit: int = 25) -> list[Scenario]:
+        """One page of the scenarios whose names contain `search`, most recently updated first."""
+        query = (self._matching(search).order_by(scenarios.c.updated_at.desc(), scenarios.c.id.desc())
+                 .offset(max(0, offset)).limit(max(0, limit)))
+        with self.engine.connect() as conn:
+            return [self._row(r) for r in conn.execute(query)]
+
+    def get_many(self, names: list[str]) -> list[Scenario]:
+        """The named scenarios that exist, in the order given."""
+        if not names:
+            return []
+        with self.engine.connect() as conn:
+            rows = {r.name: self._row(r) for r in conn.execute(select(scenarios).where(scenarios.c.name.in_(names)))}
+        return [rows[n] for n in names if n in rows]

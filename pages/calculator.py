@@ -16,20 +16,21 @@ from core.scenarios import ScenarioError, ScenarioExists
 from ui import state
 from ui.library import store
 from ui.reporting import report_buttons
-from ui.text import STATUS_BADGE, md
+from ui.text import STATUS_BADGE, error_text, md, ruleset_label
 from ui.widgets import flag_input, money_input
 
 state.init()
 for problem in st.session_state.pop("url_problems", []):
-    st.warning(md(problem), icon=":material/link_off:")
+    st.warning(problem, icon=":material/link_off:")   # Markdown made by ui.state with the link's text literal
 
 rs = state.ruleset()
 presenting = st.session_state.get("presentation", False)
 
 st.title("State grant calculator")
-st.caption(md(f"Ruleset: {rs.label} · version {rs.version}"))
+st.caption(md("Ruleset: ") + ruleset_label(rs) + md(f" · version {rs.version}"))
 if rs.is_variant:
-    st.warning(md(f"Computed under a policy variant, not the regulation in force: {rs.title}."), icon=":material/science:")
+    st.warning(md("Computed under a policy variant, not the regulation in force: ") + ruleset_label(rs, full=False)
+               + md("."), icon=":material/science:")
 
 
 def inputs(award) -> None:
@@ -143,9 +144,9 @@ def save_box() -> None:
             st.session_state["overwrite_pending"] = pending = (name, notes, shown["application"], shown["ruleset"],
                                                                shown.get("readings"))
         except ValidationError as err:
-            st.error(f"Not saved. {md(str(err))}", icon=":material/error:")
+            st.error("Not saved. " + error_text(err), icon=":material/error:")
         except ScenarioError as err:
-            st.error(f"Not saved: {md(str(err))}", icon=":material/error:")
+            st.error("Not saved: " + error_text(err), icon=":material/error:")
     if pending:
         st.warning("A scenario with this name already exists. Replace it with these inputs?",
                    icon=":material/warning:")
@@ -162,7 +163,7 @@ def save_box() -> None:
 
 
 for note in st.session_state.pop("loaded_notes", []):
-    st.info(md(note), icon=":material/folder_open:")
+    st.info(note, icon=":material/folder_open:")   # Markdown made by the Compare page, names literal
 # What the calculator shows now, for the save box and report, which do not redraw on every move.
 shown = st.session_state.setdefault("calc:shown", {})
 

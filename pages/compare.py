@@ -15,12 +15,18 @@ from ui import state
 from ui.library import store
 from ui.reporting import report_buttons
 from core.report import Item
-from ui.text import md
+from core.inputs import InputError, parse_json
+from core.verify import relabelled
+from ui.text import error_text, literal, md, message
 from ui.uploads import upload_bytes
 
 state.init()
 st.title("Compare scenarios")
 lib = store()
+
+PAGE = 25          # scenarios listed per page of the library
+OPEN_ON = 4        # the page opens comparing the most recent few
+MAX_CHOSEN = 12    # compared at once: the table and charts stay readable and cheap
 
 ILLUSTRATIVE = [  # sample data, labelled as such: not real applications
     ("Illustrative: as submitted", dict(project_type="renovation", eligible_cost=1_800_000, local_contribution=700_000)),
@@ -32,10 +38,12 @@ ILLUSTRATIVE = [  # sample data, labelled as such: not real applications
 ]
 
 for note in st.session_state.pop("library_notes", []):
-    st.success(md(note), icon=":material/check:")
+    st.success(note, icon=":material/check:")   # Markdown made below, with names literal
 
-saved = lib.list()
-if not saved:
+# Bounded work per view (issue 19): the page reads a count, one page of names and the chosen
+# scenarios, never the whole library, so its cost stays flat as the library grows to 10,000.
+total = lib.count()
+if not total:
     st.info("No saved scenarios yet. On the Calculator, type a **Scenario name** and press **Save scenario**; "
             "or add four illustrative scenarios to see how the comparison works.", icon=":material/info:")
     if st.button("Add illustrative scenarios"):
@@ -44,9 +52,26 @@ if not saved:
                      overwrite=True)
         st.rerun()
 else:
-    names = [s.name for s in saved]
-    by_name = {s.name: s for s in saved}
-    chosen = st.multiselect("Scenarios to compare (most recent first)", names, default=names, key="w:cmp_names")
+    search = st.text_input("Find saved scenarios by name", key="w:lib_search", max_chars=120,
+                           placeholder="part of a name; empty lists them all, most recent first")
+    found = lib.count(search)
+    pages = max(1, -(-found // PAGE))
+    if st.session_state.get("w:lib_page", 1) > pages:
+        st.session_state["w:lib_page"] = 1
+    page_no = st.number_input("Page", 1, pages, key="w:lib_page") if pages > 1 else 1
+    listing = lib.page(search, (page_no - 1) * PAGE, PAGE)
+    names = [s.name for s in listing]
+    st.caption(md(f"{found:,} of {total:,} saved scenarios found; page {page_no} of {pages} "
+                  f"({PAGE} a page, most recent first)."))
+    if "w:cmp_names" not in st.session_state:   # opens on the most recent few, not on everything
+        st.session_state["w:cmp_names"] = [s.name for s in lib.page("", 0, OPEN_ON)]
+    kept = lib.get_many(st.session_state["w:cmp_names"])   # one deleted meanwhile drops out
+    st.session_state["w:cmp_names"] = [s.name for s in kept]
+    chosen = st.multiselect(f"Scenarios to compare (at most {MAX_CHOSEN}; add more from the page found above)",
+                            list(dict.fromkeys([s.name for s in kept] + names)), key="w:cmp_names",
+                            max_selections=MAX_CHOSEN)
+    by_name = {s.name: s for s in kept + lib.get_many([n for n in chosen if n not in {k.name for k in kept}])}
+    chosen = [n for n in chosen if n in by_name]
     if not chosen:
         st.info("Choose at least one scenario to compare.", icon=":material/info:")
     else:
@@ -56,7 +81,7 @@ else:
         outdated = [n for n in chosen if by_name[n].outdated]
         if outdated:
             st.warning("Saved under an older version of their ruleset (shown as saved; open one in the "
-                       "Calculator to see both): " + md(", ".join(outdated)), icon=":material/history:")
+                       "Calculator to see both): " + ", ".join(literal(n) for n in outdated), icon=":material/history:")
         df = table(named)
         mask = differs(df, baseline)
         styled = df.style.apply(lambda _: mask.replace({True: "background-color: #fff3cd; font-weight: 600",
@@ -70,26 +95,26 @@ else:
         a, b = st.columns(2)
         a.download_button("Download the comparison (CSV)", csv_bytes(table(named, machine=True)),
                           file_name="scenario-comparison.csv", mime="text/csv")
-        b.download_button("Export these scenarios (JSON)", json.dumps(lib.export(chosen), indent=2),
+        b.download_button("Export these scenarios (JSON)", lambda: json.dumps(lib.export(chosen), indent=2),
                           file_name="scenarios.json", mime="application/json")
         items = [Item(n, a, by_name[n].notes) for n, a in sorted(named, key=lambda x: x[0] != baseline)]
         report_buttons(lambda: items, "cmp")
 
-if saved and not st.session_state.get("presentation"):
+if total and names and not st.session_state.get("presentation"):
     st.header("Library")
-    pick = st.selectbox("Scenario", names, key="w:lib_pick")
-    sc = by_name[pick]
+    pick = st.selectbox("Scenario (from the page found above)", names, key="w:lib_pick")
+    sc = next(s for s in listing if s.name == pick)
     st.text(f"Name: {sc.name}\nNotes: {sc.notes or '—'}\nRuleset: {sc.ruleset_id} (version {sc.ruleset_version})\n"
             f"Saved: {sc.created_at}   Updated: {sc.updated_at}")
     c1, c2, c3 = st.columns(3)
     if c1.button("Open in the calculator", key="w:lib_load"):
         state.load_application(sc.application, sc.ruleset_id if sc.current_ruleset() else None, sc.readings)
-        notes = [f"Opened the scenario “{sc.name}”."]
+        notes = [message("Opened the scenario {}.", sc.name)]
         if sc.outdated:
             now_rs = sc.current_ruleset()
-            notes.append(f"It was saved under version {sc.ruleset_version} of the ruleset “{sc.ruleset_id}”, "
-                         f"which is now version {now_rs.version}. Award then: {fmt(sc.award().amount)}; "
-                         f"award now: {fmt(evaluate(sc.application, now_rs).amount)}.")
+            notes.append(md(f"It was saved under version {sc.ruleset_version} of the ruleset “{sc.ruleset_id}”, "
+                            f"which is now version {now_rs.version}. Award then: {fmt(sc.award().amount)}; "
+                            f"award now: {fmt(evaluate(sc.application, now_rs).amount)}."))
         st.session_state["loaded_notes"] = notes
         st.switch_page("pages/calculator.py")
     with c2.popover("Rename or duplicate"):
@@ -99,10 +124,10 @@ if saved and not st.session_state.get("presentation"):
             if button.button(verb[:-1] if verb == "Renamed" else "Duplicate", key=f"w:lib_{verb}"):
                 try:
                     action(pick, new)
-                    st.session_state["library_notes"] = [f"{verb} “{pick}” as “{new.strip()}”."]
+                    st.session_state["library_notes"] = [message(verb + " {} as {}.", pick, new.strip())]
                     st.rerun()
                 except (ValidationError, ScenarioError) as err:
-                    st.error(md(str(err)), icon=":material/error:")
+                    st.error(error_text(err), icon=":material/error:")
     with c3.popover("Delete"):
         st.text(f"Delete “{pick}”? You can undo it right after.")
         if st.button("Yes, delete it", key="w:lib_delete", type="primary"):
@@ -119,7 +144,7 @@ if undo is not None:
             st.session_state.pop("undo")
             st.rerun()
         except ScenarioError as err:
-            st.error(md(str(err)), icon=":material/error:")
+            st.error(error_text(err), icon=":material/error:")
 
 if st.session_state.get("presentation"):
     st.stop()  # a projector shows the comparison, not the library's housekeeping
@@ -129,16 +154,21 @@ up = st.file_uploader("Import scenarios from a JSON file", type=["json"], key="w
                       help="A library export, or a JSON array of applications that each carry a name.")
 raw = upload_bytes(up)
 if raw is not None:
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        data, problem = None, f"{up.name} is not a JSON file ({err})."
-        st.error(md(problem), icon=":material/error:")
+    try:   # size, nesting, long numbers and duplicate keys checked: one clear line for each
+        data = parse_json(raw, up.name)
+    except InputError as err:
+        data = None
+        st.error(md("Nothing imported: ") + literal(str(err), 400), icon=":material/error:")
     if data is not None:
         good, errors = parse_export(data)
         if errors:
-            st.error(f"{len(errors)} problem(s) in {md(up.name)}; nothing has been imported.", icon=":material/error:")
+            st.error(md(f"{len(errors)} problem(s) in ") + literal(up.name) + md("; nothing has been imported."),
+                     icon=":material/error:")
             st.dataframe({"Problem": errors}, hide_index=True, width="stretch")
+        for sc in good:   # a ruleset that passed itself off as a shipped one: imported as a labelled variant
+            note = relabelled(sc.ruleset_data)
+            if note:
+                st.warning(message("{}: ", sc.name) + literal(note, 600), icon=":material/science:")
         overwrite = st.checkbox("Replace saved scenarios that have the same names", key="w:import_overwrite")
         label = f"Import {len(good)} valid scenario(s)" if errors else f"Import {len(good)} scenario(s)"
         if good and st.button(label, key="w:import_go"):
@@ -147,7 +177,7 @@ if raw is not None:
                 st.session_state["library_notes"] = [f"Imported {n} scenario(s)."]
                 st.rerun()
             except ScenarioError as err:
-                st.error(f"Nothing imported: {md(str(err))}", icon=":material/error:")
-if saved:
-    st.download_button("Back up the whole library (JSON)", json.dumps(lib.export(), indent=2),
+                st.error("Nothing imported: " + error_text(err), icon=":material/error:")
+if total:   # made when pressed, not on every view of the page
+    st.download_button("Back up the whole library (JSON)", lambda: json.dumps(lib.export(), indent=2),
                        file_name="scenario-library.json", mime="application/json")

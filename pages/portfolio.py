@@ -7,13 +7,13 @@ from core.money import ValidationError, fmt, to_cents
 from core.portfolio import FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table, run
 from core.batch import BatchError
 from ui import state
-from ui.text import md
+from ui.text import error_text, literal, md, ruleset_label
 from ui.uploads import upload_bytes
 
 state.init()
 rs = state.ruleset()
 st.title("Portfolio")
-st.caption(md(f"Rank a year's applications and allocate one appropriation, under {rs.label}."))
+st.caption(md("Rank a year's applications and allocate one appropriation, under ") + ruleset_label(rs) + md("."))
 st.info("The priority score is decision support from the Department's considerations (senior population "
         "density, distance to existing senior centers, localities not funded before). It orders "
         "applications; it never changes an award amount.", icon=":material/info:")
@@ -29,7 +29,7 @@ try:
     else:
         table = read_sample()
 except PortfolioError as err:
-    st.error(md(str(err)), icon=":material/error:")
+    st.error(literal(str(err), 400), icon=":material/error:")   # names the user's file
     st.stop()
 if source == "the illustrative sample":
     st.warning("Showing an ILLUSTRATIVE sample of 20 fictional applications. Upload a CSV to use your own.",
@@ -44,7 +44,7 @@ budget_text = c1.text_input("Budget (appropriation)", value="4,000,000", key="w:
 try:
     budget = to_cents(budget_text, "Budget")
 except ValidationError as err:
-    st.error(md(str(err)), icon=":material/error:")
+    st.error(error_text(err), icon=":material/error:")
     st.stop()
 mode = c2.radio("Allocation", list(MODES), format_func=MODES.get, key="w:pf_mode", horizontal=False)
 st.subheader("Weights of the considerations")
@@ -56,7 +56,7 @@ st.caption(md(formula_words(weights)))
 try:
     result = run(table, budget, mode, weights, rs, state.readings())
 except BatchError as err:
-    st.error(md(f"{source}: {err}"), icon=":material/error:")
+    st.error(literal(source) + md(f": {err}"), icon=":material/error:")
     st.stop()
 
 bad = result.table[~result.good]
@@ -77,8 +77,12 @@ m[0].metric("Maximum awards", fmt(int(result.awards[result.good].sum())))
 m[1].metric("Allocated", fmt(int(result.allocated.sum())))
 m[2].metric("Budget", fmt(budget))
 m[3].metric("Unfunded", fmt(int(result.awards[result.good].sum() - result.allocated.sum())))
-for line in insight(result, rs, variant):
-    st.markdown(f"- {md(line)}")
+for line in insight(result, rs, variant):   # a variant's title is a user's: shown literally
+    text = md(line)
+    for r in (rs, variant):
+        if r is not None and r.is_variant:
+            text = text.replace(md(r.label), ruleset_label(r))
+    st.markdown(f"- {text}")
 
 if len(good):
     names = good["name"].astype(str).tolist() if "name" in good else [f"Row {i + 2}" for i in good.index]

@@ -9,7 +9,10 @@ from core.provisions import PROVISIONS
 from core.readings import READINGS
 from core.rulesets import PARAMETER_KINDS, RulesetError, available, load, load_text, to_toml
 from ui import state
-from ui.text import md
+from core.names import check_text, variant_id
+from ui.text import error_text, literal, md, message
+
+MAX_TITLE = 80
 from ui.uploads import upload_bytes
 
 state.init()
@@ -81,22 +84,24 @@ with st.form("variant_form"):
     made = st.form_submit_button("Make variant")
 if made:
     try:
-        vid = "variant-" + "".join(ch if ch.isalnum() else "-" for ch in title.lower()).strip("-")[:40]
-        if not title.strip():
-            raise ValidationError("Variant name", title, "is empty")
+        name = check_text(title, "Variant name", MAX_TITLE, what="variant")
+        vid = variant_id(name)   # ASCII from the name: 'Café für Año' -> variant-cafe-fur-ano
+        if vid in state.ruleset_ids():   # 'Cap 1.0' and 'Cap 1-0' give one id: refused, never replaced
+            raise ValidationError("Variant name", name, f"gives the id {vid!r}, which another variant already "
+                                  "has; choose a name that differs in its letters or digits")
         changes = {"capital_cap": plain(to_cents(cap, "Capital cap")),
                    "master_plan_cap": plain(to_cents(mp, "Master-plan cap")),
                    "prior_grant_ceiling": plain(to_cents(ceiling, "Prior-grant ceiling")),
                    "state_share": f"{share / 100:.4f}", "local_share": f"{local / 100:.4f}",
                    "bpw_eligible_types": types}
-        variants[vid] = base.with_changes(vid, title.strip(), changes,
-                                          note=f"Policy variant of {base.id}: {title.strip()}. Not the regulation in force.")
+        variants[vid] = base.with_changes(vid, name, changes,
+                                          note=f"Policy variant of {base.id}: {name}. Not the regulation in force.")
         if "w:rules_cmp" in st.session_state:  # show the new variant in the comparison below
             st.session_state["w:rules_cmp"] = list(dict.fromkeys(st.session_state["w:rules_cmp"] + [vid]))
-        st.success(md(f"Made the variant “{title.strip()}”. Pick it in the sidebar, or compare below."),
+        st.success(message("Made the variant {}. Pick it in the sidebar, or compare below.", name),
                    icon=":material/check:")
     except (ValidationError, RulesetError) as err:
-        st.error(md(f"Not made: {err}"), icon=":material/error:")
+        st.error(md("Not made: ") + error_text(err), icon=":material/error:")
 
 up = st.file_uploader("Or load a variant from a ruleset file (TOML)", type=["toml"], key="w:variant_file")
 raw = upload_bytes(up)
@@ -105,12 +110,20 @@ if raw is not None:
         v = load_text(raw.decode("utf-8"), up.name)
         if not v.is_variant:
             raise RulesetError("kind: a loaded file must be a variant (kind = \"variant\")")
+        if v.id in available():   # it would replace the shipped ruleset of that id and be listed twice
+            raise RulesetError(f"id: {v.id!r} is a ruleset shipped with the app; give the variant an id of its own")
+        if v.id in variants and variants[v.id].version != v.version:
+            raise RulesetError(f"id: a different variant {v.id!r} (“{variants[v.id].title}”) is already "
+                               "loaded; give this one an id of its own")
+        check_text(v.title, "title", MAX_TITLE, what="variant")
         variants[v.id] = v
         if "w:rules_cmp" in st.session_state and v.id not in st.session_state["w:rules_cmp"]:
             st.session_state["w:rules_cmp"] = st.session_state["w:rules_cmp"] + [v.id]
-        st.success(md(f"Loaded the variant “{v.title}” ({v.id})."), icon=":material/check:")
-    except (RulesetError, UnicodeDecodeError) as err:
-        st.error(md(f"Not loaded: {err}"), icon=":material/error:")
+        st.success(message("Loaded the variant {} ({}).", v.title, v.id), icon=":material/check:")
+    except (RulesetError, ValidationError) as err:
+        st.error(md("Not loaded: ") + error_text(err), icon=":material/error:")
+    except UnicodeDecodeError:
+        st.error(md("Not loaded: ") + literal(up.name) + md(" is not UTF-8 text."), icon=":material/error:")
 
 st.subheader("The current application under each ruleset")
 app = state.application()
@@ -122,5 +135,5 @@ if chosen:
     st.dataframe(table(named)[["Scenario", "State grant award", "Binding", "Route", "Funding gap"]]
                  .rename(columns={"Scenario": "Ruleset"}), hide_index=True, width="stretch")
 for vid, v in variants.items():
-    st.download_button(f"Download “{v.title}” as a ruleset file", to_toml(v), file_name=f"{vid}.toml",
+    st.download_button(message("Download {} as a ruleset file", v.title, limit=80), to_toml(v), file_name=f"{vid}.toml",
                        mime="application/toml", key=f"w:dl:{vid}")

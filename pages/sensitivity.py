@@ -9,16 +9,16 @@ from core.fields import FIELD
 from core.money import fmt
 from core.readings import READING, READING_IDS
 from ui import state
-from ui.text import md
+from ui.text import md, ruleset_label
 from ui.widgets import nice_ceiling
 
 state.init()
 rs = state.ruleset()
 app = state.application()
 st.title("Sensitivity")
-st.caption(md(f"For the application on the Calculator, under {rs.label}"
-              f"{'' if state.readings().is_default else ' with ' + state.readings().describe()}. "
-              f"Change the inputs there."))
+st.caption(md("For the application on the Calculator, under ") + ruleset_label(rs)
+           + md(f"{'' if state.readings().is_default else ' with ' + state.readings().describe()}. "
+                "Change the inputs there."))
 
 LABELS = {f: FIELD[f].label for f in SWEEP_FIELDS}
 fields = [f for f in SWEEP_FIELDS if f != "local_property_value" or app.bpw_exception_requested]

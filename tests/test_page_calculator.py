@@ -139,7 +139,7 @@ def test_type_and_value_conditions_flip_the_route():
     ({"eligible_cost": "-5"}, "total cost of eligible work was ignored"),
     ({"eligible_cost": "lots"}, "total cost of eligible work was ignored"),
     ({"project_type": "castle", "eligible_cost": "1000000"}, "project type was ignored"),
-    ({"eligible_cost": "1000000", "ruleset": "nope"}, "ruleset 'nope' is unknown"),
+    ({"eligible_cost": "1000000", "ruleset": "nope"}, "ruleset ` nope ` is unknown"),
     ({"eligible_cost": "1000000", "federal_law_contrary": "perhaps"}, "federal law requires otherwise was ignored"),
 ])
 def test_bad_url_values_fall_back_with_a_message(params, message):

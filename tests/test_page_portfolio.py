@@ -17,4 +17,4 @@ def test_portfolio_page_sample_modes_and_weights():
     assert not at.exception
     assert any("more" in m.value and "Capital cap raised" in m.value for m in at.markdown)
     at.text_input(key="w:pf_budget").input("lots").run()
-    assert any("Budget: 'lots' is not a number" in e.value for e in at.error)
+    assert any("Budget: ` lots ` is not a number" in e.value for e in at.error)

@@ -18,6 +18,7 @@ from core.fields import EXCEPTION_FIELDS, FIELD, FIELDS, PROJECT_TYPES
 from core.money import ValidationError, fmt
 from core.readings import DEFAULT as DEFAULT_READINGS, READING, READING_IDS, ReadingError, Readings
 from core.rulesets import RulesetError, Ruleset, available, load
+from ui.text import error_text, literal, md, message
 
 # The realistic example the dashboard opens on (ISSUE: renovation, $1,000,000, local $500,000).
 EXAMPLE = {"project_type": "renovation", "eligible_cost": 100_000_000, "local_contribution": 50_000_000}
@@ -50,20 +51,22 @@ def _from_url(params: dict) -> tuple[dict, list[tuple[str, str]]]:
             continue
         try:
             values[name] = parse_field(name, params[name])
-        except ValidationError as err:
-            problems.append((name, f"The link's {FIELD[name].label.lower()} was ignored ({err})"))
+        except ValidationError as err:   # the value is the link's, so it is shown literally (ui/text.py)
+            problems.append((name, md(f"The link's {FIELD[name].label.lower()} was ignored (") + error_text(err)
+                             + md(")")))
     for rid in READING_IDS:  # readings travel under their own ids: ?f_reference=prior_grant
         if rid in params:
             try:
                 READING[rid].alternative(params[rid])
                 values["reading:" + rid] = params[rid]
             except ReadingError as err:
-                problems.append(("reading:" + rid, f"The link's reading was ignored ({err})"))
+                problems.append(("reading:" + rid, md("The link's reading was ignored (") + literal(str(err))
+                                 + md(")")))
     if "ruleset" in params:
         if params["ruleset"] in ruleset_ids():
             values["ruleset"] = params["ruleset"]
-        else:
-            problems.append(("ruleset", f"The link's ruleset {params['ruleset']!r} is unknown"))
+        else:   # echoed cut to 60 characters, never whole
+            problems.append(("ruleset", message("The link's ruleset {} is unknown", params["ruleset"], limit=60)))
     return values, problems
 
 
@@ -111,7 +114,7 @@ def init() -> None:
                 st.session_state[K + "reading:" + rid] = READING[rid].default
         for name, value in values.items():
             st.session_state[K + name] = value
-        st.session_state["url_problems"] = [f"{text}; showing {_shown(name)} instead." for name, text in problems]
+        st.session_state["url_problems"] = [text + md(f"; showing {_shown(name)} instead.") for name, text in problems]
 
 
 def _shown(name: str) -> str:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.text import md
+from ui.text import literal, md
 
 
 def upload_bytes(up) -> bytes | None:
@@ -13,8 +13,8 @@ def upload_bytes(up) -> bytes | None:
     limit_mb = int(st.get_option("server.maxUploadSize"))
     data = up.getvalue()
     problem = size_problem(len(data), limit_mb, up.name)
-    if problem:
-        st.error(md(problem), icon=":material/error:")
+    if problem:   # the file name is the user's: shown literally
+        st.error(literal(up.name) + md(problem[len(up.name):]), icon=":material/error:")
         return None
     return data
 
