@@ -59,3 +59,22 @@ def relabelled(ruleset_data: dict | None) -> str | None:
     if ruleset_data and str(ruleset_data.get("id", "")).startswith(PREFIX) and ruleset_data.get("kind") == "variant":
         return ruleset_data.get("description") or None
     return None
+
+
+def accept_loaded_variant(v: Ruleset, loaded: dict[str, Ruleset], title_limit: int = 80) -> bool:
+    """May a ruleset file loaded in a session join its variants? RulesetError says why not.
+    True when it is new, False when the very same variant is already loaded."""
+    from core.money import ValidationError
+    from core.names import check_text
+    from core.rulesets import RulesetError
+    if not v.is_variant:
+        raise RulesetError('kind: a loaded file must be a variant (kind = "variant")')
+    if v.id in available():   # it would stand in for the shipped ruleset of that id and be listed twice
+        raise RulesetError(f"id: {v.id!r} is a ruleset shipped with the app; give the variant an id of its own")
+    if v.id in loaded and loaded[v.id].version != v.version:
+        raise RulesetError(f"id: a different variant {v.id!r} is already loaded; give this one an id of its own")
+    try:
+        check_text(v.title, "title", title_limit, what="variant")
+    except ValidationError as err:
+        raise RulesetError(str(err)) from None
+    return v.id not in loaded

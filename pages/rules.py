@@ -10,6 +10,7 @@ from core.readings import READINGS
 from core.rulesets import PARAMETER_KINDS, RulesetError, available, load, load_text, to_toml
 from ui import state
 from core.names import check_text, variant_id
+from core.verify import accept_loaded_variant
 from ui.text import error_text, literal, md, message
 
 MAX_TITLE = 80
@@ -108,14 +109,7 @@ raw = upload_bytes(up)
 if raw is not None:
     try:
         v = load_text(raw.decode("utf-8"), up.name)
-        if not v.is_variant:
-            raise RulesetError("kind: a loaded file must be a variant (kind = \"variant\")")
-        if v.id in available():   # it would replace the shipped ruleset of that id and be listed twice
-            raise RulesetError(f"id: {v.id!r} is a ruleset shipped with the app; give the variant an id of its own")
-        if v.id in variants and variants[v.id].version != v.version:
-            raise RulesetError(f"id: a different variant {v.id!r} (“{variants[v.id].title}”) is already "
-                               "loaded; give this one an id of its own")
-        check_text(v.title, "title", MAX_TITLE, what="variant")
+        accept_loaded_variant(v, variants, MAX_TITLE)   # not a shipped id, not a clash, a clean title
         variants[v.id] = v
         if "w:rules_cmp" in st.session_state and v.id not in st.session_state["w:rules_cmp"]:
             st.session_state["w:rules_cmp"] = st.session_state["w:rules_cmp"] + [v.id]
