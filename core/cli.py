@@ -189,11 +189,14 @@ def cmd_report(args) -> int:
         raise CliError(f"{args.file}: {len(errors)} problem(s): " + " | ".join(errors[:5]))
     if not good:
         raise CliError(f"{args.file}: no scenarios in the file")
+    from core.names import check_text
+    title = check_text(args.title, "--title", 120, what="text", required=False)   # as the app's fields
+    prepared_by = check_text(args.prepared_by, "--prepared-by", 120, what="text", required=False)
     # --reading overrides the readings each scenario was saved under; without it each keeps its own
     report = Report([Item(sc.name, evaluate(sc.application, sc.saved_ruleset(), readings if args.reading else
                                             sc.readings), sc.notes) for sc in good],
-                    prepared_by=args.prepared_by,
-                    **({"title": args.title} if args.title else {}))
+                    prepared_by=prepared_by,
+                    **({"title": title} if title else {}))
     document = render(report).encode("utf-8")
     packet = None
     if args.pdf:  # made before anything is written: a failed PDF leaves no half of the pair behind
