@@ -58,7 +58,7 @@ else:
     pages = max(1, -(-found // PAGE))
     if st.session_state.get("w:lib_page", 1) > pages:
         st.session_state["w:lib_page"] = 1
-    page_no = st.number_input("Page", 1, pages, key="w:lib_page") if pages > 1 else 1
+    page_no = st.number_input("Page", 1, pages, key="w:lib_page", width=200) if pages > 1 else 1
     listing = lib.page(search, (page_no - 1) * PAGE, PAGE)
     names = [s.name for s in listing]
     st.caption(md(f"{found:,} of {total:,} saved scenarios found; page {page_no} of {pages} "

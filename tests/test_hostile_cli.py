@@ -258,3 +258,27 @@ def test_two_sessions_making_pdfs_at_once_both_get_one():
     for t in threads:
         t.join(timeout=600)
     assert not errors and len(results) == 2 and all(r.startswith(b"%PDF") for r in results)
+
+
+@pytest.mark.parametrize("fixture, text", [
+    ("deep.json", "nested more than 12 levels deep"),
+    ("deep_in_scenario.json", "nested more than 12 levels deep"),
+    ("huge_int.json", "a number of 5,000 digits"),
+    ("duplicate_keys.json", "appears twice in one object"),
+])
+def test_the_compare_page_parser_gives_one_line(fixture, text):
+    """The Compare page's import reads uploads with the same parser (core.inputs.parse_json)."""
+    from core.inputs import InputError, parse_json
+    with pytest.raises(InputError, match=text) as err:
+        parse_json((HOSTILE / fixture).read_bytes(), fixture)
+    assert str(err.value).startswith(fixture) and "\n" not in str(err.value)
+
+
+def test_long_titles_and_files_refused_before_drawing():
+    from core.rulesets import RulesetError, load, load_text, to_toml
+    from core.verify import accept_loaded_variant
+    long = load().with_changes("long", "t" * 9_000_000, {"capital_cap": "1"})
+    with pytest.raises(RulesetError, match="is 9,000,000 characters long; at most 80"):
+        accept_loaded_variant(long, {})
+    with pytest.raises(RulesetError, match="a ruleset file has at most 262,144"):
+        load_text(to_toml(long), "long.toml")
