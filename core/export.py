@@ -12,6 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_RISKY = r"[=+\-@\t\r]"
 LINE_END = "\r\n"   # the writer quotes every cell holding a character of this: CR and LF both
 
 
@@ -31,8 +32,19 @@ def safe_cell(value):
 def spreadsheet_safe(df: pd.DataFrame) -> pd.DataFrame:
     out = df.copy()
     for col in out.columns:
-        if not (pd.api.types.is_numeric_dtype(out[col]) or pd.api.types.is_bool_dtype(out[col])):
-            out[col] = out[col].map(safe_cell)
+        s = out[col]
+        if pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
+            continue
+        # Vectorised (the batch writes 200,000 rows); a non-text cell gives NaN here and is left alone.
+        text = s.astype("string") if s.dtype == object and s.map(type).eq(str).all() else None
+        if text is None:
+            out[col] = s.map(safe_cell)
+            continue
+        risky = (text.str.match(_RISKY) | text.str.contains("[\r\n]", regex=True)).fillna(False).to_numpy(bool)
+        if risky.any():
+            values = s.to_numpy(dtype=object, copy=True)
+            values[risky] = ["'" + v for v in values[risky]]
+            out[col] = values
     out.columns = [safe_cell(str(c)) for c in out.columns]
     return out
 
