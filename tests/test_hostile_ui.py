@@ -258,3 +258,15 @@ def test_browser_shows_hostile_text_as_text(tmp_path):
         assert main.locator(".katex").count() == 0
         page.screenshot(path=str(ROOT / "test-artifacts" / "hostile-compare.png"), full_page=True)
         assert outside == []
+
+
+# -- item 4 in the app: a browser that fails gives a message, and the session goes on ------
+
+def test_failing_browser_in_the_app_gives_a_message_and_the_session_answers(db, monkeypatch):
+    monkeypatch.setenv("BROWSER_PATH", "/bin/false")
+    at = start()
+    at.button(key="w:calc:pdf").click().run()
+    assert not at.exception
+    assert any("/bin/false does not run" in e.value for e in at.error)
+    at.slider(key="s:eligible_cost").set_value(3_000_000).run()       # the session still answers
+    assert at.metric[0].value == "$600,000"
