@@ -87,14 +87,14 @@ if made:
     try:
         name = check_text(title, "Variant name", MAX_TITLE, what="variant")
         vid = variant_id(name)   # ASCII from the name: 'Café für Año' -> variant-cafe-fur-ano
-        if vid in state.ruleset_ids():   # 'Cap 1.0' and 'Cap 1-0' give one id: refused, never replaced
-            raise ValidationError("Variant name", name, f"gives the id {vid!r}, which another variant already "
-                                  "has; choose a name that differs in its letters or digits")
         changes = {"capital_cap": plain(to_cents(cap, "Capital cap")),
                    "master_plan_cap": plain(to_cents(mp, "Master-plan cap")),
                    "prior_grant_ceiling": plain(to_cents(ceiling, "Prior-grant ceiling")),
                    "state_share": f"{share / 100:.4f}", "local_share": f"{local / 100:.4f}",
                    "bpw_eligible_types": types}
+        if vid in state.ruleset_ids():   # 'Cap 1.0' and 'Cap 1-0' give one id: refused, never replaced
+            raise ValidationError("Variant name", name, f"gives the id {vid!r}, which another variant already "
+                                  "has; choose a name that differs in its letters or digits")
         variants[vid] = base.with_changes(vid, name, changes,
                                           note=f"Policy variant of {base.id}: {name}. Not the regulation in force.")
         if "w:rules_cmp" in st.session_state:  # show the new variant in the comparison below
