@@ -282,3 +282,17 @@ def test_long_titles_and_files_refused_before_drawing():
         accept_loaded_variant(long, {})
     with pytest.raises(RulesetError, match="a ruleset file has at most 262,144"):
         load_text(to_toml(long), "long.toml")
+
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from("=+-@\t\r\n\",;'ab1 é"), max_size=8), min_size=1, max_size=5))
+def test_any_text_reads_back_as_one_safe_row(values):
+    """Whatever the cells, a real CSV reader sees one row per table row, no cell a spreadsheet
+    would run, and each cell is what was written, with a leading apostrophe where it was risky."""
+    df = pd.DataFrame({f"c{i}": [v] for i, v in enumerate(values)})
+    rows = cells(csv_bytes(df))
+    assert len(rows) == 2
+    assert_safe(rows)
+    assert rows[1] == [("'" + v) if dangerous(v) else v for v in values]
