@@ -12,6 +12,7 @@ from core.money import ValidationError
 from core.rulesets import RulesetError, load, load_text, to_toml
 from core.scenarios import Scenario, ScenarioStore, check_name, now, parse_export
 from tests.conftest import ROOT
+from tests.test_scenarios import url  # noqa: F401
 
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
 APP = Application.from_dict({"project_type": "renovation", "eligible_cost": 1_000_000, "local_contribution": 500_000})
@@ -68,13 +69,15 @@ def test_compare_opens_on_the_most_recent_few_and_pages(db):
     assert not at.exception
 
 
-def test_store_reads_pages_not_the_library(db):
+def test_store_reads_pages_not_the_library(url):  # noqa: F811 (SQLite, and PostgreSQL where set)
+    db = ScenarioStore(url)
     fill(db, 30)
     assert db.count() == 30 and db.count("scenario 02") == 10 and db.count("%") == 0
     assert [s.name for s in db.page("", 0, 3)] == ["Scenario 029", "Scenario 028", "Scenario 027"]
     assert [s.name for s in db.page("", 27, 25)] == ["Scenario 002", "Scenario 001", "Scenario 000"]
     assert [s.name for s in db.get_many(["Scenario 005", "gone", "Scenario 001"])] == ["Scenario 005", "Scenario 001"]
     assert [s["name"] for s in db.export(["Scenario 003"])["scenarios"]] == ["Scenario 003"]
+    db.dispose()
 
 
 # -- item 2: user text exactly as typed, never interpreted --------------------------------
