@@ -121,7 +121,7 @@ def cmd_scenarios(args) -> int:
     if args.action == "list":
         for sc in store.list():
             award = sc.award()
-            print(f"{sc.name}\t{fmt(award.amount, True)}\t{';'.join(award.binding)}\t{sc.ruleset_id}\t{sc.updated_at}")
+            print(f"{_one_line(sc.name)}\t{fmt(award.amount, True)}\t{';'.join(award.binding)}\t{sc.ruleset_id}\t{sc.updated_at}")
         return 0
     if args.action == "export":
         _outputs(args, **{"-o": args.output})
@@ -148,6 +148,12 @@ def cmd_scenarios(args) -> int:
             print(f"note: {sc.name}: {note}", file=sys.stderr)
     print(f"imported {n} scenarios", file=sys.stderr)
     return 0
+
+
+def _one_line(text: str) -> str:
+    """A name saved before names were checked: its TAB, CR or LF shown as a symbol, so one
+    scenario stays one line of `list` and one column stays one column."""
+    return text.translate({9: "\u2409", 10: "\u2424", 13: "\u240d"})
 
 
 def cmd_allocate(args) -> int:

@@ -296,3 +296,18 @@ def test_any_text_reads_back_as_one_safe_row(values):
     assert len(rows) == 2
     assert_safe(rows)
     assert rows[1] == [("'" + v) if dangerous(v) else v for v in values]
+
+
+def test_list_keeps_one_line_per_scenario_for_names_saved_before_the_checks(tmp_path):
+    from sqlalchemy import text
+
+    from core.application import Application
+    from core.scenarios import ScenarioStore
+    url = f"sqlite:///{tmp_path / 'lib.db'}"
+    store = ScenarioStore(url)
+    store.save("old", Application.from_dict(APP))
+    with store.engine.begin() as c:   # as an older version of the app could have saved it
+        c.execute(text("UPDATE scenarios SET name = :n"), {"n": "tab\there\nnext"})
+    r = run("scenarios", "list", env={"SCENARIO_DB_URL": url})
+    lines = r.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].split("\t")[0] == "tab\u2409here\u2424next" and len(lines[0].split("\t")) == 5
