@@ -67,9 +67,9 @@ def cmd_batch(args) -> int:
     from core.batch import BatchError, evaluate_table, read_csv
     from core.export import csv_bytes
 
-    _outputs(args, **{"-o": args.output})
-    rs = load(args.ruleset)
+    rs = load(args.ruleset)   # options first, then the files
     readings = parse_readings(args.reading)
+    _outputs(args, **{"-o": args.output})
     data = read_source(args.input, MAX_CSV_BYTES)
     try:
         table = read_csv(io.BytesIO(data))
@@ -162,10 +162,10 @@ def cmd_allocate(args) -> int:
     from core.portfolio import PortfolioError, parse_weights, read_table, run
     from core.batch import BatchError
 
-    _outputs(args, **{"-o": args.output})
-    rs = load(args.ruleset)
+    rs = load(args.ruleset)   # options first, then the files
     readings = parse_readings(args.reading)
     budget = to_cents(args.budget, "--budget")
+    _outputs(args, **{"-o": args.output})
     try:
         weights = parse_weights(args.weights)
     except ValueError as exc:
@@ -188,8 +188,8 @@ def cmd_report(args) -> int:
 
     from core.award import evaluate
 
+    readings = parse_readings(args.reading)   # options first, then the files
     _outputs(args, **{"-o": args.output, "--pdf": args.pdf})
-    readings = parse_readings(args.reading)
     good, errors = parse_export(_read_json(args.file))
     if errors:
         raise CliError(f"{args.file}: {len(errors)} problem(s): " + " | ".join(errors[:5]))
