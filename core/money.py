@@ -59,10 +59,10 @@ def to_cents(value, field: str) -> int:
         dec = value
     elif isinstance(value, str):
         text = value.strip().replace(" ", "")
-        if len(text) > 40:  # "$1,000,000,000,000.00" is 21 characters; longer is not an amount
-            raise ValidationError(field, value, f"is {len(text):,} characters long; not an amount")
         if not text or not _NUMERIC.match(text) or not any(c.isdigit() for c in text):
             raise ValidationError(field, value, "is not a number; enter dollars such as 1250000 or 1,250,000.50")
+        if len(text) > 40:  # "$1,000,000,000,000.00" is 21 characters; longer is not an amount
+            raise ValidationError(field, value, f"is {len(text):,} characters long; not an amount")
         try:
             dec = Decimal(text.lstrip("$").replace(",", ""))
         except InvalidOperation:

@@ -168,7 +168,7 @@ def test_variant_ids_and_clashes(db):
 
 def test_loaded_toml_may_not_take_a_shipped_id():
     from core.verify import accept_loaded_variant
-    text = to_toml(load("cap-800k").with_changes("cap-800k", "Pretender", {"capital_cap": "900000"}))
+    text = to_toml(load().with_changes("cap-800k", "Pretender", {"capital_cap": "900000"}))
     with pytest.raises(RulesetError, match="'cap-800k' is a ruleset shipped with the app"):
         accept_loaded_variant(load_text(text), {})
     mine = load_text(text.replace('id = "cap-800k"', 'id = "mine"'))
