@@ -612,3 +612,32 @@ def test_the_first_error_of_an_application_is_its_field_value_and_problem():
 def test_a_sweep_without_points_keeps_its_range():
     s = sweep(app(eligible_cost=1_000_000), "eligible_cost", 5, 500_000_000, points=False)
     assert (s.field, s.lo, s.hi, s.points) == ("eligible_cost", 5, 500_000_000, ())
+
+
+def test_what_would_change_under_a_variant_ruleset():
+    from core.analysis import what_would_change
+    from core.rulesets import load
+    a = app(eligible_cost=1_000_000, local_contribution=500_000)
+    assert what_would_change(a, load("cap-800k"))[0] == (
+        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,600,000, where program maximum "
+        "takes over.")
+
+
+def test_batch_rows_keep_their_index_when_an_optional_column_is_absent():
+    df = pd.DataFrame({"project_type": ["renovation", "renovation"], "eligible_cost": ["1000000", "300000"]},
+                      index=[10, 20])
+    out = evaluate_table(df)
+    assert list(out.index) == [10, 20]
+    assert list(out["award"]) == ["500000.00", "150000.00"] and list(out["error"]) == ["", ""]
+
+
+def test_ruleset_texts_must_be_text_and_unknown_ids_are_listed():
+    from core.rulesets import RulesetError, from_data, load
+    bad = load().to_data()
+    bad["parameters"]["capital_cap"]["unit"] = 5
+    with pytest.raises(RulesetError) as err:
+        from_data(bad)
+    assert str(err.value) == "parameters.capital_cap.unit: must be text"
+    with pytest.raises(RulesetError) as err:
+        load("nope")
+    assert str(err.value) == "ruleset: unknown id 'nope'; available: regulation, cap-800k"
