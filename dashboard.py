@@ -1,7 +1,8 @@
 """Entry point: `streamlit run dashboard.py`. Page config, navigation, shared sidebar."""
 import streamlit as st
 
-from ui import server, state
+from ui import a11y, server, state
+from ui.widgets import show
 
 server.disable_nagle()   # once per process; see ui/server.py
 
@@ -38,10 +39,10 @@ def sidebar() -> None:
     with st.sidebar:
         st.toggle("Presentation mode", key="presentation",
                   help="Hide the inputs and this sidebar and enlarge the key numbers, for a projector.")
-        st.header("Senior center capital grants")
+        st.markdown("**Senior center capital grants**")   # not a heading: the page's h1 comes first
         st.caption("What the State can give, and which limit holds it down.")
         choices = state.ruleset_ids()
-        st.session_state["w:ruleset"] = state.get("ruleset") if state.get("ruleset") in choices else "regulation"
+        show("w:ruleset", state.get("ruleset") if state.get("ruleset") in choices else "regulation")
         st.selectbox("Ruleset", choices, key="w:ruleset",
                      format_func=lambda rid: state.ruleset_by_id(rid).label,
                      on_change=lambda: state.put("ruleset", st.session_state["w:ruleset"]),
@@ -49,6 +50,8 @@ def sidebar() -> None:
 
 
 page = st.navigation(PAGES)
+st.set_page_config(page_title=f"{page.title} · Senior center capital grants")   # one title per page
+a11y.install()
 with state.routed():
     state.init()
     sidebar()

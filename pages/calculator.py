@@ -17,7 +17,7 @@ from ui import state
 from ui.library import store
 from ui.reporting import report_buttons
 from ui.text import STATUS_BADGE, error_text, md, ruleset_label
-from ui.widgets import flag_input, money_input
+from ui.widgets import flag_input, money_input, show
 
 state.init()
 for problem in st.session_state.pop("url_problems", []):
@@ -34,15 +34,15 @@ if rs.is_variant:
 
 
 def inputs(award) -> None:
-    st.subheader("The application")
+    st.header("The application")
     kinds = list(PROJECT_TYPES)
-    st.session_state["w:project_type"] = state.get("project_type")
+    show("w:project_type", state.get("project_type"))
     st.selectbox("Project type", kinds, key="w:project_type", format_func=PROJECT_TYPES.get,
                  on_change=lambda: state.put("project_type", st.session_state["w:project_type"]),
                  help=FIELD["project_type"].help)
     for name in ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds"):
         money_input(name)
-    st.session_state["w:has_request"] = state.get("requested_amount") is not None
+    show("w:has_request", state.get("requested_amount") is not None)
 
     def toggle_request():
         on = st.session_state["w:has_request"]
@@ -109,9 +109,9 @@ def results(award) -> None:
 def details(award) -> None:
     # One element per section rather than one per line: each element costs the server time
     # on every slider move, for every user.
-    st.subheader("Checks")
+    st.header("Checks")
     st.markdown("  \n".join(f"{STATUS_BADGE[c.status]} **{md(c.label)}**: {md(c.message)}" for c in award.checks))
-    st.subheader("How the award is worked out")
+    st.header("How the award is worked out")
     quote = st.toggle("Show the regulation's own sentences", key="w:show_quotes")
     lines = []
     for i, step in enumerate(award.steps, 1):
@@ -123,12 +123,12 @@ def details(award) -> None:
             lines.append(":gray[" + md(said + (f" Interpretation: {p.interpretation}"
                                                if p.interpretation else "")) + "]")
     st.markdown("  \n".join(lines))
-    st.subheader("What would change it")
+    st.header("What would change it")
     st.markdown("\n".join(f"- {md(line)}" for line in changes(award.application, rs, award.readings)))
 
 
 def save_box() -> None:
-    st.subheader("Save this scenario")
+    st.header("Save this scenario")
     st.text_input("Scenario name", key="w:scenario_name", max_chars=120, placeholder="for example: As submitted")
     st.text_area("Notes (optional)", key="w:scenario_notes", max_chars=5000, height=80)
     submitted = st.button("Save scenario", type="primary", key="w:save")

@@ -47,7 +47,7 @@ except ValidationError as err:
     st.error(error_text(err), icon=":material/error:")
     st.stop()
 mode = c2.radio("Allocation", list(MODES), format_func=MODES.get, key="w:pf_mode", horizontal=False)
-st.subheader("Weights of the considerations")
+st.header("Weights of the considerations")
 wcols = st.columns(3)
 weights = {k: wcols[i].slider(words.capitalize(), 0.0, 5.0, 1.0, 0.5, key=f"w:pf_w:{k}")
            for i, (k, (_, words)) in enumerate(FACTORS.items())}

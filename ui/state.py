@@ -105,7 +105,7 @@ def init() -> None:
         st.session_state[K + "ruleset"] = "regulation"
         for rid in READING_IDS:
             st.session_state[K + "reading:" + rid] = READING[rid].default
-    if params and params != st.session_state.get("_url_written"):
+    if params and not _written_here(params):
         values, problems = _from_url(params)
         if not fresh:  # a new link in a running session: fields it omits take their defaults
             for name, value in _defaults(example=False).items():
@@ -115,6 +115,17 @@ def init() -> None:
         for name, value in values.items():
             st.session_state[K + name] = value
         st.session_state["url_problems"] = [text + md(f"; showing {_shown(name)} instead.") for name, text in problems]
+        st.session_state.setdefault("_urls_written", []).append(params)   # handled: not new again
+
+
+def _written_here(params: dict) -> bool:
+    """Is this query string one this session put in the URL itself?
+
+    Each rerun carries the URL the browser showed when it asked for the rerun. Keys pressed
+    quickly ask before the browser has taken the URL of the previous run, so a rerun can
+    carry any recent URL of ours: taken for a new link, it reset the inputs to an older
+    value (the slider snapped back and key presses were lost on link-opened scenarios)."""
+    return params == st.session_state.get("_url_written") or params in st.session_state.get("_urls_written", [])
 
 
 def _shown(name: str) -> str:
@@ -195,6 +206,10 @@ def write_url() -> None:
     if params != st.query_params.to_dict():
         st.query_params.from_dict(params)
     st.session_state["_url_written"] = params
+    recent = st.session_state.setdefault("_urls_written", [])
+    if params not in recent:
+        recent.append(params)
+        del recent[:-100]   # any URL still on its way back from the browser is among these
 
 
 def load_application(app: Application, ruleset_id: str | None = None, rd: Readings | None = None) -> None:
