@@ -6,6 +6,7 @@ import streamlit as st
 
 from core.analysis import changes
 from core.award import evaluate
+from core import chart_text
 from core.charts import headroom_figure, waterfall_figure
 from core.fields import CAP, FIELD, PROJECT_TYPES, ROUTES
 from core.money import ValidationError, fmt
@@ -14,6 +15,7 @@ from core.readings import READING
 from core.report import Item
 from core.scenarios import ScenarioError, ScenarioExists
 from ui import state
+from ui.charts import chart
 from ui.library import store
 from ui.reporting import report_buttons
 from ui.text import STATUS_BADGE, error_text, md, ruleset_label
@@ -102,8 +104,8 @@ def results(award) -> None:
     row.metric("Cost after federal grant", fmt(award.remaining))
     row.metric("Funding gap", fmt(gap))
     row.metric("Local match shortfall", fmt(short) if award.route == "standard" else "Waived")
-    st.plotly_chart(headroom_figure(award, validate=False), key="headroom", config={"displaylogo": False})
-    st.plotly_chart(waterfall_figure(award, validate=False), key="waterfall", config={"displaylogo": False})
+    chart(headroom_figure(award, validate=False, large=presenting), "headroom", chart_text.headroom(award))
+    chart(waterfall_figure(award, validate=False, large=presenting), "waterfall", chart_text.waterfall(award))
 
 
 def details(award) -> None:

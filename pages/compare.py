@@ -5,6 +5,7 @@ import json
 import streamlit as st
 
 from core.application import Application
+from core import chart_text
 from core.charts import change_figure, compare_caps_figure, funding_figure
 from core.compare import differs, table
 from core.export import csv_bytes
@@ -12,6 +13,7 @@ from core.money import ValidationError, fmt
 from core.award import evaluate
 from core.scenarios import ScenarioError, parse_export
 from ui import state
+from ui.charts import chart, presenting
 from ui.library import store
 from ui.reporting import report_buttons
 from core.report import Item
@@ -88,10 +90,10 @@ else:
                                                         False: ""}), axis=None)
         st.dataframe(styled, hide_index=True, width="stretch")
         st.caption("Highlighted cells differ from the baseline.")
-        st.plotly_chart(compare_caps_figure(named), key="cmp_caps", config={"displaylogo": False})
-        st.plotly_chart(funding_figure(named), key="cmp_funding", config={"displaylogo": False})
+        chart(compare_caps_figure(named, large=presenting()), "cmp_caps", chart_text.compare_caps(named))
+        chart(funding_figure(named, large=presenting()), "cmp_funding", chart_text.funding(named))
         if len(named) > 1:
-            st.plotly_chart(change_figure(named, baseline), key="cmp_change", config={"displaylogo": False})
+            chart(change_figure(named, baseline, large=presenting()), "cmp_change", chart_text.change(named, baseline))
         a, b = st.columns(2)
         a.download_button("Download the comparison (CSV)", csv_bytes(table(named, machine=True)),
                           file_name="scenario-comparison.csv", mime="text/csv")

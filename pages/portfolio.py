@@ -1,12 +1,14 @@
 """Many applications, the Department's considerations, one budget."""
 import streamlit as st
 
+from core import chart_text
 from core.charts import cumulative_figure, priority_figure, ranked_figure
 from core.export import csv_bytes
 from core.money import ValidationError, fmt, to_cents
 from core.portfolio import FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table, run
 from core.batch import BatchError
 from ui import state
+from ui.charts import chart, presenting
 from ui.text import error_text, literal, md, ruleset_label
 from ui.uploads import upload_bytes
 
@@ -89,13 +91,16 @@ if len(good):
     idx = good.index.to_numpy()
     awards, alloc = result.awards[idx].tolist(), result.allocated[idx].tolist()
     binding, rank = result.binding[idx].tolist(), good["rank"].astype(int).tolist()
-    st.plotly_chart(ranked_figure(names, awards, alloc, binding, rank), key="pf_ranked", config={"displaylogo": False})
+    chart(ranked_figure(names, awards, alloc, binding, rank, large=presenting()), "pf_ranked",
+          chart_text.ranked(names, awards, alloc, binding, rank))
     a, b = st.columns(2)
     with a:
-        st.plotly_chart(cumulative_figure(names, alloc, rank, budget), key="pf_cum", config={"displaylogo": False})
+        chart(cumulative_figure(names, alloc, rank, budget, large=presenting()), "pf_cum",
+              chart_text.cumulative(names, alloc, rank, budget))
     with b:
-        st.plotly_chart(priority_figure(names, good["priority_score"].astype(float).tolist(), awards, binding),
-                        key="pf_prio", config={"displaylogo": False})
+        scores = good["priority_score"].astype(float).tolist()
+        chart(priority_figure(names, scores, awards, binding, large=presenting()), "pf_prio",
+              chart_text.priority(names, scores, awards, binding))
     show = good.sort_values("rank", key=lambda s: s.astype(int))
     cols = [c for c in ("rank", "name", "locality", "project_type") if c in show] + \
            ["award", "binding", "priority_score", "allocated"]

@@ -16,7 +16,7 @@ BAD_IMPORT = json.dumps({"scenarios": [{"name": "Fine", "application": {"project
 
 
 def _ready(page) -> None:
-    wait_ready(page)
+    wait_ready(page, timeout=90_000)
     page.wait_for_timeout(300)
 
 
