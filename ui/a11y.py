@@ -83,13 +83,17 @@ SCRIPT = """<script>
     for (const input of doc.querySelectorAll('[data-testid="stSlider"] input[type="range"][aria-labelledby]')) {
       input.removeAttribute('aria-labelledby');
     }
-    // "Exact amount" boxes: named after the field of the slider beside them.
-    for (const input of doc.querySelectorAll('[data-testid="stTextInput"] input[aria-label="Exact amount"]')) {
-      let row = input.parentElement;   // the nearest block holding a slider: the row of this field
+    // "Exact amount" boxes: named after the field of the slider beside them. Recomputed on
+    // every pass (React reuses nodes), from the nearest block holding exactly one slider: the row.
+    for (const input of doc.querySelectorAll('[data-testid="stTextInput"] input')) {
+      const own = input.closest('[data-testid="stTextInput"]').querySelector('[data-testid="stWidgetLabel"]');
+      if (!own || own.innerText.trim() !== 'Exact amount') { continue; }
+      let row = input.parentElement;
       while (row && row !== doc.body && !row.querySelector('[data-testid="stSlider"]')) { row = row.parentElement; }
-      const slider = row && row.querySelector('[data-testid="stSlider"] input[type="range"]');
-      const field = slider && slider.getAttribute('aria-label');
-      if (field) { input.setAttribute('aria-label', field + ', exact amount'); }
+      const sliders = row ? row.querySelectorAll('[data-testid="stSlider"] input[type="range"]') : [];
+      const field = sliders.length === 1 && sliders[0].getAttribute('aria-label');
+      const name = field ? field + ', exact amount' : 'Exact amount';
+      if (input.getAttribute('aria-label') !== name) { input.setAttribute('aria-label', name); }
     }
     // Icons inside text ("cancel icon cancel Fail") are decoration: the words say it.
     for (const icon of doc.querySelectorAll('span[role="img"][aria-label$=" icon"]:not([aria-hidden])')) {
