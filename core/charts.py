@@ -75,7 +75,9 @@ def _layout_dict(title: str, x_title: str | None, y_title: str | None, height: i
                 paper_bgcolor="white", hoverlabel=dict(font=dict(size=font["size"])),
                 margin=dict(l=20, r=40, t=top, b=50, autoexpand=True),
                 showlegend=bool(rows),
-                legend=dict(orientation="v", yanchor="bottom", y=1.0, yref="paper", x=0, xanchor="left",
+                # horizontal (a vertical legend pushed the plot aside), each entry the full width: one a line
+                legend=dict(orientation="h", entrywidthmode="fraction", entrywidth=1, yanchor="bottom", y=1.0,
+                            yref="paper", x=0, xanchor="left",
                             xref="paper", traceorder="normal", itemclick=False, itemdoubleclick=False,
                             font=dict(size=font["size"], color=TEXT)),
                 xaxis=axis | ({"title": {"text": x_title, "font": {"color": TEXT}}} if x_title else {}),
