@@ -194,7 +194,7 @@ def test_focus_is_visible_on_switches_checkboxes_and_links(server, chromium):  #
             const shown = e.matches('input') ? e.closest('label') : e;
             const s = getComputedStyle(shown);
             return [s.outlineStyle, s.outlineWidth, s.outlineColor]; }""")
-        assert style == ["solid", "3px", "rgb(31, 78, 121)"], (selector, style)   # #1f4e79: 8.9:1 on white
+        assert style == ["solid", "3px", "rgb(31, 78, 121)"], (selector, style)   # #1f4e79: 8.7:1 on white
     page.close()
 
 

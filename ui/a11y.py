@@ -1,7 +1,7 @@
 """What Streamlit's own widgets leave out for screen readers and keyboards (WCAG 2.1 AA).
 
 One stylesheet and one small script, put on every page by dashboard.py:
-- visible focus (3px, #1f4e79, 8.9:1 on white) on every control, including the checkboxes,
+- visible focus (3px, #1f4e79, 8.7:1 on white) on every control, including the checkboxes,
   switches and slider thumbs whose real input is visually hidden, and sidebar links;
 - reflow at 320 px: titles and words wrap instead of being cut;
 - names: a slider's input is named by its own label and again by its group ("Total cost of
@@ -19,7 +19,7 @@ import streamlit as st
 FOCUS = "#1f4e79"
 
 CSS = """<style>
-/* Visible focus on every control: 3px outline, 8.9:1 against white (WCAG 2.4.7, 1.4.11). */
+/* Visible focus on every control: 3px outline, 8.7:1 against white (WCAG 2.4.7, 1.4.11). */
 :focus-visible { outline: 3px solid %(focus)s !important; outline-offset: 2px !important; }
 [data-testid="stCheckbox"] label:has(input:focus-visible),
 [data-testid="stRadio"] label:has(input:focus-visible),
