@@ -5,7 +5,7 @@ Pure functions, no Streamlit: the pages show the sentence as the chart's name an
 beside it; tests check both against the awards."""
 from __future__ import annotations
 
-from core.analysis import caps_words
+from core.analysis import binds, caps_words
 from core.award import Award
 from core.charts import waterfall_steps
 from core.fields import CAP, ROUTES
@@ -15,7 +15,7 @@ Table = list[dict]
 
 
 def _binds(binding) -> str:
-    return f"{caps_words(binding).capitalize()} bind{'s' if len(binding) == 1 else ''}"
+    return f"{caps_words(binding).capitalize()} {binds(binding)}"
 
 
 def headroom(award: Award) -> tuple[str, Table]:

@@ -20,7 +20,7 @@ COST = "#4a4a4a"         # the cost of eligible work (8.9:1)
 SOURCES = {"federal": ("Federal grant", "#00707a"), "state": ("State grant award", AWARD),
            "local": ("Local contribution", "#1e7b45"), "gap": ("Funding gap", "#b35900")}
 SOURCE_COLORS = {key: color for key, (_, color) in SOURCES.items()}
-CAP_COLORS = {"program_max": "#b3261e", "cost_share": "#6a3d9a", "property_value": "#7a5c00",
+CAP_COLORS = {"program_max": "#b3261e", "cost_share": "#6a3d9a", "local_match": "#a04000", "property_value": "#7a5c00",
               "funding_need": "#a8326e", "prior_grant_room": "#4d6b00", "requested_amount": "#555555"}
 BINDING = CAP_COLORS["program_max"]   # the budget line and other "a limit here" marks
 SLACK = "#555555"
@@ -116,9 +116,9 @@ def headroom_figure(award: Award, validate: bool = True, large: bool = False) ->
                                   font=dict(color=AWARD, size=(LARGE if large else FONT)["size"]))]
     bar = dict(type="bar", x=[_usd(v) for _, v in caps], y=[CAP[c].label.capitalize() for c, _ in caps],
                orientation="h",
-               marker=dict(color=[CAP_COLORS[c] for c, _ in caps], line=dict(color=TEXT, width=1),
+               marker=dict(color=[CAP_COLORS.get(c, SLACK) for c, _ in caps], line=dict(color=TEXT, width=1),
                            pattern=_hatch([c in award.binding for c, _ in caps],
-                                          [CAP_COLORS[c] for c, _ in caps])),
+                                          [CAP_COLORS.get(c, SLACK) for c, _ in caps])),
                text=text, textposition="outside", cliponaxis=False, name="Cap",
                outsidetextfont=dict(color=TEXT), hovertemplate="%{y}: %{text}<extra></extra>")
     return go.Figure(data=[bar], layout=layout, _validate=validate)
@@ -170,7 +170,7 @@ def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False) -> 
                            textposition="inside", insidetextanchor="start", insidetextfont=dict(color="white"),
                            customdata=[label(n, 24) for n, _ in named],
                            hovertemplate="%{customdata}: award %{text}<extra></extra>"))
-    symbols = {"program_max": "diamond", "cost_share": "square", "property_value": "triangle-up",
+    symbols = {"program_max": "diamond", "cost_share": "square", "local_match": "hexagon", "property_value": "triangle-up",
                "funding_need": "circle", "prior_grant_room": "star", "requested_amount": "x"}
     size = 18 if large else 13
     for cap in caps:
@@ -178,7 +178,8 @@ def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False) -> 
         fig.add_trace(go.Scatter(
             y=[r[0] + offsets[cap.id] for r in rows], x=[_usd(r[1]) for r in rows], mode="markers",
             name=cap.label.capitalize(),
-            marker=dict(symbol=symbols[cap.id], size=size, color=CAP_COLORS[cap.id], line=dict(width=1.5, color="white")),
+            marker=dict(symbol=symbols.get(cap.id, "cross"), size=size, color=CAP_COLORS.get(cap.id, SLACK),
+                        line=dict(width=1.5, color="white")),
             text=[fmt(r[1]) + (" (binding)" if r[2] else "") for r in rows],
             customdata=[label(named[r[0]][0], 24) for r in rows],
             hovertemplate=f"%{{customdata}}: {cap.label} %{{text}}<extra></extra>"))
