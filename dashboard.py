@@ -1,7 +1,7 @@
 """Entry point: `streamlit run dashboard.py`. Page config, navigation, shared sidebar."""
 import streamlit as st
 
-from ui import server, state
+from ui import auth, server, state
 
 server.disable_nagle()   # once per process; see ui/server.py
 
@@ -36,6 +36,7 @@ def presentation() -> None:
 
 def sidebar() -> None:
     with st.sidebar:
+        auth.account_box()
         st.toggle("Presentation mode", key="presentation",
                   help="Hide the inputs and this sidebar and enlarge the key numbers, for a projector.")
         st.header("Senior center capital grants")
@@ -48,6 +49,7 @@ def sidebar() -> None:
                      help="The regulation in force, or a policy variant for what-ifs (always labelled).")
 
 
+auth.gate()   # with [auth] in the secrets, a visitor who has not signed in sees only "Sign in"
 page = st.navigation(PAGES)
 with state.routed():
     state.init()

@@ -181,8 +181,9 @@ def cmd_scenarios(args) -> int:
                 print(f"deleted {args.name!r} (restore it with: scenarios restore EVENT_ID; "
                       f"see scenarios history {args.name!r})", file=sys.stderr)
             else:
-                sc = store.restore_version(args.event, actor=args.actor, name=args.name)
-                print(f"restored {sc.name!r} as it was at history event {args.event}", file=sys.stderr)
+                sc = store.restore_version(args.event, actor=args.actor, name=args.name, before=args.before)
+                print(f"restored {sc.name!r} as it was {'before' if args.before else 'after'} history event "
+                      f"{args.event}", file=sys.stderr)
         except (ScenarioError, ValidationError) as exc:
             raise CliError(str(exc)) from None
         return 0
@@ -364,6 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     rs_ = acts.add_parser("restore", help="make a scenario as it was after history event ID (before it, for a "
                                           "delete): an earlier version, or a deleted scenario")
     rs_.add_argument("event", type=int, metavar="EVENT_ID")
+    rs_.add_argument("--before", action="store_true", help="as it was before the event instead of after it")
     rs_.add_argument("--name", default=None, help="for a deleted scenario whose name is taken: restore under this name")
     e = acts.add_parser("export", help="write the whole library to a versioned JSON file")
     e.add_argument("-o", "--output", required=True, metavar="FILE.json")

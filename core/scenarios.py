@@ -497,8 +497,10 @@ class ScenarioStore:
         self._record(conn, actor, "restore", None, back)
         return back
 
-    def restore_version(self, event_id: int, actor: str = LOCAL, name: str | None = None) -> Scenario:
-        """Make a scenario as it was after history event `event_id` (before it, for a delete).
+    def restore_version(self, event_id: int, actor: str = LOCAL, name: str | None = None,
+                        before: bool = False) -> Scenario:
+        """Make a scenario as it was after history event `event_id` (before it, for a delete or
+        with before=True: so even the version a first-release library held can come back).
         If the scenario still exists its current name and owner stay and only its contents go
         back; if it was deleted it comes back (under `name` if given). Recorded as a restore."""
         with self.engine.begin() as conn:
@@ -506,7 +508,10 @@ class ScenarioStore:
             if row is None:
                 raise ScenarioError(f"no history event {event_id}")
             ev = self._event(row)
-            old_state = scenario_from_snapshot(ev.state)
+            snap = ev.before if before else ev.state
+            if snap is None:
+                raise ScenarioError(f"history event {event_id} has no scenario before it (it was new then)")
+            old_state = scenario_from_snapshot(snap | {"uid": ev.uid})
             cur = conn.execute(select(scenarios).where(scenarios.c.uid == ev.uid).with_for_update()).first()
             if cur is None:
                 return self._restore_deleted(conn, old_state, actor, name)
