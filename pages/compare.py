@@ -60,14 +60,14 @@ def history_view(name: str) -> None:
     with st.expander("History of this scenario"):
         events = lib.history(name)
         _events_table(events)
-        versions = [(e.id, False) for e in reversed(events[:-1])]   # after each change but the last
-        if events and events[0].before is not None:                   # and before the first one recorded
-            versions.append((events[0].id, True))
+        versions = [f"after change #{e.id}" for e in reversed(events[:-1])]   # after each change but the last
+        if events and events[0].before is not None:                           # and before the first recorded
+            versions.append(f"before change #{events[0].id}")
         if versions:
-            version = st.selectbox("Version", versions, key="w:hist_event",
-                                   format_func=lambda v: f"as it was {'before' if v[1] else 'after'} change #{v[0]}")
+            version = st.selectbox("Version", versions, key="w:hist_event", format_func=lambda v: f"as it was {v}")
             if st.button("Restore this version", key="w:hist_restore"):
-                _restore(version[0], before=version[1])
+                when, _, number = version.partition(" change #")
+                _restore(int(number), before=when == "before")
 
 
 def deleted_view() -> None:

@@ -241,3 +241,22 @@ def test_cli_acts_as_named_actor_and_prints_history(tmp_path, monkeypatch, capsy
     assert lines[1].split()[1:4] == [ALICE, "import", "Alice"]
     assert cli.main(["scenarios", "history", "Nope"]) == 2
     assert "no scenario named 'Nope', now or in the history" in capsys.readouterr().err
+
+
+OPENER = """
+import sys
+sys.path.insert(0, {root!r})
+from core.application import Application
+from core.scenarios import ScenarioStore
+s = ScenarioStore({url!r})       # every process finds an empty database and migrates it
+s.save(f"first-{{sys.argv[1]}}", Application.from_dict({{"project_type": "renovation", "eligible_cost": 1}}))
+"""
+
+
+def test_servers_starting_at_once_on_an_empty_library_migrate_it_once(url):
+    procs = [subprocess.Popen([sys.executable, "-c", OPENER.format(root=str(ROOT), url=url), str(p)])
+             for p in range(6)]
+    assert [p.wait(120) for p in procs] == [0] * 6
+    lib = ScenarioStore(url)
+    assert sorted(lib.names()) == [f"first-{p}" for p in range(6)] and len(lib.history()) == 6
+    lib.dispose()
