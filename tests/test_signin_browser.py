@@ -34,9 +34,24 @@ def _require_provider() -> None:
         pytest.skip(reason)
 
 
+def _answers(url: str) -> bool:
+    try:
+        urllib.request.urlopen(url + "/.well-known/openid-configuration", timeout=5)
+        return True
+    except OSError:
+        return False
+
+
 @pytest.fixture(scope="module")
 def provider():
-    """`python -m oidc_provider_mock` on a free loopback port, with alice and bob predefined."""
+    """The provider CI started (.ci/run exports OIDC_PROVIDER_URL; alice and bob predefined as in
+    USERS), else `python -m oidc_provider_mock` started here the same way, on a free loopback port."""
+    external = os.environ.get("OIDC_PROVIDER_URL")
+    if external:
+        if not _answers(external):
+            pytest.fail(f"OIDC_PROVIDER_URL={external} does not answer (is oidc-provider-mock running?)")
+        yield external.rstrip("/")
+        return
     _require_provider()
     port = free_port()
     log = open(ARTIFACTS / f"oidc-provider-{port}.log", "w")
