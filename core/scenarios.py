@@ -559,12 +559,15 @@ class ScenarioStore:
         return Event(row.id, row.at, row.actor, row.action, row.scenario, row.scenario_uid,
                      json.loads(row.before) if row.before else None, json.loads(row.after) if row.after else None)
 
-    def history(self, name: str | None = None) -> list[Event]:
+    def history(self, name: str | None = None, uid: str | None = None) -> list[Event]:
         """Every event, oldest first; with `name`, the events of that scenario through all its
-        names (the one now called so, else the one most recently called so before it was deleted)."""
+        names (the one now called so, else the one most recently called so before it was deleted);
+        with `uid`, the events of the scenario of that uid."""
         with self.engine.connect() as conn:
             query = select(history).order_by(history.c.id)
-            if name is not None:
+            if uid is not None:
+                query = query.where(history.c.scenario_uid == uid)
+            elif name is not None:
                 uid = conn.execute(select(scenarios.c.uid).where(scenarios.c.name == name)).scalar()
                 if uid is None:
                     uid = conn.execute(select(history.c.scenario_uid).where(history.c.scenario == name)

@@ -45,11 +45,10 @@ def _events_table(events) -> None:
                   "Scenario": [e.scenario for e in events]}, hide_index=True, width="stretch")
 
 
-def _restore(event_id: int, name: str | None = None, before: bool = False) -> None:
+def _restore(event_id: int, label: str, name: str | None = None, before: bool = False) -> None:
     try:
         back = lib.restore_version(event_id, actor=me, name=name, before=before)
-        st.session_state["library_notes"] = [message("Restored {} as it was at change #" + str(event_id) + ".",
-                                                     back.name)]
+        st.session_state["library_notes"] = [message("Restored {} as it was " + label + ".", back.name)]
         st.rerun()
     except (ValidationError, ScenarioError) as err:
         st.error(error_text(err), icon=":material/block:")
@@ -67,7 +66,7 @@ def history_view(name: str) -> None:
             version = st.selectbox("Version", versions, key="w:hist_event", format_func=lambda v: f"as it was {v}")
             if st.button("Restore this version", key="w:hist_restore"):
                 when, _, number = version.partition(" change #")
-                _restore(int(number), before=when == "before")
+                _restore(int(number), version, before=when == "before")
 
 
 def deleted_view() -> None:
@@ -80,11 +79,11 @@ def deleted_view() -> None:
         by_id = {e.id: e for e in gone}
         pick_event = st.selectbox("Deleted scenario", list(by_id), key="w:del_pick",
                                   format_func=lambda i: f"{by_id[i].scenario} (deleted by {by_id[i].actor})")
-        with st.expander("History of this scenario"):
-            _events_table(lib.history(by_id[pick_event].scenario))
+        st.caption("Its history")
+        _events_table(lib.history(uid=by_id[pick_event].uid))   # this one, even if its name is taken since
         other = st.text_input("Restore under another name (if its name is taken)", key="w:del_name", max_chars=120)
         if st.button("Restore it", key="w:del_restore"):
-            _restore(pick_event, other.strip() or None)
+            _restore(pick_event, f"before it was deleted (change #{pick_event})", other.strip() or None)
 
 
 for note in st.session_state.pop("library_notes", []):

@@ -50,20 +50,27 @@ def test_history_and_restore_an_earlier_version(db):
     assert not at.exception
     assert db.get("A").application == APP
     assert [e.action for e in db.history("A")] == ["save", "overwrite", "restore"]
-    assert any(s.value.startswith("Restored “A” as it was at change") for s in at.success)
+    assert [s.value.replace("\\", "") for s in at.success] == [f"Restored “A” as it was after change #{rows[0]['#']}."]
 
 
-def test_deleted_scenario_listed_and_restored(db):
+def test_deleted_scenario_listed_and_restored_under_another_name_when_taken(db):
     db.save("A", APP)
     db.save("B", APP)
     db.delete("B")
+    db.save("B", APP.replace(federal_grant=5), actor="someone@example.org")   # the name taken since
     at = compare()
     pick = at.selectbox(key="w:del_pick")
     assert pick.options == ["B (deleted by local)"]
+    deleted_history = [d for d in at.dataframe if "Who" in d.value.columns][-1].value
+    assert list(deleted_history["What"]) == ["save", "delete"]          # the deleted one's, not the new B's
+    at.button(key="w:del_restore").click().run()
+    assert any("a scenario named 'B' already exists" in e.value.replace("\\", "") for e in at.error)
+    at.text_input(key="w:del_name").input("B (old)")
     at.button(key="w:del_restore").click().run()
     assert not at.exception
-    assert sorted(db.names()) == ["A", "B"] and db.deleted() == []
-    assert [e.action for e in db.history("B")] == ["save", "delete", "restore"]
+    assert sorted(db.names()) == ["A", "B", "B (old)"] and db.deleted() == []
+    assert db.get("B (old)").application == APP and db.get("B (old)").owner == "local"
+    assert [e.action for e in db.history("B (old)")] == ["save", "delete", "restore"]
 
 
 def test_refusal_on_the_page_says_why(db):
