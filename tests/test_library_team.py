@@ -260,3 +260,28 @@ def test_servers_starting_at_once_on_an_empty_library_migrate_it_once(url):
     lib = ScenarioStore(url)
     assert sorted(lib.names()) == [f"first-{p}" for p in range(6)] and len(lib.history()) == 6
     lib.dispose()
+
+
+@pytest.mark.parametrize("statement", ["UPDATE history SET actor = 'mallory'", "DELETE FROM history"])
+def test_history_is_append_only_in_the_database_itself(team, url, statement):
+    from sqlalchemy.exc import DBAPIError
+    team.save("A", APP, actor=ALICE)
+    with pytest.raises(DBAPIError, match="history is append-only"):
+        with team.engine.begin() as c:
+            c.execute(text(statement))
+    assert actions(team.history()) == [("save", ALICE, "A")]
+
+
+def test_migrations_downgrade_to_the_first_release_and_up_again(tmp_path):
+    from alembic import command
+    from core.scenarios import _alembic_config
+    url = f"sqlite:///{tmp_path / 'lib.db'}"
+    lib = ScenarioStore(url)
+    lib.save("A", APP)
+    with lib.engine.begin() as conn:
+        command.downgrade(_alembic_config(conn), "0001")
+    assert "history" not in inspect(lib.engine).get_table_names()
+    lib.dispose()
+    again = ScenarioStore(url)           # the first release's layout again: upgraded on open
+    assert again.get("A").application == APP and again.get("A").owner == LOCAL and again.history() == []
+    again.dispose()

@@ -41,6 +41,18 @@ def upgrade() -> None:
         sa.Column("before", sa.Text, nullable=True),
         sa.Column("after", sa.Text, nullable=True),
     )
+    # Append-only in the database itself, not just by the app's good manners.
+    if conn.dialect.name == "postgresql":
+        op.execute("CREATE FUNCTION history_append_only() RETURNS trigger LANGUAGE plpgsql AS "
+                   "$$ BEGIN RAISE EXCEPTION 'history is append-only'; END; $$")
+        op.execute("CREATE TRIGGER history_append_only BEFORE UPDATE OR DELETE ON history "
+                   "FOR EACH ROW EXECUTE FUNCTION history_append_only()")
+        op.execute("CREATE TRIGGER history_no_truncate BEFORE TRUNCATE ON history "
+                   "FOR EACH STATEMENT EXECUTE FUNCTION history_append_only()")
+    elif conn.dialect.name == "sqlite":
+        for verb in ("UPDATE", "DELETE"):
+            op.execute(f"CREATE TRIGGER history_no_{verb.lower()} BEFORE {verb} ON history "
+                       f"BEGIN SELECT RAISE(ABORT, 'history is append-only'); END")
     op.drop_table("library_meta")
 
 
@@ -48,7 +60,11 @@ def downgrade() -> None:
     meta = op.create_table("library_meta", sa.Column("key", sa.String(64), primary_key=True),
                            sa.Column("value", sa.Text))
     op.bulk_insert(meta, [{"key": "schema_version", "value": "1"}])
-    op.drop_table("history")
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute("DROP TRIGGER history_no_truncate ON history")
+        op.execute("DROP TRIGGER history_append_only ON history")
+        op.execute("DROP FUNCTION history_append_only()")
+    op.drop_table("history")   # (SQLite drops a table's triggers with it)
     with op.batch_alter_table("scenarios") as batch:
         batch.drop_constraint("uq_scenarios_uid", type_="unique")
         batch.drop_column("changed_by")
