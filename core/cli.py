@@ -182,8 +182,8 @@ def cmd_scenarios(args) -> int:
                       f"see scenarios history {args.name!r})", file=sys.stderr)
             else:
                 sc = store.restore_version(args.event, actor=args.actor, name=args.name, before=args.before)
-                print(f"restored {sc.name!r} as it was {'before' if args.before else 'after'} history event "
-                      f"{args.event}", file=sys.stderr)
+                print(f"restored {sc.name!r} from history event {args.event}"
+                      + (" (as it was before it)" if args.before else ""), file=sys.stderr)
         except (ScenarioError, ValidationError) as exc:
             raise CliError(str(exc)) from None
         return 0

@@ -285,3 +285,23 @@ def test_migrations_downgrade_to_the_first_release_and_up_again(tmp_path):
     again = ScenarioStore(url)           # the first release's layout again: upgraded on open
     assert again.get("A").application == APP and again.get("A").owner == LOCAL and again.history() == []
     again.dispose()
+
+
+def test_cli_reads_administrators_from_the_secrets_as_the_dashboard_does(tmp_path, monkeypatch, capsys):
+    import core.scenarios
+    (tmp_path / ".streamlit").mkdir()
+    (tmp_path / ".streamlit" / "secrets.toml").write_text('[library]\nadministrators = ["ada@example.org"]\n')
+    monkeypatch.setattr(core.scenarios, "ROOT", tmp_path)     # where the CLI looks for .streamlit/secrets.toml
+    monkeypatch.setenv("SCENARIO_DB_URL", f"sqlite:///{tmp_path / 'lib.db'}")
+    lib = ScenarioStore(f"sqlite:///{tmp_path / 'lib.db'}")
+    lib.save("Alice plan", APP, actor=ALICE)
+    lib.save("Other", APP, actor=ALICE)
+    assert cli.main(["scenarios", "--as", BOB, "delete", "Alice plan"]) == 2
+    assert cli.main(["scenarios", "--as", ADA, "delete", "Alice plan"]) == 0
+    assert cli.main(["scenarios", "--as", ADA, "rename", "Other", "Renamed by Ada"]) == 0
+    assert lib.names() == ["Renamed by Ada"] and lib.get("Renamed by Ada").owner == ALICE
+    delete_event = lib.history()[-2]
+    assert cli.main(["scenarios", "--as", ALICE, "restore", str(delete_event.id)]) == 0
+    assert capsys.readouterr().err.endswith(f"restored 'Alice plan' from history event {delete_event.id}\n")
+    assert sorted(lib.names()) == ["Alice plan", "Renamed by Ada"]
+    lib.dispose()
