@@ -15,13 +15,18 @@ import pytest
 
 from tests.browser_fixtures import chromium, no_error_on  # noqa: F401
 from tests.conftest import ROOT
-from tests.serve import free_port, streamlit_server, wait_ready
+from tests.serve import free_port, streamlit_server, wait_ready as _wait_ready
 
 ARTIFACTS = ROOT / "test-artifacts"
 PAGES = ["", "compare", "sensitivity", "portfolio", "rules"]
 USERS = {"alice": {"sub": "alice", "email": "alice@example.org", "name": "Alice Analyst"},
          "bob": {"sub": "bob", "email": "bob@example.org", "name": "Bob Board"}}
 COOKIE_SECRET = "test-only-cookie-secret-3f9a1c0e5b7d2468"
+PATIENCE = 120_000   # ms; generous, as a loaded 2-core CI machine is slow (nothing here asserts on time)
+
+
+def wait_ready(page) -> None:
+    _wait_ready(page, timeout=PATIENCE)
 
 
 def _require_provider() -> None:
@@ -111,11 +116,11 @@ def sign_in(browser, url: str, who: str):
     page.goto(url)
     wait_ready(page)
     page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url("**/oauth2/authorize?**", timeout=30_000)     # at the identity provider
+    page.wait_for_url("**/oauth2/authorize?**", timeout=PATIENCE)     # at the identity provider
     page.get_by_role("button", name=who, exact=True).click()
-    page.wait_for_url(url + "/**", timeout=30_000)                   # back, through /oauth2callback
+    page.wait_for_url(url + "/**", timeout=PATIENCE)                   # back, through /oauth2callback
     wait_ready(page)
-    page.wait_for_selector('text="Sign out"', timeout=30_000)
+    page.wait_for_selector('text="Sign out"', timeout=PATIENCE)
     assert f"{USERS[who]['name']} ({USERS[who]['email']})" in page.inner_text("body")
     return page
 
@@ -172,7 +177,7 @@ def test_forged_session_cookie_gets_the_sign_in_screen(server, chromium, forge):
         page.goto(f"{url}/{path}")
         wait_ready(page)
         if forge == "genuine (control)":
-            page.wait_for_selector('text="Sign out"', timeout=30_000)
+            page.wait_for_selector('text="Sign out"', timeout=PATIENCE)
             assert "Alice Analyst (alice@example.org)" in page.inner_text("body")
         else:
             assert_sign_in_screen_only(page)
@@ -187,7 +192,7 @@ def test_alice_saves_bob_sees_her_plan_cannot_change_it_and_may_duplicate(server
     alice.keyboard.press("Tab")
     wait_ready(alice)
     alice.get_by_role("button", name="Save scenario").click()
-    alice.wait_for_selector('text="Saved: Alice plan"', timeout=30_000)
+    alice.wait_for_selector('text="Saved: Alice plan"', timeout=PATIENCE)
     no_error_on(alice)
 
     # bob signs in and sees it, with alice as its owner, on the Compare page
@@ -198,7 +203,7 @@ def test_alice_saves_bob_sees_her_plan_cannot_change_it_and_may_duplicate(server
     picker.click()
     bob.keyboard.type("Alice plan")
     bob.keyboard.press("Enter")
-    bob.wait_for_selector("text=Owner: alice@example.org", timeout=30_000)
+    bob.wait_for_selector("text=Owner: alice@example.org", timeout=PATIENCE)
     wait_ready(bob)
     body = bob.inner_text("body")
     assert "Alice plan · alice@example.org" in body
@@ -210,7 +215,7 @@ def test_alice_saves_bob_sees_her_plan_cannot_change_it_and_may_duplicate(server
     bob.get_by_role("button", name="Delete").click()
     bob.get_by_role("button", name="Yes, delete it").click()
     bob.wait_for_selector("text=belongs to alice@example.org; only its owner or an administrator may delete it",
-                          timeout=30_000)
+                          timeout=PATIENCE)
     bob.keyboard.press("Escape")
 
     # bob may duplicate it as his own
@@ -219,7 +224,7 @@ def test_alice_saves_bob_sees_her_plan_cannot_change_it_and_may_duplicate(server
     bob.keyboard.press("Tab")
     wait_ready(bob)
     bob.get_by_role("button", name="Duplicate", exact=True).click()
-    bob.wait_for_selector("text=Duplicated “Alice plan” as “Bob's copy of Alice plan”.", timeout=30_000)
+    bob.wait_for_selector("text=Duplicated “Alice plan” as “Bob's copy of Alice plan”.", timeout=PATIENCE)
 
     # bob cannot overwrite it from the Calculator either
     bob.goto(url)
@@ -230,7 +235,7 @@ def test_alice_saves_bob_sees_her_plan_cannot_change_it_and_may_duplicate(server
     bob.get_by_role("button", name="Save scenario").click()
     bob.get_by_role("button", name="Replace it").click()
     bob.wait_for_selector("text=belongs to alice@example.org; only its owner or an administrator may overwrite it",
-                          timeout=30_000)
+                          timeout=PATIENCE)
     no_error_on(bob)
 
     # the history shows each step, read by the command line from the same SCENARIO_DB_URL
@@ -245,8 +250,8 @@ def test_alice_saves_bob_sees_her_plan_cannot_change_it_and_may_duplicate(server
 
     # signing out returns to the sign-in screen
     bob.get_by_role("button", name="Sign out").click()
-    bob.wait_for_url("**/oauth2/end_session?**", timeout=30_000)   # the provider ends its session too
+    bob.wait_for_url("**/oauth2/end_session?**", timeout=PATIENCE)   # the provider ends its session too
     bob.get_by_role("button", name="End session").click()
-    bob.wait_for_url(url + "/**", timeout=30_000)
+    bob.wait_for_url(url + "/**", timeout=PATIENCE)
     wait_ready(bob)
     assert_sign_in_screen_only(bob)
