@@ -50,7 +50,7 @@ def test_history_and_restore_an_earlier_version(db):
     assert not at.exception
     assert db.get("A").application == APP
     assert [e.action for e in db.history("A")] == ["save", "overwrite", "restore"]
-    assert [s.value.replace("\\", "") for s in at.success] == [f"Restored “A” as it was after change #{rows[0]['#']}."]
+    assert [s.value.replace("\\", "") for s in at.success] == [f"Restored ` A ` as it was after change #{rows[0]['#']}."]  # name literal
 
 
 def test_deleted_scenario_listed_and_restored_under_another_name_when_taken(db):
