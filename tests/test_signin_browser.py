@@ -199,7 +199,7 @@ def test_alice_saves_bob_sees_her_plan_cannot_change_it_and_may_duplicate(server
     bob = sign_in(chromium, url, "bob")
     bob.goto(url + "/compare")
     wait_ready(bob)
-    picker = bob.get_by_role("combobox", name="Scenario", exact=True)
+    picker = bob.get_by_role("combobox", name="Scenario (from the page found above)", exact=True)
     picker.click()
     bob.keyboard.type("Alice plan")
     bob.keyboard.press("Enter")
@@ -224,7 +224,8 @@ def test_alice_saves_bob_sees_her_plan_cannot_change_it_and_may_duplicate(server
     bob.keyboard.press("Tab")
     wait_ready(bob)
     bob.get_by_role("button", name="Duplicate", exact=True).click()
-    bob.wait_for_selector("text=Duplicated “Alice plan” as “Bob's copy of Alice plan”.", timeout=PATIENCE)
+    bob.wait_for_selector('[data-testid="stAlert"]:has-text("Duplicated"):has-text("as Bob\'s copy of Alice plan")',
+                          timeout=PATIENCE)   # the names are shown literally, as code spans
 
     # bob cannot overwrite it from the Calculator either
     bob.goto(url)
