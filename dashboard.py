@@ -1,7 +1,7 @@
 """Entry point: `streamlit run dashboard.py`. Page config, navigation, shared sidebar."""
 import streamlit as st
 
-from ui import a11y, server, state
+from ui import a11y, auth, server, state
 from ui.widgets import show
 
 server.disable_nagle()   # once per process; see ui/server.py
@@ -37,6 +37,7 @@ def presentation() -> None:
 
 def sidebar() -> None:
     with st.sidebar:
+        auth.account_box()
         st.toggle("Presentation mode", key="presentation",
                   help="Hide the inputs and this sidebar and enlarge the key numbers, for a projector.")
         st.markdown("**Senior center capital grants**")   # not a heading: the page's h1 comes first
@@ -49,6 +50,7 @@ def sidebar() -> None:
                      help="The regulation in force, or a policy variant for what-ifs (always labelled).")
 
 
+auth.gate()   # with [auth] in the secrets, a visitor who has not signed in sees only "Sign in"
 page = st.navigation(PAGES)
 st.set_page_config(page_title=f"{page.title} · Senior center capital grants")   # one title per page
 a11y.install()

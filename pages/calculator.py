@@ -14,7 +14,7 @@ from core.provisions import BPW_CONDITIONS, PROVISION, source_words
 from core.readings import READING
 from core.report import Item
 from core.scenarios import ScenarioError, ScenarioExists
-from ui import state
+from ui import auth, state
 from ui.charts import chart
 from ui.library import store
 from ui.reporting import report_buttons
@@ -138,7 +138,8 @@ def save_box() -> None:
     if submitted:
         name, notes = st.session_state["w:scenario_name"], st.session_state["w:scenario_notes"]
         try:
-            store().save(name, shown["application"], shown["ruleset"], notes, readings=shown.get("readings"))
+            store().save(name, shown["application"], shown["ruleset"], notes, readings=shown.get("readings"),
+                         actor=auth.actor())
             st.session_state.pop("overwrite_pending", None)
             st.success("Saved. Compare it with others on the Compare page.", icon=":material/check:")
             st.text(f"Saved: {name.strip()}")
@@ -156,9 +157,12 @@ def save_box() -> None:
         a, b = st.columns(2)
         if a.button("Replace it", key="w:overwrite_yes"):
             name, notes, app, ruleset, readings = pending   # what was on screen when Save was pressed
-            store().save(name, app, ruleset, notes, overwrite=True, readings=readings)
             st.session_state.pop("overwrite_pending", None)
-            st.success("Replaced.", icon=":material/check:")
+            try:
+                store().save(name, app, ruleset, notes, overwrite=True, readings=readings, actor=auth.actor())
+                st.success("Replaced.", icon=":material/check:")
+            except ScenarioError as err:   # someone else's scenario: say whose, and what to do instead
+                st.error(f"Not replaced: {md(str(err))}", icon=":material/block:")
         if b.button("Keep the saved one", key="w:overwrite_no"):
             st.session_state.pop("overwrite_pending", None)
             st.rerun()
