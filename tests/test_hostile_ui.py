@@ -273,3 +273,14 @@ def test_failing_browser_in_the_app_gives_a_message_and_the_session_answers(db, 
     assert any("/bin/false does not run" in e.value for e in at.error)
     at.slider(key="s:eligible_cost").set_value(3_000_000).run()       # the session still answers
     assert at.metric[0].value == "$600,000"
+
+
+def test_table_cells_are_shown_as_written():
+    """st.table reads its cells as Markdown: the 'Numbers behind' tables must not link a name."""
+    from ui.text import cell, table
+    assert cell("$600,000") == "\\$600,000" and cell("Program maximum") == "Program maximum"
+    assert cell("https://example.com/x") == "` https://example.com/x `"
+    assert cell("www.example.com") == "` www.example.com `"
+    assert cell("&copy;") == "` &copy; `"
+    assert cell(":material/warning:") == "` :\u2060material/warning: `"
+    assert table([{"Cap": "a*b*", "Amount": "$1"}]) == [{"Cap": "a\\*b\\*", "Amount": "\\$1"}]

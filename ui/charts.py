@@ -11,7 +11,7 @@ import re
 
 import streamlit as st
 
-from ui.text import md
+from ui.text import md, table
 
 # No mode bar: its 16 buttons per chart came before the form in the Tab order (Save was the
 # 61st stop). Zooming and panning remain with the mouse; every number is in the table.
@@ -40,4 +40,4 @@ def chart(fig, key: str, text: tuple[str, list[dict]]) -> None:
         st.markdown(f"**{md(title)}**")
     st.plotly_chart(fig, key=key, alt=alt, theme=None, config=CONFIG)
     with st.expander(f"Numbers behind “{title or 'this chart'}”"):
-        st.table(rows)
+        st.table(table(rows))   # st.table reads cells as Markdown

@@ -83,6 +83,24 @@ def error_text(err: Exception) -> str:
     return literal(str(err), 400)
 
 
+_PLAIN_CELL = re.compile(r"[\w $,.%()/+\-–—’'\"]*")
+
+
+def cell(value) -> str:
+    """One cell of st.table, which reads its cells as Markdown: figures and our words
+    escaped, anything that could become a link, icon or entity (":", "www.", "@", "&")
+    shown literally."""
+    text = _visible(cap(value))
+    if _PLAIN_CELL.fullmatch(text) and "www." not in text.lower():
+        return md(text)
+    return literal(text)
+
+
+def table(rows: list[dict]) -> list[dict]:
+    """Rows for st.table with every header and cell shown as written."""
+    return [{md(str(k)): cell(v) for k, v in row.items()} for row in rows]
+
+
 def show(text, limit: int = MAX_TEXT, **kwargs) -> None:
     """A user's whole text, as plain text (no Markdown at all), capped."""
     import streamlit as st
