@@ -53,6 +53,9 @@ def main() -> None:
         sys.exit(f"--moves: {args.moves} must be at least 1")
     if not Path("/proc/self/stat").exists():
         sys.exit("this benchmark reads the server's CPU time from /proc: run it on Linux")
+    print("Measures: server CPU per slider move, the calculator (dashboard.py) against a bare one-slider app.")
+    print("Goal (issue 17): at most 3x the bare app. Breakdown by phase and element: bench/profile_move.py.",
+          flush=True)
     bare = measure(BARE, args.moves)
     dash = measure("dashboard.py", args.moves)
     print(f"moves per app: {args.moves}")

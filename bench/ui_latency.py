@@ -62,6 +62,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--presses", type=int, default=15)
     args = ap.parse_args()
+    print("Measures: keypress on the cost slider to the new award on screen in Chromium, the calculator")
+    print("against a bare one-slider app (charts redrawn on every press). Goal (issue 17): at most 1.5x.",
+          flush=True)
     with streamlit_server("bench/bare_slider.py") as bare_url, streamlit_server() as app_url, browser() as b:
         bare, app = [], []
         for _ in range(3):  # interleave rounds so drift hits both alike
