@@ -96,7 +96,8 @@ def _money_axis(**extra) -> dict:
     return dict(tickprefix="$", tickformat=",.0f", gridcolor=GRID, automargin=True) | extra
 
 
-def headroom_figure(award: Award, validate: bool = True, large: bool = False) -> go.Figure:
+def headroom_figure(award: Award, validate: bool = True, large: bool = False,
+                    as_dict: bool = False) -> go.Figure | dict:
     """Each cap on the chosen route against the award, in the cap's own colour; binding caps
     hatched and labelled "binding". validate=False skips Plotly's checks (a third of the cost,
     redrawn on every slider move); a property test shows the unchecked figure is the very same."""
@@ -121,7 +122,8 @@ def headroom_figure(award: Award, validate: bool = True, large: bool = False) ->
                                           [CAP_COLORS.get(c, SLACK) for c, _ in caps])),
                text=text, textposition="outside", cliponaxis=False, name="Cap",
                outsidetextfont=dict(color=TEXT), hovertemplate="%{y}: %{text}<extra></extra>")
-    return go.Figure(data=[bar], layout=layout, _validate=validate)
+    spec = dict(data=[bar], layout=layout)   # as_dict: the figure's data and layout, for core.plotly_send
+    return spec if as_dict else go.Figure(**spec, _validate=validate)
 
 
 def waterfall_steps(award: Award) -> list[tuple[str, str, int, int]]:
@@ -137,7 +139,8 @@ def waterfall_steps(award: Award) -> list[tuple[str, str, int, int]]:
     return steps
 
 
-def waterfall_figure(award: Award, validate: bool = True, large: bool = False) -> go.Figure:
+def waterfall_figure(award: Award, validate: bool = True, large: bool = False,
+                     as_dict: bool = False) -> go.Figure | dict:
     """From the cost of eligible work through each source of funds to the gap left, each
     bar in its source's own colour (the same as on Compare, in the report and the PDF)
     (validate as for headroom_figure)."""
@@ -155,7 +158,8 @@ def waterfall_figure(award: Award, validate: bool = True, large: bool = False) -
                  textposition="outside",   # above each bar: a label inside a thin bar was cut
                  insidetextfont=dict(color="white"), outsidetextfont=dict(color=TEXT),
                  hovertemplate="%{x}: %{text}<extra></extra>")
-    return go.Figure(data=[trace], layout=layout, _validate=validate)
+    spec = dict(data=[trace], layout=layout)
+    return spec if as_dict else go.Figure(**spec, _validate=validate)
 
 
 def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False) -> go.Figure:

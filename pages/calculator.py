@@ -104,8 +104,8 @@ def results(award) -> None:
     row.metric("Cost after federal grant", fmt(award.remaining))
     row.metric("Funding gap", fmt(gap))
     row.metric("Local match shortfall", fmt(short) if award.route == "standard" else "Waived")
-    chart(headroom_figure(award, validate=False, large=presenting), "headroom", chart_text.headroom(award))
-    chart(waterfall_figure(award, validate=False, large=presenting), "waterfall", chart_text.waterfall(award))
+    chart(headroom_figure(award, large=presenting, as_dict=True), "headroom", chart_text.headroom(award))
+    chart(waterfall_figure(award, large=presenting, as_dict=True), "waterfall", chart_text.waterfall(award))
 
 
 def details(award) -> None:

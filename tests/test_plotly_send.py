@@ -1,5 +1,7 @@
 """core.plotly_send.unshared: the calculator's charts skip Plotly's deep copy when sent;
 what reaches the browser must be byte for byte what the plain figure gives."""
+import json
+
 import plotly.io as pio
 import plotly.tools
 from hypothesis import given, settings
@@ -7,7 +9,7 @@ from hypothesis import given, settings
 from core.application import Application
 from core.award import evaluate
 from core.charts import headroom_figure, waterfall_figure
-from core.plotly_send import unshared
+from core.plotly_send import prebuilt, unshared
 from tests.strategies import applications
 
 
@@ -21,7 +23,10 @@ def sent(fig) -> str:
 def test_unshared_figure_sends_the_same_json(app):
     award = evaluate(app)
     for figure in (headroom_figure, waterfall_figure):
-        assert sent(unshared(figure(award, validate=False))) == sent(figure(award, validate=False))
+        plain = json.loads(sent(figure(award, validate=False)))
+        assert json.loads(sent(unshared(figure(award, validate=False)))) == plain
+        assert json.loads(sent(prebuilt(figure(award, as_dict=True)))) == plain
+        assert plain == json.loads(sent(figure(award)))   # and the validated figure is the same too
 
 
 def test_unshared_figure_keeps_its_template_and_data():
@@ -30,3 +35,47 @@ def test_unshared_figure_keeps_its_template_and_data():
     d = fig.to_dict()
     assert d["data"][0]["type"] == "bar"
     assert "template" in d["layout"]
+
+
+class _Recorder:
+    """Stands in for streamlit inside ui.charts.chart: records what would be drawn."""
+
+    def __init__(self):
+        self.sent, self.shown = [], []
+
+    def plotly_chart(self, fig, **kwargs):
+        self.sent.append((sent(fig), kwargs))
+
+    def markdown(self, text):
+        self.shown.append(text)
+
+    def expander(self, label):
+        import contextlib
+        self.shown.append(label)
+        return contextlib.nullcontext()
+
+    def table(self, rows):
+        self.shown.append(repr(rows))
+
+
+@settings(max_examples=40, deadline=None)
+@given(applications())
+def test_chart_draws_a_plain_dict_as_it_draws_the_figure(app):
+    """ui.charts.chart takes the calculator's figures as plain dicts (no Plotly object tree):
+    the title above, the JSON sent, the alt text and the table are those of the go.Figure."""
+    import ui.charts as charts
+    from core import chart_text
+
+    award = evaluate(app)
+    for figure, text in ((headroom_figure, chart_text.headroom), (waterfall_figure, chart_text.waterfall)):
+        for large in (False, True):
+            drawn = []
+            for fig in (figure(award, validate=False, large=large), figure(award, large=large, as_dict=True)):
+                rec = _Recorder()
+                real, charts.st = charts.st, rec
+                try:
+                    charts.chart(fig, "k", text(award))
+                finally:
+                    charts.st = real
+                drawn.append((rec.shown, [(json.loads(j), kw) for j, kw in rec.sent]))
+            assert drawn[1] == drawn[0]

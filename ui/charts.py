@@ -11,6 +11,7 @@ import re
 
 import streamlit as st
 
+from core.plotly_send import prebuilt
 from ui.text import md, table
 
 # No mode bar: its 16 buttons per chart came before the form in the Tab order (Save was the
@@ -28,9 +29,35 @@ def plain_title(fig) -> str:
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", text))).strip()
 
 
+def _untitled(spec: dict) -> tuple[str, dict]:
+    """For a plain {"data", "layout"} figure (core.charts' as_dict): its title as text, and
+    the figure without it, its top margin cut as chart() cuts a go.Figure's."""
+    layout = spec["layout"]
+    t = layout.get("title") or {}
+    text = str(t.get("text") or "")
+    title = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", text))).strip()
+    if not title:
+        return "", spec
+    lines = text.count("<br>") + 1
+    size = (t.get("font") or {}).get("size") or 18
+    margin = layout.get("margin") or {}
+    top = max(20, (margin.get("t") or 0) - (24 if size < 24 else 30) - (24 if size < 24 else 36) * lines + 20)
+    return title, {**spec, "layout": {**layout, "title": {**t, "text": ""}, "margin": {**margin, "t": top}}}
+
+
 def chart(fig, key: str, text: tuple[str, list[dict]]) -> None:
-    """Draw `fig` under its title as text, named by text[0], with the rows text[1] as a table."""
+    """Draw `fig` under its title as text, named by text[0], with the rows text[1] as a table.
+    `fig` may be a plain {"data", "layout"} dict (core.charts' as_dict=True): it is then sent
+    without building Plotly's object tree (core.plotly_send, the calculator on every move)."""
     alt, rows = text
+    if isinstance(fig, dict):
+        title, spec = _untitled(fig)
+        if title:
+            st.markdown(f"**{md(title)}**")
+        st.plotly_chart(prebuilt(spec), key=key, alt=alt, theme=None, config=CONFIG)
+        with st.expander(f"Numbers behind “{title or 'this chart'}”"):
+            st.table(table(rows))   # st.table reads cells as Markdown
+        return
     title = plain_title(fig)
     if title:
         lines = str(fig.layout.title.text).count("<br>") + 1
