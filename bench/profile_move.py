@@ -1,21 +1,26 @@
 """Where the calculator's server CPU per slider move goes, by phase and by element.
 
-    python bench/profile_move.py [--moves 100] [--script dashboard.py] [--top 25]
+    python bench/profile_move.py [--moves 200] [--script dashboard.py] [--cprofile]
 
-Measures: one session moves the cost slider --moves times (after 10 warm-up moves) against
-`streamlit run` wrapped in cProfile in every thread (bench/_profiled_server.py). Prints
-each phase (script run, widget registration, figure building and JSON, delta enqueue,
-protobuf serialisation and websocket send in the server's event loop) and each kind of
-element as a share of the profiled CPU and as ms per move. cProfile slows Python down,
-so read the shares; the absolute figure per move is bench/rerun_cost.py's.
+Measures: one session moves the cost slider --moves times (after 10 warm-up moves, over
+Streamlit's websocket protocol, bench/stclient.py) while py-spy samples the server process
+at 1 kHz (every thread, without pausing it; samples waiting on the socket, a lock or a sleep are dropped).
+Prints the share of each phase (the script thread's rerun: page code, figures, rules,
+widget registration, delta enqueue; the event loop: protobuf serialisation, websocket
+send) and of each kind of st.* element, and that share of the server CPU per move measured
+from /proc in the same run. --cprofile instead runs the server under cProfile in every
+thread (bench/_profiled_server.py): exact call counts, but it slows Python ~9x.
 Goal (issue 17): the calculator at most 3x a bare one-slider app (bench/rerun_cost.py).
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
+import linecache
 import os
-import pstats
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -29,67 +34,131 @@ sys.path.insert(0, str(ROOT))
 
 from bench.load import cpu_seconds, link  # noqa: E402
 from bench.stclient import Session  # noqa: E402
-from tests.serve import free_port  # noqa: E402
+from tests.serve import free_port, streamlit_server  # noqa: E402
 
-# phase -> predicate on (file, function name); cumulative time of the outermost match
-PHASES = [
-    ("script run (all of the page's Python)", lambda f, n: n == "_run_script"),
-    ("  widget registration (register_widget, element ids)",
-     lambda f, n: n in ("register_widget", "compute_and_register_element_id") and "streamlit" in f),
-    ("  Plotly figures built (core/charts.py)", lambda f, n: n in ("headroom_figure", "waterfall_figure")),
-    ("  Plotly figure to JSON (plotly.io.to_json)", lambda f, n: n == "to_json" and "plotly" in f),
-    ("  delta enqueue (proto built, queued)", lambda f, n: n == "_enqueue" and "delta_generator" in f),
-    ("  rules (evaluate, changes)", lambda f, n: n in ("evaluate", "changes") and "core" in f),
-    ("protobuf serialisation (event loop)", lambda f, n: n == "serialize_forward_msg"),
-    ("websocket send (event loop)", lambda f, n: n in ("write_message",) and "websocket" in f),
+SCRIPT = "scriptThread"
+PHASES = [  # (label, predicate on one sampled stack, frames joined by ";")
+    ("script thread: the rerun of the calculator fragment", lambda s: SCRIPT in s),
+    ("  page code (pages/calculator.py and what it calls)", lambda s: SCRIPT in s and "calculator.py" in s),
+    ("    delta enqueue (proto built, queued, event loop woken)", lambda s: SCRIPT in s and "_enqueue (" in s),
+    ("    widget registration (register_widget, element ids)",
+     lambda s: SCRIPT in s and ("register_widget" in s or "compute_and_register_element_id" in s)),
+    ("    Plotly figures built (core/charts.py)", lambda s: SCRIPT in s and "core/charts.py" in s),
+    ("    Plotly figure to dict and JSON (in st.plotly_chart)",
+     lambda s: SCRIPT in s and "plotly_chart" in s and ("to_dict" in s or "to_json" in s)),
+    ("    rules: evaluate", lambda s: SCRIPT in s and "evaluate (core/award" in s and "core/analysis" not in s),
+    ("    rules: what would change it (core/analysis)", lambda s: SCRIPT in s and "core/analysis.py" in s),
+    ("    URL written (ui/state.write_url)", lambda s: SCRIPT in s and "write_url" in s),
+    ("  Streamlit around the page (session state, callbacks, fragment, finish)",
+     lambda s: SCRIPT in s and "calculator.py" not in s),
+    ("event loop thread: messages in and out", lambda s: SCRIPT not in s),
+    ("  protobuf serialisation (serialize_forward_msg)", lambda s: SCRIPT not in s and "serialize_forward_msg" in s),
+    ("  websocket send", lambda s: SCRIPT not in s and ("send_bytes" in s or "_sender" in s)),
+    ("  back message parsed, rerun started", lambda s: SCRIPT not in s and "handle_backmsg" in s),
 ]
-ELEMENTS = ("metric", "markdown", "plotly_chart", "slider", "text_input", "selectbox", "toggle", "checkbox",
-            "subheader", "caption", "title", "button", "expander", "columns", "container", "text_area",
-            "warning", "info", "error", "download_button")
+ELEMENT = re.compile(r"(?:[A-Za-z]+Mixin\.)?([a-z][a-z_]*) \(streamlit/elements/")
+FRAME = re.compile(r"^(.*) \((.+):(\d+)\)$")
 
 
-def cum(stats: pstats.Stats, pred) -> float:
-    """Cumulative seconds of functions matching pred, not counting matches inside matches
-    (a recursive or nested match would be counted twice)."""
-    hits = {k for k in stats.stats if pred(k[0], k[2])}
-    total = 0.0
-    for k in hits:
-        cc, nc, tt, ct, callers = stats.stats[k]
-        # subtract the part of ct reached from another hit
-        inner = sum(v[3] for c, v in callers.items() if c in hits) if isinstance(callers, dict) else 0
-        total += ct - inner
-    return total
+def idle(stack: str) -> bool:
+    """A sample of a thread that waits (socket, lock, timer) rather than computes."""
+    leaf = stack.rsplit(";", 1)[-1]
+    if re.match(r"(EpollSelector\.select|Event\.wait|Condition\.wait|_worker \(concurrent)", leaf):
+        return True
+    m = FRAME.match(leaf)   # a sleep shows as the line that calls it
+    if m:
+        for base in (ROOT, ROOT / "pages", *sys.path):
+            line = linecache.getline(str(Path(base) / m.group(2)), int(m.group(3)))
+            if line:
+                return "sleep(" in line
+    return False
 
 
-async def drive(url: str, proc, moves: int) -> tuple[float, int]:
+def _task_seconds(pid: int, tid: int) -> float:
+    with open(f"/proc/{pid}/task/{tid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+LOOP_CPU: list[float] = []   # event loop thread's CPU ms per move, from /proc, set by drive()
+
+
+async def drive(url: str, pid: int, moves: int, start, stop) -> float:
+    """Server CPU ms per move while start()..stop() records."""
     cost, _, query = link(0)
     s = Session(url)
     await s.open(query)
     for m in range(1, 11):
         await s.set_slider("s:eligible_cost", cost + 1_000 * m)
-    proc.send_signal(signal.SIGUSR1)
-    await asyncio.sleep(0.2)
-    c0 = cpu_seconds(proc.pid)
+    start()
+    await asyncio.sleep(1.0)
+    c0, l0 = cpu_seconds(pid), _task_seconds(pid, pid)
     for m in range(11, 11 + moves):
         await s.set_slider("s:eligible_cost", cost + 1_000 * m)
-    c1 = cpu_seconds(proc.pid)
-    proc.send_signal(signal.SIGUSR2)
+    c1, l1 = cpu_seconds(pid), _task_seconds(pid, pid)
+    LOOP_CPU.append((l1 - l0) / moves * 1000)
+    stop()
     await s.close()
-    return (c1 - c0) / moves * 1000, moves
+    return (c1 - c0) / moves * 1000
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--moves", type=int, default=100)
-    ap.add_argument("--script", default="dashboard.py")
-    ap.add_argument("--top", type=int, default=25)
-    args = ap.parse_args()
-    print(__doc__.split("\n\n")[2].strip())
+def sampled(script: str, moves: int) -> None:
+    spy = shutil.which("py-spy")
+    if not spy:
+        sys.exit("py-spy is not installed: pip install -r requirements-dev.txt (or use --cprofile)")
+    out = Path(tempfile.mkdtemp()) / "stacks.txt"
+    server, rec = [], []
+    with streamlit_server(script, on_start=server.append) as url:
+        pid = server[0].pid
+        start = lambda: rec.append(subprocess.Popen(  # noqa: E731
+            [spy, "record", "--pid", str(pid), "--rate", "1000", "--format", "raw", "--threads",
+             "--nonblocking", "-o", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+        def stop():
+            rec[0].send_signal(signal.SIGINT)
+            rec[0].wait(60)
+        per_move = asyncio.run(drive(url, pid, moves, start, stop))
+    rows = []
+    for line in out.read_text().splitlines():
+        stack, _, n = line.rpartition(" ")
+        if stack and not idle(stack):
+            rows.append((stack, int(n)))
+    total = sum(n for _, n in rows)
+    print(f"\n{script}: {moves} moves, {per_move:.1f} ms of server CPU per move (/proc, under sampling); "
+          f"{total} busy samples ({total / moves:.1f} per move at 1 kHz)")
+    print(f"exact split from /proc: event loop thread {LOOP_CPU[-1]:.1f} ms, other threads (the script's) "
+          f"{per_move - LOOP_CPU[-1]:.1f} ms per move")
+    print("\nby phase (share of busy samples; that share of the CPU per move). A thread waiting to take the\n"
+          "interpreter lock back after a system call counts as busy (it shows as _write_to_self):")
+    for name, pred in PHASES:
+        c = sum(n for s, n in rows if pred(s))
+        print(f"  {name:72s} {100 * c / total:5.1f}%  {per_move * c / total:5.2f} ms")
+    els = collections.Counter()
+    for s, n in rows:
+        if SCRIPT in s:
+            for frame in s.split(";"):
+                m = ELEMENT.match(frame)
+                if m:
+                    els[m.group(1)] += n
+                    break
+    print("\nby element (st.* call, inclusive of its registration and enqueue):")
+    for el, c in els.most_common():
+        print(f"  st.{el:22s} {100 * c / total:5.1f}%  {per_move * c / total:5.2f} ms")
+    leaves = collections.Counter()
+    for s, n in rows:
+        leaves[s.rsplit(";", 1)[-1]] += n
+    print("\nbusiest leaf frames:")
+    for leaf, c in leaves.most_common(12):
+        print(f"  {100 * c / total:5.1f}%  {leaf[:110]}")
+
+
+def profiled(script: str, moves: int) -> None:
+    import pstats
     out = Path(tempfile.mkdtemp()) / "server.prof"
     port = free_port()
     (ROOT / "test-artifacts").mkdir(exist_ok=True)
     log = open(ROOT / "test-artifacts" / f"server-{port}.log", "w")
-    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "_profiled_server.py"), args.script,
+    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "_profiled_server.py"), script,
                              "--server.headless", "true", "--server.port", str(port), "--server.address",
                              "127.0.0.1", "--browser.gatherUsageStats", "false"],
                             cwd=ROOT, env={**os.environ, "PROFILE_OUT": str(out)}, stdout=log, stderr=subprocess.STDOUT)
@@ -101,9 +170,10 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.3)
-        per_move, n = asyncio.run(drive(url, proc, args.moves))
+        per_move = asyncio.run(drive(url, proc.pid, moves, lambda: proc.send_signal(signal.SIGUSR1),
+                                     lambda: proc.send_signal(signal.SIGUSR2)))
         for _ in range(100):
-            if out.exists() and Path(str(out) + ".threads").exists():
+            if Path(str(out) + ".threads").exists():
                 break
             time.sleep(0.2)
         time.sleep(0.5)
@@ -111,29 +181,18 @@ def main() -> None:
         proc.terminate()
         proc.wait(10)
         log.close()
-    stats = pstats.Stats(str(out))
-    idle = sum(v[2] for k, v in stats.stats.items() if k[2] in ("<method 'poll' of 'select.epoll' objects>",
-                                                                  "<method 'acquire' of '_thread.lock' objects>",
-                                                                  "<built-in method time.sleep>"))
-    busy = stats.total_tt - idle
-    print(f"\n{args.script}: {n} moves; {per_move:.1f} ms of server CPU per move under the profiler "
-          f"({busy / n * 1000:.1f} ms profiled, idle waits taken out)")
-    print("\nby phase (share of profiled busy time; ms per move under the profiler):")
-    for name, pred in PHASES:
-        t = cum(stats, pred)
-        print(f"  {name:58s} {100 * t / busy:5.1f}%  {t / n * 1000:6.2f} ms")
-    print("\nby element (st.* call, cumulative, incl. its widget registration and enqueue):")
-    rows = []
-    for el in ELEMENTS:
-        t = cum(stats, lambda f, nm, el=el: nm == el and "streamlit" in f and "elements" in f or
-                nm == el and f.endswith("delta_generator.py"))
-        calls = sum(v[1] for k, v in stats.stats.items() if k[2] == el and "streamlit" in k[0])
-        if t:
-            rows.append((t, el, calls))
-    for t, el, calls in sorted(rows, reverse=True):
-        print(f"  st.{el:20s} {calls / n:5.1f} calls/move  {100 * t / busy:5.1f}%  {t / n * 1000:6.2f} ms")
-    print(f"\ntop {args.top} functions by cumulative time:")
-    stats.sort_stats("cumulative").print_stats(args.top)
+    print(f"\n{script}: {per_move:.1f} ms of server CPU per move under cProfile (thread CPU time)")
+    pstats.Stats(str(out)).sort_stats("cumulative").print_stats(40)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--moves", type=int, default=200)
+    ap.add_argument("--script", default="dashboard.py")
+    ap.add_argument("--cprofile", action="store_true", help="cProfile in every thread instead of py-spy")
+    args = ap.parse_args()
+    print(__doc__.split("\n\n")[2].strip(), flush=True)
+    (profiled if args.cprofile else sampled)(args.script, args.moves)
 
 
 if __name__ == "__main__":
