@@ -78,4 +78,11 @@ def test_chart_draws_a_plain_dict_as_it_draws_the_figure(app):
                 finally:
                     charts.st = real
                 drawn.append((rec.shown, [(json.loads(j), kw) for j, kw in rec.sent]))
-            assert drawn[1] == drawn[0]
+            (shown_fig, sent_fig), (shown_dict, sent_dict) = drawn
+            assert sent_dict == sent_fig                 # the chart and its alt text
+            assert shown_dict[:2] == shown_fig[:2]       # title above, expander's label
+            rows = text(award)[1]
+            assert shown_fig[2] == repr(charts.table(rows))
+            assert shown_dict[2] == charts.table_markdown(rows)   # the same rows, as a Markdown table
+            for row in charts.table(rows):                       # each cell as st.table would show it
+                assert all(v in shown_dict[2] for v in row.values())
