@@ -1,24 +1,52 @@
 """Many applications, the Department's considerations, one budget."""
+import pandas as pd
 import streamlit as st
 
+from core.analysis import caps_words
 from core.charts import cumulative_figure, priority_figure, ranked_figure
 from core.export import csv_bytes
+from core.fields import FIELDS, PROJECT_TYPES
 from core.money import ValidationError, fmt, to_cents
+from core.rulesets import version_words
 from core.portfolio import FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table, run
 from core.batch import BatchError
-from ui import state
+from ui import present, state
 from ui.text import error_text, literal, md, ruleset_label
 from ui.uploads import upload_bytes
+from ui.widgets import entry_problem
+
+DEFAULT_BUDGET = 400_000_000
+COLUMN_TITLES = {"name": "Application", "locality": "Locality",
+                 **{f.name: f.label for f in FIELDS}}
+
+
+def people_table(good: pd.DataFrame, result) -> pd.DataFrame:
+    """The allocation as people read it: titles, dollars, cap names; priority order."""
+    idx = good.index.to_numpy()
+    out = pd.DataFrame({
+        "Rank": good["rank"].astype(int).to_numpy(),
+        "Application": good["name"].astype(str).to_numpy() if "name" in good else [f"Row {i + 2}" for i in idx],
+        "Locality": good["locality"].astype(str).to_numpy() if "locality" in good else "",
+        "Project type": [PROJECT_TYPES.get(t, t) for t in good["project_type"].astype(str)],
+        "Maximum award": [fmt(int(c)) for c in result.awards[idx]],
+        "Held down by": [caps_words(b.split(";")) if b else "" for b in result.binding[idx]],
+        "Priority score (0 to 1)": [f"{float(v):.3f}" for v in good["priority_score"]],
+        "Allocated": [fmt(int(c)) for c in result.allocated[idx]],
+    })
+    return out.sort_values("Rank", kind="stable")
+
 
 state.init()
 rs = state.ruleset()
 st.title("Portfolio")
-st.caption(md("Rank a year's applications and allocate one appropriation, under ") + ruleset_label(rs) + md("."))
+st.caption(md("Rank a year's applications and allocate one appropriation. Ruleset: ") + ruleset_label(rs)
+           + md(f" (fingerprint {rs.version})."))
 st.info("The priority score is decision support from the Department's considerations (senior population "
         "density, distance to existing senior centers, localities not funded before). It orders "
         "applications; it never changes an award amount.", icon=":material/info:")
 
-up = st.file_uploader(f"Applications (CSV, up to {MAX_ROWS:,} rows)", type=["csv", "txt"], key="w:pf_file",
+controls = st.container(key="ctl_pf_file")   # hidden while presenting (ui/present.py)
+up = controls.file_uploader(f"Applications (CSV, up to {MAX_ROWS:,} rows)", type=["csv", "txt"], key="w:pf_file",
                       help="Columns: name, locality, the application fields (project_type, eligible_cost, "
                            "federal_grant, ...), senior_density, distance_to_center_miles, previously_funded.")
 source = "the illustrative sample"
@@ -35,20 +63,25 @@ if source == "the illustrative sample":
     st.warning("Showing an ILLUSTRATIVE sample of 20 fictional applications. Upload a CSV to use your own.",
                icon=":material/science:")
 
-with st.expander("Edit the applications", expanded=False):
+with st.container(key="ctl_pf_edit").expander("Edit the applications", expanded=False):
     st.caption("Changes here are used below; download the results to keep them.")
-    table = st.data_editor(table, num_rows="dynamic", key=f"w:pf_editor:{source}", width="stretch")
+    table = st.data_editor(table, num_rows="dynamic", key=f"w:pf_editor:{source}", width="stretch",
+                           column_config={c: st.column_config.Column(COLUMN_TITLES[c]) for c in table.columns
+                                          if c in COLUMN_TITLES})
 
-c1, c2 = st.columns([1, 2])
+c1, c2 = st.container(key="ctl_pf_budget").columns([1, 2])
 budget_text = c1.text_input("Budget (appropriation)", value="4,000,000", key="w:pf_budget")
 try:
     budget = to_cents(budget_text, "Budget")
-except ValidationError as err:
-    st.error(error_text(err), icon=":material/error:")
-    st.stop()
+    st.session_state["pf:budget"] = budget
+except ValidationError as err:   # said beside the field; the page keeps the last good budget
+    budget = st.session_state.get("pf:budget", DEFAULT_BUDGET)
+    c1.error(md(f"{entry_problem('Budget', budget_text, err)}. Still using {fmt(budget)}."),   # the typed text cut to 40
+             icon=":material/error:")
 mode = c2.radio("Allocation", list(MODES), format_func=MODES.get, key="w:pf_mode", horizontal=False)
-st.subheader("Weights of the considerations")
-wcols = st.columns(3)
+weights_box = st.container(key="ctl_pf_weights")
+weights_box.subheader("Weights of the considerations")
+wcols = weights_box.columns(3)
 weights = {k: wcols[i].slider(words.capitalize(), 0.0, 5.0, 1.0, 0.5, key=f"w:pf_w:{k}")
            for i, (k, (_, words)) in enumerate(FACTORS.items())}
 st.caption(md(formula_words(weights)))
@@ -62,11 +95,12 @@ except BatchError as err:
 bad = result.table[~result.good]
 if len(bad):
     st.error(f"{len(bad)} row(s) could not be used; the other {int(result.good.sum())} are.", icon=":material/error:")
-    st.dataframe(bad.assign(row=bad.index + 2)[["row"] + [c for c in ("name",) if c in bad] + ["error"]],
-                 hide_index=True, width="stretch")
+    st.dataframe(pd.DataFrame({"Row of the file": bad.index + 2,
+                               "Application": bad["name"] if "name" in bad else "",
+                               "Problem": bad["error"]}), hide_index=True, width="stretch")
 
 others = [r for r in state.ruleset_ids() if r != rs.id]
-variant_id = st.selectbox("Compare the portfolio's cost under", [None] + others, key="w:pf_variant",
+variant_id = st.container(key="ctl_pf_variant").selectbox("Compare the portfolio's cost under", [None] + others, key="w:pf_variant",
                           format_func=lambda r: "(no comparison)" if r is None else state.ruleset_by_id(r).label)
 variant = None if variant_id is None else state.ruleset_by_id(variant_id)
 
@@ -89,16 +123,15 @@ if len(good):
     idx = good.index.to_numpy()
     awards, alloc = result.awards[idx].tolist(), result.allocated[idx].tolist()
     binding, rank = result.binding[idx].tolist(), good["rank"].astype(int).tolist()
-    st.plotly_chart(ranked_figure(names, awards, alloc, binding, rank), key="pf_ranked", config={"displaylogo": False})
-    a, b = st.columns(2)
-    with a:
-        st.plotly_chart(cumulative_figure(names, alloc, rank, budget), key="pf_cum", config={"displaylogo": False})
-    with b:
-        st.plotly_chart(priority_figure(names, good["priority_score"].astype(float).tolist(), awards, binding),
-                        key="pf_prio", config={"displaylogo": False})
-    show = good.sort_values("rank", key=lambda s: s.astype(int))
-    cols = [c for c in ("rank", "name", "locality", "project_type") if c in show] + \
-           ["award", "binding", "priority_score", "allocated"]
-    st.dataframe(show[cols], hide_index=True, width="stretch")
-st.download_button("Download the results (CSV)", csv_bytes(result.table), file_name="portfolio-allocation.csv",
+    present.chart(ranked_figure(names, awards, alloc, binding, rank), key="pf_ranked")
+    a, b = (st, st) if present.on() else st.columns(2)   # full width each while presenting: room for large type
+    present.chart(cumulative_figure(names, alloc, rank, budget), key="pf_cum", where=a)
+    present.chart(priority_figure(names, good["priority_score"].astype(float).tolist(), awards, binding),
+                  key="pf_prio", where=b)
+    st.subheader("Applications in priority order")
+    if present.on():
+        st.table(people_table(good, result), hide_index=True)   # large type that wraps
+    else:
+        st.dataframe(people_table(good, result), hide_index=True, width="stretch")
+st.container(key="ctl_pf_download").download_button("Download the results (CSV)", csv_bytes(result.table), file_name="portfolio-allocation.csv",
                    mime="text/csv")
