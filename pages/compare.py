@@ -105,6 +105,8 @@ else:
     if not chosen:
         st.info("Choose at least one scenario to compare.", icon=":material/info:")
     else:
+        baseline = st.selectbox("Baseline", chosen, key="w:cmp_baseline",
+                                help="Differences from this scenario are highlighted and charted.")
         named = [(n, by_name[n].award()) for n in chosen]
         outdated = [n for n in chosen if by_name[n].outdated]
         if outdated:

@@ -13,7 +13,6 @@ from core.batch import BatchError
 from ui import present, state
 from ui.text import error_text, literal, md, ruleset_label
 from ui.uploads import upload_bytes
-from ui.widgets import entry_problem
 
 DEFAULT_BUDGET = 400_000_000
 COLUMN_TITLES = {"name": "Application", "locality": "Locality",
@@ -76,8 +75,9 @@ try:
     st.session_state["pf:budget"] = budget
 except ValidationError as err:   # said beside the field; the page keeps the last good budget
     budget = st.session_state.get("pf:budget", DEFAULT_BUDGET)
-    c1.error(md(f"{entry_problem('Budget', budget_text, err)}. Still using {fmt(budget)}."),   # the typed text cut to 40
-             icon=":material/error:")
+    said = (md("Budget is empty: enter dollars such as 1,250,000") if not budget_text.strip()
+            else md("Budget: ") + literal(budget_text, 40) + md(f" {err.problem}"))
+    c1.error(said + md(f". Still using {fmt(budget)}."), icon=":material/error:")
 mode = c2.radio("Allocation", list(MODES), format_func=MODES.get, key="w:pf_mode", horizontal=False)
 weights_box = st.container(key="ctl_pf_weights")
 weights_box.subheader("Weights of the considerations")

@@ -107,7 +107,7 @@ def test_portfolio_bad_budget_is_said_beside_the_field_and_the_page_stays():
     at.text_input(key="w:pf_budget").input("-5").run()
     assert not at.exception
     errors = [e.value.replace("\\", "") for e in at.error]
-    assert "Budget: '-5' is negative; amounts must be $0 or more. Still using $4,000,000." in errors
+    assert "Budget: ` -5 ` is negative; amounts must be $0 or more. Still using $4,000,000." in errors
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Budget"] == "$4,000,000" and metrics["Allocated"] == "$4,000,000"
     assert len(at.get("plotly_chart")) == 3

@@ -179,7 +179,7 @@ def test_a_bad_link_on_another_page_says_so():
     at.query_params["eligible_cost"] = "oops"
     at.switch_page("pages/sensitivity.py").run()
     assert not at.exception
-    assert any("(eligible_cost='oops') is not a number" in w.value.replace("\\", "") for w in at.warning)
+    assert any("(eligible_cost=` oops `) is not a number" in w.value.replace("\\", "") for w in at.warning)
 
 
 def test_explanation_and_what_would_change():
