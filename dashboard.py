@@ -5,8 +5,8 @@ import sys
 import streamlit as st
 from streamlit import runtime
 
-from ui import present, server, state, widgets
-from ui.text import md
+from ui import a11y, auth, present, server, state, widgets
+from ui.widgets import show
 
 if __name__ == "__main__" and not runtime.exists():   # `python dashboard.py`: say where it opens, then serve
     raise SystemExit(server.serve(__file__, sys.argv[1:]))
@@ -36,20 +36,24 @@ def presentation(current, problem: str | None) -> None:
 
 def sidebar() -> None:
     with st.sidebar:
+        auth.account_box()
         st.toggle("Presentation mode", key=present.KEY,
                   help="Hide the controls and this sidebar and enlarge numbers and charts, for a projector. "
                        "A link with ?present=1 opens a page this way.")
-        st.header("Senior center capital grants")
+        st.markdown("**Senior center capital grants**")   # not a heading: the page's h1 comes first
         st.caption("What the State can give, and which limit holds it down.")
         choices = state.ruleset_ids()
-        st.session_state["w:ruleset"] = state.get("ruleset") if state.get("ruleset") in choices else "regulation"
+        show("w:ruleset", state.get("ruleset") if state.get("ruleset") in choices else "regulation")
         st.selectbox("Ruleset", choices, key="w:ruleset",
                      format_func=lambda rid: state.ruleset_by_id(rid).label,
                      on_change=lambda: state.put("ruleset", st.session_state["w:ruleset"]),
                      help="The regulation in force, or a policy variant for what-ifs (always labelled).")
 
 
+auth.gate()   # with [auth] in the secrets, a visitor who has not signed in sees only "Sign in"
 page = st.navigation(PAGES)
+st.set_page_config(page_title=f"{page.title} · Senior center capital grants")   # one title per page
+a11y.install()
 with state.routed():
     state.init()
     present_problem = present.sync_with_url()   # before the sidebar's toggle is drawn

@@ -4,18 +4,27 @@
 else a SQLite file under data/ created on first use. Every write is one transaction;
 SQLite runs in WAL mode with a busy timeout and takes the write lock up front
 (BEGIN IMMEDIATE), so several processes saving at once lose nothing.
+
+Every scenario has an owner (who saved it) and records who changed it last. Only its owner
+or an administrator may overwrite, rename or delete it; anyone may duplicate it as their own.
+Every change is appended to `history` in the same transaction as the change itself, with
+the scenario before and after; the app never edits or deletes history. The schema is kept
+by Alembic (core/migrations); a library made by the first release is upgraded in place on
+first open, its scenarios owned by `local`.
 """
 from __future__ import annotations
 
+import getpass
 import json
 import os
 import re
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from sqlalchemy import (Column, Index, Integer, MetaData, String, Table, Text, create_engine, delete, event, insert,
-                        select, update)
+from sqlalchemy import (Column, Index, Integer, MetaData, String, Table, Text, create_engine, delete, event, func,
+                        insert, inspect, select, text, update)
 from sqlalchemy.exc import IntegrityError
 
 from core.application import Application
@@ -27,12 +36,12 @@ from core.verify import verified
 from core.rulesets import Ruleset, RulesetError, available, from_data, load
 
 ROOT = Path(__file__).resolve().parents[1]
-SCHEMA_VERSION = 1
 EXPORT_FORMAT = "senior-center-grant-scenarios"
 EXPORT_VERSION = 1
 MAX_NAME = 120
 MAX_NOTES = 5_000
 MAX_IMPORT_SCENARIOS = 10_000
+LOCAL = "local"   # the actor when nobody signs in: one person on their own machine
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 metadata = MetaData()
@@ -47,11 +56,28 @@ scenarios = Table(
     Column("ruleset_data", Text, nullable=False),    # the ruleset itself, so variants can be recomputed
     Column("created_at", String(32), nullable=False),
     Column("updated_at", String(32), nullable=False),
+    Column("uid", String(32), nullable=False, unique=True),  # stays with the scenario through renames
+    Column("owner", String(320), nullable=False, server_default=LOCAL),
+    Column("changed_by", String(320), nullable=False, server_default=LOCAL),
 )
 # Most recent first, with the name beside it: a page of the library (and a search by name)
 # walks this index and reads only the rows it shows, however large the library (issue 19).
+# (Created by the migrations: core/migrations/versions/0002_owners_history.py.)
 recent_index = Index("ix_scenarios_recent", scenarios.c.updated_at, scenarios.c.id, scenarios.c.name)
-meta = Table("library_meta", metadata, Column("key", String(64), primary_key=True), Column("value", Text))
+history = Table(
+    "history", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", String(32), nullable=False),
+    Column("actor", String(320), nullable=False),
+    Column("action", String(16), nullable=False),
+    Column("scenario", String(MAX_NAME), nullable=False),
+    Column("scenario_uid", String(32), nullable=False),
+    Column("before", Text, nullable=True),           # the scenario as JSON, None when it did not exist
+    Column("after", Text, nullable=True),            # None after a delete
+    Index("ix_history_scenario_uid", "scenario_uid"),
+)
+ACTIONS = ("save", "overwrite", "rename", "duplicate", "delete", "import", "restore")
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
 class ScenarioError(ValueError):
@@ -60,6 +86,18 @@ class ScenarioError(ValueError):
 
 class ScenarioExists(ScenarioError):
     pass
+
+
+class NotAllowed(ScenarioError):
+    """The actor may not make this change; the message says whose scenario it is and what they may do."""
+
+
+def default_actor() -> str:
+    """Who the command line acts as when not told: the operating-system user."""
+    try:
+        return getpass.getuser() or LOCAL
+    except (KeyError, OSError):
+        return LOCAL
 
 
 def now() -> str:
@@ -99,6 +137,9 @@ class Scenario:
     created_at: str = ""
     updated_at: str = ""
     readings: Readings = DEFAULT_READINGS   # the readings of the regulation it was saved under
+    owner: str = LOCAL
+    changed_by: str = LOCAL
+    uid: str = ""
 
     def saved_ruleset(self) -> Ruleset:
         """The ruleset exactly as it was when the scenario was saved."""
@@ -122,7 +163,11 @@ class Scenario:
         return {"name": self.name, "notes": self.notes, "application": self.application.to_dict(),
                 "ruleset": {"id": self.ruleset_id, "version": self.ruleset_version, "data": self.ruleset_data},
                 "created_at": self.created_at, "updated_at": self.updated_at,
-                "readings": self.readings.as_dict()}
+                "readings": self.readings.as_dict(), "owner": self.owner, "changed_by": self.changed_by}
+
+    def snapshot(self) -> dict:
+        """The scenario as history keeps it: everything, including who owns it and its uid."""
+        return self.to_dict() | {"uid": self.uid}
 
 
 def scenario_from_dict(item, where: str = "scenario") -> Scenario:
@@ -214,41 +259,113 @@ def _sqlite_pragmas(engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")    # take the write lock up front: no upgrade deadlocks
 
 
+def _alembic_config(connection=None):
+    from alembic.config import Config
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+    return ScriptDirectory.from_config(_alembic_config()).get_current_head()
+
+
+def upgrade(engine) -> None:
+    """Bring the library to the newest schema in one transaction, whatever it was:
+    empty (created), made by the first release (stamped at 0001, then upgraded), or older.
+    A library made by a newer app is refused, untouched."""
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
+    head = head_revision()
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":      # servers starting at once migrate one at a time
+            conn.execute(text("SELECT pg_advisory_xact_lock(4015)"))
+        tables = set(inspect(conn).get_table_names())
+        current = None
+        if "alembic_version" in tables:
+            current = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        if current == head:
+            return
+        cfg = _alembic_config(conn)
+        if current is None and "scenarios" in tables:   # the first release's hand-written versioning
+            found = (conn.execute(text("SELECT value FROM library_meta WHERE key = 'schema_version'")).scalar()
+                     if "library_meta" in tables else "1")
+            if int(found or 1) > 1:
+                raise ScenarioError(f"the scenario library has schema version {found}; this app reads up to "
+                                    f"version 1 of that numbering. Upgrade the app.")
+            command.stamp(cfg, "0001")
+        elif current is not None:
+            try:
+                ScriptDirectory.from_config(cfg).get_revision(current)
+            except Exception:
+                raise ScenarioError(f"the scenario library is at schema revision {current}, made by a newer "
+                                    f"version of this app (this one knows up to {head}). Upgrade the app.") from None
+        command.upgrade(cfg, "head")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One change in the history: when, who, what, and the scenario before and after."""
+    id: int
+    at: str
+    actor: str
+    action: str
+    scenario: str
+    uid: str
+    before: dict | None
+    after: dict | None
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "at": self.at, "actor": self.actor, "action": self.action,
+                "scenario": self.scenario, "before": self.before, "after": self.after}
+
+    @property
+    def state(self) -> dict:
+        """The scenario as this event left it (as it was before, for a delete)."""
+        return self.after if self.after is not None else self.before
+
+
+def _stamp() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
 class ScenarioStore:
-    def __init__(self, url: str | None = None):
+    def __init__(self, url: str | None = None, admins=()):
         self.url = url or default_url()
+        self.admins = frozenset(a.strip().lower() for a in admins if a and a.strip())
         is_sqlite = self.url.startswith("sqlite")
         self.engine = create_engine(self.url, connect_args={"timeout": 30} if is_sqlite else {},
                                     pool_pre_ping=not is_sqlite)
         if is_sqlite:
             _sqlite_pragmas(self.engine)
-        self._migrate()
-
-    def _migrate(self) -> None:
-        """Create the schema on first use and refuse a library written by a newer app."""
-        with self.engine.begin() as conn:
-            metadata.create_all(conn)
-            recent_index.create(conn, checkfirst=True)   # a library made before the index existed
-            found = conn.execute(select(meta.c.value).where(meta.c.key == "schema_version")).scalar()
-            if found is None:
-                try:
-                    conn.execute(insert(meta).values(key="schema_version", value=str(SCHEMA_VERSION)))
-                except IntegrityError:
-                    pass
-            elif int(found) > SCHEMA_VERSION:
-                raise ScenarioError(f"the scenario library has schema version {found}; this app reads up to "
-                                    f"{SCHEMA_VERSION}. Upgrade the app.")
+        upgrade(self.engine)
 
     def dispose(self) -> None:
         self.engine.dispose()
 
+    # -- who may do what -------------------------------------------------------------------
+    def is_admin(self, actor: str) -> bool:
+        return actor.strip().lower() in self.admins
+
+    def may_change(self, sc: Scenario, actor: str) -> bool:
+        return sc.owner.lower() == actor.strip().lower() or self.is_admin(actor)
+
+    def _check(self, sc: Scenario, actor: str, verb: str) -> None:
+        if not self.may_change(sc, actor):
+            raise NotAllowed(f"“{sc.name}” belongs to {sc.owner}; only its owner or an administrator may {verb} "
+                             f"it. You may duplicate it as your own.")
+
+    # -- reading ---------------------------------------------------------------------------
     @staticmethod
     def _row(row) -> Scenario:
         data = json.loads(row.application)
         rd = readings_from_dict(data.pop("readings", None))   # kept beside the inputs; absent = default
         return Scenario(row.name, Application.from_dict(data), row.ruleset_id,
                         row.ruleset_version, json.loads(row.ruleset_data), row.notes, row.created_at,
-                        row.updated_at, rd)
+                        row.updated_at, rd, row.owner, row.changed_by, row.uid)
 
     def list(self) -> list[Scenario]:
         """Every scenario, most recently updated first."""
@@ -264,92 +381,213 @@ class ScenarioStore:
             row = conn.execute(select(scenarios).where(scenarios.c.name == name)).first()
             return self._row(row) if row else None
 
+    def _get_for_update(self, conn, name: str) -> Scenario | None:
+        row = conn.execute(select(scenarios).where(scenarios.c.name == name).with_for_update()).first()
+        return self._row(row) if row else None
+
+    # -- writing: every change and its history event in one transaction ----------------------
     @staticmethod
     def _values(sc: Scenario) -> dict:
         app = sc.application.to_dict() | ({"readings": sc.readings.changed()} if sc.readings.changed() else {})
         return {"name": sc.name, "notes": sc.notes, "application": json.dumps(app),
                 "ruleset_id": sc.ruleset_id, "ruleset_version": sc.ruleset_version,
                 "ruleset_data": json.dumps(sc.ruleset_data), "created_at": sc.created_at,
-                "updated_at": sc.updated_at}
+                "updated_at": sc.updated_at, "uid": sc.uid, "owner": sc.owner, "changed_by": sc.changed_by}
+
+    @staticmethod
+    def _record(conn, actor: str, action: str, before: Scenario | None, after: Scenario | None) -> None:
+        subject = after or before
+        conn.execute(insert(history).values(
+            at=_stamp(), actor=actor, action=action, scenario=subject.name, scenario_uid=subject.uid,
+            before=json.dumps(before.snapshot()) if before else None,
+            after=json.dumps(after.snapshot()) if after else None))
+
+    def _insert(self, conn, sc: Scenario) -> None:
+        try:
+            with conn.begin_nested():
+                conn.execute(insert(scenarios).values(**self._values(sc)))
+        except IntegrityError:  # another session saved the same name a moment ago
+            raise ScenarioExists(f"a scenario named {sc.name!r} already exists") from None
 
     def save(self, name: str, app: Application, rs: Ruleset | None = None, notes: str = "",
-             overwrite: bool = False, readings: Readings | None = None) -> Scenario:
-        """Save under `name`; an existing name is replaced only with overwrite=True."""
+             overwrite: bool = False, readings: Readings | None = None, actor: str = LOCAL) -> Scenario:
+        """Save under `name`; an existing name is replaced only with overwrite=True, and only
+        by its owner or an administrator. The replaced scenario keeps its owner."""
         rs = rs or load()
         name, notes = check_name(name), check_notes(notes)
         stamp = now()
-        sc = Scenario(name, app, rs.id, rs.version, rs.to_data(), notes, stamp, stamp, readings or DEFAULT_READINGS)
+        sc = Scenario(name, app, rs.id, rs.version, rs.to_data(), notes, stamp, stamp, readings or DEFAULT_READINGS,
+                      owner=actor, changed_by=actor, uid=uuid.uuid4().hex)
         with self.engine.begin() as conn:
-            old = conn.execute(select(scenarios.c.created_at).where(scenarios.c.name == name)).first()
+            old = self._get_for_update(conn, name)
             if old and not overwrite:
                 raise ScenarioExists(f"a scenario named {name!r} already exists")
             if old:
-                values = self._values(sc) | {"created_at": old.created_at}
-                conn.execute(update(scenarios).where(scenarios.c.name == name).values(**values))
-                return Scenario(**{**sc.__dict__, "created_at": old.created_at})
-            try:
-                conn.execute(insert(scenarios).values(**self._values(sc)))
-            except IntegrityError:  # another session saved the same name a moment ago
-                raise ScenarioExists(f"a scenario named {name!r} already exists") from None
+                self._check(old, actor, "overwrite")
+                sc = Scenario(**{**sc.__dict__, "created_at": old.created_at, "owner": old.owner, "uid": old.uid})
+                conn.execute(update(scenarios).where(scenarios.c.uid == old.uid).values(**self._values(sc)))
+                self._record(conn, actor, "overwrite", old, sc)
+                return sc
+            self._insert(conn, sc)
+            self._record(conn, actor, "save", None, sc)
         return sc
 
-    def rename(self, old: str, new: str) -> None:
+    def rename(self, old: str, new: str, actor: str = LOCAL) -> Scenario:
         new = check_name(new)
         with self.engine.begin() as conn:
-            if conn.execute(select(scenarios.c.id).where(scenarios.c.name == new)).first() and new != old:
-                raise ScenarioExists(f"a scenario named {new!r} already exists")
-            done = conn.execute(update(scenarios).where(scenarios.c.name == old).values(name=new, updated_at=now()))
-            if done.rowcount == 0:
+            sc = self._get_for_update(conn, old)
+            if sc is None:
                 raise ScenarioError(f"no scenario named {old!r}")
+            self._check(sc, actor, "rename")
+            if new != old and conn.execute(select(scenarios.c.id).where(scenarios.c.name == new)).first():
+                raise ScenarioExists(f"a scenario named {new!r} already exists")
+            after = Scenario(**{**sc.__dict__, "name": new, "updated_at": now(), "changed_by": actor})
+            try:
+                with conn.begin_nested():
+                    conn.execute(update(scenarios).where(scenarios.c.uid == sc.uid).values(
+                        name=new, updated_at=after.updated_at, changed_by=actor))
+            except IntegrityError:
+                raise ScenarioExists(f"a scenario named {new!r} already exists") from None
+            self._record(conn, actor, "rename", sc, after)
+        return after
 
-    def duplicate(self, name: str, new: str) -> Scenario:
-        sc = self.get(name)
-        if sc is None:
-            raise ScenarioError(f"no scenario named {name!r}")
+    def duplicate(self, name: str, new: str, actor: str = LOCAL) -> Scenario:
+        """Anyone may duplicate any scenario; the copy is theirs."""
         new = check_name(new)
-        stamp = now()
-        copy = Scenario(**{**sc.__dict__, "name": new, "created_at": stamp, "updated_at": stamp})
-        self._insert_all([copy])
+        with self.engine.begin() as conn:
+            sc = self._get_for_update(conn, name)
+            if sc is None:
+                raise ScenarioError(f"no scenario named {name!r}")
+            stamp = now()
+            copy = Scenario(**{**sc.__dict__, "name": new, "created_at": stamp, "updated_at": stamp,
+                               "owner": actor, "changed_by": actor, "uid": uuid.uuid4().hex})
+            if conn.execute(select(scenarios.c.id).where(scenarios.c.name == new)).first():
+                raise ScenarioExists(f"a scenario named {new!r} already exists")
+            self._insert(conn, copy)
+            self._record(conn, actor, "duplicate", sc, copy)
         return copy
 
-    def delete(self, name: str) -> Scenario:
-        """Delete and return the scenario, so the caller can offer an undo (`restore`)."""
-        sc = self.get(name)
-        if sc is None:
-            raise ScenarioError(f"no scenario named {name!r}")
+    def delete(self, name: str, actor: str = LOCAL) -> Scenario:
+        """Delete and return the scenario, so the caller can offer an undo (`restore`).
+        Its history stays, and it can be restored from there later too."""
         with self.engine.begin() as conn:
-            conn.execute(delete(scenarios).where(scenarios.c.name == name))
+            sc = self._get_for_update(conn, name)
+            if sc is None:
+                raise ScenarioError(f"no scenario named {name!r}")
+            self._check(sc, actor, "delete")
+            conn.execute(delete(scenarios).where(scenarios.c.uid == sc.uid))
+            self._record(conn, actor, "delete", sc, None)
         return sc
 
-    def restore(self, sc: Scenario) -> None:
-        self._insert_all([sc])
-
-    def _insert_all(self, items: list[Scenario], overwrite: bool = False) -> None:
-        """Insert every scenario in one transaction: all land or none do."""
+    def restore(self, sc: Scenario, actor: str = LOCAL) -> Scenario:
+        """Bring back a deleted scenario as it was (same owner, same place in the history)."""
         with self.engine.begin() as conn:
-            for sc in items:
-                stamp = now()
-                values = self._values(sc) | {"created_at": sc.created_at or stamp, "updated_at": sc.updated_at or stamp}
-                exists = conn.execute(select(scenarios.c.id).where(scenarios.c.name == sc.name)).first()
-                if exists and not overwrite:
-                    raise ScenarioExists(f"a scenario named {sc.name!r} already exists")
-                if exists:
-                    conn.execute(update(scenarios).where(scenarios.c.name == sc.name).values(**values))
-                else:
-                    conn.execute(insert(scenarios).values(**values))
+            return self._restore_deleted(conn, sc, actor)
+
+    def _restore_deleted(self, conn, sc: Scenario, actor: str, name: str | None = None) -> Scenario:
+        self._check(sc, actor, "restore")
+        if conn.execute(select(scenarios.c.id).where(scenarios.c.uid == sc.uid)).first():
+            raise ScenarioError(f"“{sc.name}” has not been deleted; restore one of its versions instead")
+        back = Scenario(**{**sc.__dict__, "name": check_name(name) if name else sc.name,
+                           "updated_at": now(), "changed_by": actor})
+        if conn.execute(select(scenarios.c.id).where(scenarios.c.name == back.name)).first():
+            raise ScenarioExists(f"a scenario named {back.name!r} already exists; rename that one first "
+                                 f"or restore under another name")
+        self._insert(conn, back)
+        self._record(conn, actor, "restore", None, back)
+        return back
+
+    def restore_version(self, event_id: int, actor: str = LOCAL, name: str | None = None,
+                        before: bool = False) -> Scenario:
+        """Make a scenario as it was after history event `event_id` (before it, for a delete or
+        with before=True: so even the version a first-release library held can come back).
+        If the scenario still exists its current name and owner stay and only its contents go
+        back; if it was deleted it comes back (under `name` if given). Recorded as a restore."""
+        with self.engine.begin() as conn:
+            row = conn.execute(select(history).where(history.c.id == event_id)).first()
+            if row is None:
+                raise ScenarioError(f"no history event {event_id}")
+            ev = self._event(row)
+            snap = ev.before if before else ev.state
+            if snap is None:
+                raise ScenarioError(f"history event {event_id} has no scenario before it (it was new then)")
+            old_state = scenario_from_snapshot(snap | {"uid": ev.uid})
+            cur = conn.execute(select(scenarios).where(scenarios.c.uid == ev.uid).with_for_update()).first()
+            if cur is None:
+                return self._restore_deleted(conn, old_state, actor, name)
+            cur = self._row(cur)
+            self._check(cur, actor, "restore")
+            back = Scenario(**{**old_state.__dict__, "name": cur.name, "owner": cur.owner, "uid": cur.uid,
+                               "created_at": cur.created_at, "updated_at": now(), "changed_by": actor})
+            conn.execute(update(scenarios).where(scenarios.c.uid == cur.uid).values(**self._values(back)))
+            self._record(conn, actor, "restore", cur, back)
+            return back
 
     def export(self, names: list[str] | None = None) -> dict:
         chosen = self.list() if names is None else self.get_many(list(names))   # only what is asked for
         return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "exported_at": now(),
                 "scenarios": [s.to_dict() for s in chosen]}
 
-    def import_scenarios(self, items: list[Scenario], overwrite: bool = False) -> int:
-        """Import validated scenarios all-or-nothing; a name clash aborts unless overwrite."""
-        try:
-            self._insert_all(items, overwrite)
-        except IntegrityError as err:
-            raise ScenarioExists(f"a scenario name clashed with one saved meanwhile ({err.orig})") from None
+    def import_scenarios(self, items: list[Scenario], overwrite: bool = False, actor: str = LOCAL) -> int:
+        """Import validated scenarios all-or-nothing, as the actor's own; a name clash aborts unless
+        overwrite, and a replaced scenario must be the actor's (or the actor an administrator)."""
+        with self.engine.begin() as conn:
+            for item in items:
+                stamp = now()
+                sc = Scenario(**{**item.__dict__, "created_at": item.created_at or stamp,
+                                 "updated_at": item.updated_at or stamp, "owner": actor, "changed_by": actor,
+                                 "uid": uuid.uuid4().hex})
+                old = self._get_for_update(conn, sc.name)
+                if old and not overwrite:
+                    raise ScenarioExists(f"a scenario named {sc.name!r} already exists")
+                if old:
+                    self._check(old, actor, "overwrite")
+                    sc = Scenario(**{**sc.__dict__, "owner": old.owner, "uid": old.uid})
+                    conn.execute(update(scenarios).where(scenarios.c.uid == old.uid).values(**self._values(sc)))
+                else:
+                    try:
+                        with conn.begin_nested():
+                            conn.execute(insert(scenarios).values(**self._values(sc)))
+                    except IntegrityError as err:
+                        raise ScenarioExists(f"a scenario name clashed with one saved meanwhile ({err.orig})") from None
+                self._record(conn, actor, "import", old, sc)
         return len(items)
+
+    # -- history ------------------------------------------------------------------------------
+    @staticmethod
+    def _event(row) -> Event:
+        return Event(row.id, row.at, row.actor, row.action, row.scenario, row.scenario_uid,
+                     json.loads(row.before) if row.before else None, json.loads(row.after) if row.after else None)
+
+    def history(self, name: str | None = None, uid: str | None = None) -> list[Event]:
+        """Every event, oldest first; with `name`, the events of that scenario through all its
+        names (the one now called so, else the one most recently called so before it was deleted);
+        with `uid`, the events of the scenario of that uid."""
+        with self.engine.connect() as conn:
+            query = select(history).order_by(history.c.id)
+            if uid is not None:
+                query = query.where(history.c.scenario_uid == uid)
+            elif name is not None:
+                uid = conn.execute(select(scenarios.c.uid).where(scenarios.c.name == name)).scalar()
+                if uid is None:
+                    uid = conn.execute(select(history.c.scenario_uid).where(history.c.scenario == name)
+                                       .order_by(history.c.id.desc()).limit(1)).scalar()
+                if uid is None:
+                    raise ScenarioError(f"no scenario named {name!r}, now or in the history")
+                query = query.where(history.c.scenario_uid == uid)
+            return [self._event(r) for r in conn.execute(query)]
+
+    def deleted(self) -> list[Event]:
+        """The delete event of every scenario that is deleted now, most recent first."""
+        with self.engine.connect() as conn:
+            live = select(scenarios.c.uid)
+            last = (select(history.c.scenario_uid, func.max(history.c.id).label("last"))
+                    .group_by(history.c.scenario_uid).subquery())
+            rows = conn.execute(select(history).join(last, history.c.id == last.c.last)
+                                .where(history.c.action == "delete", history.c.scenario_uid.not_in(live))
+                                .order_by(history.c.id.desc()))
+            return [self._event(r) for r in rows]
+
 
     # -- bounded reads for pages (issue 19): a page's cost does not grow with the library --------
 
@@ -384,3 +622,9 @@ class ScenarioStore:
         with self.engine.connect() as conn:
             rows = {r.name: self._row(r) for r in conn.execute(select(scenarios).where(scenarios.c.name.in_(names)))}
         return [rows[n] for n in names if n in rows]
+
+def scenario_from_snapshot(data: dict) -> Scenario:
+    """A scenario as history recorded it (Scenario.snapshot)."""
+    sc = scenario_from_dict(data, "history")
+    return Scenario(**{**sc.__dict__, "created_at": data.get("created_at") or "", "owner": data.get("owner") or LOCAL,
+                       "changed_by": data.get("changed_by") or LOCAL, "uid": data["uid"]})

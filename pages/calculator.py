@@ -6,6 +6,7 @@ import streamlit as st
 
 from core.analysis import changes
 from core.award import evaluate
+from core import chart_text
 from core.charts import headroom_figure, waterfall_figure
 from core.fields import CAP, FIELD, PROJECT_TYPES, ROUTES
 from core.money import ValidationError, fmt
@@ -13,11 +14,12 @@ from core.provisions import BPW_CONDITIONS, PROVISION, source_words
 from core.readings import READING
 from core.report import Item
 from core.scenarios import ScenarioError, ScenarioExists
-from ui import present, state
+from ui import auth, present, state
+from ui.charts import chart
 from ui.library import store
 from ui.reporting import report_buttons
 from ui.text import STATUS_BADGE, error_text, md, ruleset_label
-from ui.widgets import flag_input, money_input
+from ui.widgets import flag_input, money_input, show
 
 state.init()
 rs = state.ruleset()
@@ -32,15 +34,15 @@ if rs.is_variant:
 
 
 def inputs(award) -> None:
-    st.subheader("The application")
+    st.header("The application")
     kinds = list(PROJECT_TYPES)
-    st.session_state["w:project_type"] = state.get("project_type")
+    show("w:project_type", state.get("project_type"))
     st.selectbox("Project type", kinds, key="w:project_type", format_func=PROJECT_TYPES.get,
                  on_change=lambda: state.put("project_type", st.session_state["w:project_type"]),
                  help=FIELD["project_type"].help)
     for name in ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds"):
         money_input(name)
-    st.session_state["w:has_request"] = state.get("requested_amount") is not None
+    show("w:has_request", state.get("requested_amount") is not None)
 
     def toggle_request():
         on = st.session_state["w:has_request"]
@@ -106,16 +108,16 @@ def results(award) -> None:
     row.metric("Cost after federal grant", fmt(award.remaining))
     row.metric("Funding gap", fmt(gap))
     row.metric("Local match shortfall", fmt(short) if award.route == "standard" else "Waived")
-    present.chart(headroom_figure(award, validate=False), key="headroom")
-    present.chart(waterfall_figure(award, validate=False), key="waterfall")
+    chart(headroom_figure(award, validate=False, large=presenting), "headroom", chart_text.headroom(award))
+    chart(waterfall_figure(award, validate=False, large=presenting), "waterfall", chart_text.waterfall(award))
 
 
 def details(award) -> None:
     # One element per section rather than one per line: each element costs the server time
     # on every slider move, for every user.
-    st.subheader("Checks")
+    st.header("Checks")
     st.markdown("  \n".join(f"{STATUS_BADGE[c.status]} **{md(c.label)}**: {md(c.message)}" for c in award.checks))
-    st.subheader("How the award is worked out")
+    st.header("How the award is worked out")
     quote = st.toggle("Show the regulation's own sentences", key="w:show_quotes")
     lines = []
     for i, step in enumerate(award.steps, 1):
@@ -127,7 +129,7 @@ def details(award) -> None:
             lines.append(":gray[" + md(said + (f" Interpretation: {p.interpretation}"
                                                if p.interpretation else "")) + "]")
     st.markdown("  \n".join(lines))
-    st.subheader("What would change it")
+    st.header("What would change it")
     st.markdown("\n".join(f"- {md(line)}" for line in changes(award.application, rs, award.readings)))
 
 
@@ -142,7 +144,8 @@ def _save() -> None:
     """Save what the screen shows at the click (a callback: it runs before the boxes are drawn again)."""
     name, notes = st.session_state["w:scenario_name"], st.session_state["w:scenario_notes"]
     try:
-        store().save(name, shown["application"], shown["ruleset"], notes, readings=shown.get("readings"))
+        store().save(name, shown["application"], shown["ruleset"], notes, readings=shown.get("readings"),
+                     actor=auth.actor())
         st.session_state.pop("overwrite_pending", None)
         _saved(name)
     except ScenarioExists:
@@ -156,12 +159,16 @@ def _save() -> None:
 
 def _replace() -> None:
     name, notes, app, ruleset, readings = st.session_state.pop("overwrite_pending")   # what was on screen at Save
-    store().save(name, app, ruleset, notes, overwrite=True, readings=readings)
+    try:
+        store().save(name, app, ruleset, notes, overwrite=True, readings=readings, actor=auth.actor())
+    except ScenarioError as err:   # someone else's scenario: say whose, and what to do instead (boxes kept)
+        st.session_state["save:error"] = f"Not replaced: {md(str(err))}"
+        return
     _saved(name)
 
 
 def save_box() -> None:
-    st.subheader("Save this scenario")
+    st.header("Save this scenario")
     st.text_input("Scenario name", key="w:scenario_name", max_chars=120, placeholder="for example: As submitted")
     st.text_area("Notes (optional)", key="w:scenario_notes", max_chars=5000, height=80)
     st.button("Save scenario", type="primary", key="w:save", on_click=_save)

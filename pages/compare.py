@@ -5,6 +5,7 @@ import json
 import streamlit as st
 
 from core.application import Application
+from core import chart_text
 from core.charts import change_figure, compare_caps_figure, funding_figure
 from core.compare import ANSWER, INPUTS, differs, place_words, plural, table
 from core.fields import ROUTES
@@ -13,13 +14,14 @@ from core.export import csv_bytes
 from core.money import ValidationError, fmt
 from core.award import evaluate
 from core.scenarios import ScenarioError, parse_export
-from ui import present, state
+from ui import auth, present, state
+from ui.charts import chart
 from ui.library import store
 from ui.reporting import report_buttons
 from core.report import Item
 from core.inputs import InputError, parse_json
 from core.verify import relabelled
-from ui.text import error_text, literal, md, message
+from ui.text import error_text, literal, md, message, table_cells
 from ui.uploads import upload_bytes
 
 
@@ -50,6 +52,7 @@ def focus_card(named) -> None:
 state.init()
 st.title("Compare scenarios")
 lib = store()
+me = auth.actor()   # who changes are recorded as (`local` without sign-in)
 
 PAGE = 25          # scenarios listed per page of the library
 OPEN_ON = 4        # the page opens comparing the most recent few
@@ -64,6 +67,54 @@ ILLUSTRATIVE = [  # sample data, labelled as such: not real applications
                                            bpw_exception=dict(local_property_value=2_000_000))),
 ]
 
+
+def _events_table(events) -> None:
+    st.dataframe({"#": [e.id for e in events], "When (UTC)": [e.at[:19].replace("T", " ") for e in events],
+                  "Who": [e.actor for e in events], "What": [e.action for e in events],
+                  "Scenario": [e.scenario for e in events]}, hide_index=True, width="stretch")
+
+
+def _restore(event_id: int, label: str, name: str | None = None, before: bool = False) -> None:
+    try:
+        back = lib.restore_version(event_id, actor=me, name=name, before=before)
+        st.session_state["library_notes"] = [message("Restored {} as it was " + label + ".", back.name)]
+        st.rerun()
+    except (ValidationError, ScenarioError) as err:
+        st.error(error_text(err), icon=":material/block:")
+
+
+def history_view(name: str) -> None:
+    """Every change of one scenario (through its renames), and restoring any earlier version."""
+    with st.expander("History of this scenario"):
+        events = lib.history(name)
+        _events_table(events)
+        versions = [f"after change #{e.id}" for e in reversed(events[:-1])]   # after each change but the last
+        if events and events[0].before is not None:                           # and before the first recorded
+            versions.append(f"before change #{events[0].id}")
+        if versions:
+            version = st.selectbox("Version", versions, key="w:hist_event", format_func=lambda v: f"as it was {v}")
+            if st.button("Restore this version", key="w:hist_restore"):
+                when, _, number = version.partition(" change #")
+                _restore(int(number), version, before=when == "before")
+
+
+def deleted_view() -> None:
+    """Deleted scenarios stay in the history; any of them can be brought back."""
+    gone = lib.deleted()
+    if not gone:
+        return
+    with st.expander(f"Deleted scenarios ({len(gone)})"):
+        _events_table(gone)
+        by_id = {e.id: e for e in gone}
+        pick_event = st.selectbox("Deleted scenario", list(by_id), key="w:del_pick",
+                                  format_func=lambda i: f"{by_id[i].scenario} (deleted by {by_id[i].actor})")
+        st.caption("Its history")
+        _events_table(lib.history(uid=by_id[pick_event].uid))   # this one, even if its name is taken since
+        other = st.text_input("Restore under another name (if its name is taken)", key="w:del_name", max_chars=120)
+        if st.button("Restore it", key="w:del_restore"):
+            _restore(pick_event, f"before it was deleted (change #{pick_event})", other.strip() or None)
+
+
 for note in st.session_state.pop("library_notes", []):
     st.success(note, icon=":material/check:")   # Markdown made below, with names literal
 
@@ -76,7 +127,7 @@ if not total:
     if st.button("Add illustrative scenarios"):
         for name, inputs in ILLUSTRATIVE:
             lib.save(name, Application.from_dict(inputs), notes="Illustrative sample, not a real application.",
-                     overwrite=True)
+                     overwrite=True, actor=me)
         st.rerun()
 else:
     search = st.text_input("Find saved scenarios by name", key="w:lib_search", max_chars=120,
@@ -97,9 +148,11 @@ else:
         st.session_state["w:cmp_names"] = [s.name for s in lib.page("", 0, OPEN_ON)]
     kept = lib.get_many(st.session_state["w:cmp_names"])   # one deleted meanwhile drops out
     st.session_state["w:cmp_names"] = [s.name for s in kept]
+    owners = {s.name: s.owner for s in kept + listing}
+    owned = (lambda n: f"{n} · {owners.get(n, '?')}") if auth.enabled() else None   # whose each one is
     chosen = st.multiselect(f"Scenarios to compare (at most {MAX_CHOSEN}; add more from the page found above)",
                             list(dict.fromkeys([s.name for s in kept] + names)), key="w:cmp_names",
-                            max_selections=MAX_CHOSEN)
+                            max_selections=MAX_CHOSEN, **({"format_func": owned} if owned else {}))
     by_name = {s.name: s for s in kept + lib.get_many([n for n in chosen if n not in {k.name for k in kept}])}
     chosen = [n for n in chosen if n in by_name]
     if not chosen:
@@ -120,19 +173,20 @@ else:
         # The answer first, in a table that wraps instead of scrolling sideways; the inputs after.
         st.subheader("The answer for each scenario")
         answer = ["Scenario", *ANSWER]
-        st.table(df[answer].style.apply(lambda _: style[answer], axis=None), hide_index=True)
+        shown_df = table_cells(df)   # st.table reads cells as Markdown: names literal
+        st.table(shown_df[answer].style.apply(lambda _: style[answer], axis=None), hide_index=True)
         st.subheader("The inputs behind it")
         inputs = ["Scenario", *INPUTS]
-        styled_inputs = df[inputs].style.apply(lambda _: style[inputs], axis=None)
         if present.on():   # large type that wraps, like the answer (a grid's canvas keeps its small type)
-            st.table(styled_inputs, hide_index=True)
+            st.table(shown_df[inputs].style.apply(lambda _: style[inputs], axis=None), hide_index=True)
         else:
-            st.dataframe(styled_inputs, hide_index=True, width="stretch")
-        st.caption(md(f"Highlighted cells differ from the baseline, “{baseline}”."))
-        present.chart(compare_caps_figure(named), key="cmp_caps")
-        present.chart(funding_figure(named), key="cmp_funding")
+            st.dataframe(df[inputs].style.apply(lambda _: style[inputs], axis=None), hide_index=True,
+                         width="stretch")
+        st.caption(md("Highlighted cells differ from the baseline, ") + literal(baseline) + md("."))
+        chart(compare_caps_figure(named, large=present.on()), "cmp_caps", chart_text.compare_caps(named))
+        chart(funding_figure(named, large=present.on()), "cmp_funding", chart_text.funding(named))
         if len(named) > 1:
-            present.chart(change_figure(named, baseline), key="cmp_change")
+            chart(change_figure(named, baseline, large=present.on()), "cmp_change", chart_text.change(named, baseline))
         with st.container(key="ctl_cmp_files"):
             a, b = st.columns(2)
             a.download_button("Download the comparison (CSV)", csv_bytes(table(named, machine=True)),
@@ -144,10 +198,15 @@ else:
 
 if total and names and not present.on():
     st.header("Library")
-    pick = st.selectbox("Scenario (from the page found above)", names, key="w:lib_pick")
+    pick = st.selectbox("Scenario (from the page found above)", names, key="w:lib_pick",
+                        **({"format_func": owned} if owned else {}))
     sc = next(s for s in listing if s.name == pick)
-    st.text(f"Name: {sc.name}\nNotes: {sc.notes or '—'}\nRuleset: {version_words(sc.saved_ruleset())}\n"
+    st.text(f"Name: {sc.name}\nOwner: {sc.owner}   Last changed by: {sc.changed_by}\nNotes: {sc.notes or '—'}\n"
+            f"Ruleset: {version_words(sc.saved_ruleset())}\n"
             f"Saved: {sc.created_at}   Updated: {sc.updated_at}")
+    if not lib.may_change(sc, me):
+        st.caption("Only its owner (or an administrator) may rename, replace or delete this scenario; "
+                   "you may duplicate it as your own.")
     c1, c2, c3 = st.columns(3)
     if c1.button("Open in the calculator", key="w:lib_load"):
         state.load_application(sc.application, sc.ruleset_id if sc.current_ruleset() else None, sc.readings)
@@ -165,7 +224,7 @@ if total and names and not present.on():
         for button, action, verb in ((r1, lib.rename, "Renamed"), (r2, lib.duplicate, "Duplicated")):
             if button.button(verb[:-1] if verb == "Renamed" else "Duplicate", key=f"w:lib_{verb}"):
                 try:
-                    action(pick, new)
+                    action(pick, new, actor=me)
                     st.session_state["library_notes"] = [message(verb + " {} as {}.", pick, new.strip())]
                     st.rerun()
                 except (ValidationError, ScenarioError) as err:
@@ -173,8 +232,12 @@ if total and names and not present.on():
     with c3.popover("Delete"):
         st.text(f"Delete “{pick}”? You can undo it right after.")
         if st.button("Yes, delete it", key="w:lib_delete", type="primary"):
-            st.session_state["undo"] = lib.delete(pick)
-            st.rerun()
+            try:
+                st.session_state["undo"] = lib.delete(pick, actor=me)
+                st.rerun()
+            except ScenarioError as err:
+                st.error(error_text(err), icon=":material/block:")
+    history_view(pick)
 
 undo = st.session_state.get("undo")
 if undo is not None:
@@ -182,11 +245,14 @@ if undo is not None:
     st.text(undo.name)
     if st.button("Undo delete", key="w:undo"):
         try:
-            lib.restore(undo)
+            lib.restore(undo, actor=me)
             st.session_state.pop("undo")
             st.rerun()
         except ScenarioError as err:
             st.error(error_text(err), icon=":material/error:")
+
+if not present.on():
+    deleted_view()
 
 if present.on():
     st.stop()  # a projector shows the comparison, not the library's housekeeping
@@ -220,7 +286,7 @@ if raw is not None:
                  else f"Import {plural(len(good), 'scenario')}")
         if good and st.button(label, key="w:import_go"):
             try:
-                n = lib.import_scenarios(good, overwrite=overwrite)
+                n = lib.import_scenarios(good, overwrite=overwrite, actor=me)
                 st.session_state["library_notes"] = [
                     md(f"Imported {plural(n, 'scenario')} from ") + literal(up.name) + md(": ")
                     + md(", ").join(literal(sc.name) for sc in good)

@@ -2,6 +2,7 @@
 import pandas as pd
 import streamlit as st
 
+from core import chart_text
 from core.analysis import caps_words
 from core.charts import cumulative_figure, priority_figure, ranked_figure
 from core.export import csv_bytes
@@ -11,7 +12,8 @@ from core.rulesets import version_words
 from core.portfolio import FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table, run
 from core.batch import BatchError
 from ui import present, state
-from ui.text import error_text, literal, md, ruleset_label
+from ui.charts import chart
+from ui.text import error_text, literal, md, ruleset_label, table_cells
 from ui.uploads import upload_bytes
 
 DEFAULT_BUDGET = 400_000_000
@@ -80,7 +82,7 @@ except ValidationError as err:   # said beside the field; the page keeps the las
     c1.error(said + md(f". Still using {fmt(budget)}."), icon=":material/error:")
 mode = c2.radio("Allocation", list(MODES), format_func=MODES.get, key="w:pf_mode", horizontal=False)
 weights_box = st.container(key="ctl_pf_weights")
-weights_box.subheader("Weights of the considerations")
+weights_box.header("Weights of the considerations")
 wcols = weights_box.columns(3)
 weights = {k: wcols[i].slider(words.capitalize(), 0.0, 5.0, 1.0, 0.5, key=f"w:pf_w:{k}")
            for i, (k, (_, words)) in enumerate(FACTORS.items())}
@@ -123,14 +125,20 @@ if len(good):
     idx = good.index.to_numpy()
     awards, alloc = result.awards[idx].tolist(), result.allocated[idx].tolist()
     binding, rank = result.binding[idx].tolist(), good["rank"].astype(int).tolist()
-    present.chart(ranked_figure(names, awards, alloc, binding, rank), key="pf_ranked")
-    a, b = (st, st) if present.on() else st.columns(2)   # full width each while presenting: room for large type
-    present.chart(cumulative_figure(names, alloc, rank, budget), key="pf_cum", where=a)
-    present.chart(priority_figure(names, good["priority_score"].astype(float).tolist(), awards, binding),
-                  key="pf_prio", where=b)
-    st.subheader("Applications in priority order")
-    if present.on():
-        st.table(people_table(good, result), hide_index=True)   # large type that wraps
+    large = present.on()
+    chart(ranked_figure(names, awards, alloc, binding, rank, large=large), "pf_ranked",
+          chart_text.ranked(names, awards, alloc, binding, rank))
+    a, b = (st.container(), st.container()) if large else st.columns(2)   # full width each while presenting
+    with a:
+        chart(cumulative_figure(names, alloc, rank, budget, large=large), "pf_cum",
+              chart_text.cumulative(names, alloc, rank, budget))
+    with b:
+        scores = good["priority_score"].astype(float).tolist()
+        chart(priority_figure(names, scores, awards, binding, large=large), "pf_prio",
+              chart_text.priority(names, scores, awards, binding))
+    st.header("Applications in priority order")
+    if large:
+        st.table(table_cells(people_table(good, result)), hide_index=True)   # large type that wraps; names literal
     else:
         st.dataframe(people_table(good, result), hide_index=True, width="stretch")
 st.container(key="ctl_pf_download").download_button("Download the results (CSV)", csv_bytes(result.table), file_name="portfolio-allocation.csv",

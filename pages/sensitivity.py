@@ -4,11 +4,13 @@ import numpy as np
 import streamlit as st
 
 from core.analysis import SWEEP_FIELDS, describe, grid, sweep
+from core import chart_text
 from core.charts import map_figure, sweep_figure
 from core.fields import FIELD
 from core.money import fmt
 from core.readings import READING, READING_IDS
 from ui import present, state
+from ui.charts import chart
 from ui.text import md, ruleset_label
 from ui.widgets import nice_ceiling
 
@@ -55,8 +57,8 @@ else:
         (f"Read: {switches[rid].describe()}", sweep(app, field, lo * 100, hi * 100, rs, readings=switches[rid]))
         for rid in overlay_readings]
     value = getattr(app, field)
-    present.chart(sweep_figure(curves, LABELS[field], value if value is not None and lo * 100 <= value <= hi * 100
-                               else None), key="sweep_chart")
+    chart(sweep_figure(curves, LABELS[field], value if value is not None and lo * 100 <= value <= hi * 100
+                       else None, large=present.on()), "sweep_chart", chart_text.sweep(main, LABELS[field]))
     if main.breakpoints:
         st.subheader("Breakpoints")
         for bp in main.breakpoints:
@@ -76,6 +78,7 @@ xs = np.linspace(0, upper(fx), cells).round().astype(np.int64)
 ys = np.linspace(0, upper(fy), cells).round().astype(np.int64)
 award, binding = grid(app, fx, xs, fy, ys, rs, rd)
 here = (getattr(app, fx) or 0, getattr(app, fy) or 0)
-present.chart(map_figure(xs, ys, award, binding, LABELS[fx], LABELS[fy], here), key="map_chart")
+chart(map_figure(xs, ys, award, binding, LABELS[fx], LABELS[fy], here, large=present.on()), "map_chart",
+      chart_text.binding_map(award, binding, LABELS[fx], LABELS[fy]))
 st.caption("Each cell is evaluated exactly by the batch engine; lines separate the regions where a different "
            "cap binds. Hover for the award and every binding cap.")

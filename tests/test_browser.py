@@ -36,7 +36,8 @@ def test_calculator_loads_slider_moves_award_charts_render(server, chromium):  #
     page.wait_for_url(re.compile(r"eligible_cost=1001000"), timeout=20_000)   # the link follows the inputs
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=20_000)
     assert page.locator(".js-plotly-plot").count() >= 2
-    assert page.locator(".js-plotly-plot .gtitle").first.text_content().startswith("Headroom on every cap")
+    # chart titles are page text above each chart (they wrap at any width; ui/charts.py)
+    assert page.get_by_text("Headroom on every cap", exact=False).first.is_visible()
     no_error_on(page)
     page.screenshot(path=str(ARTIFACTS / "calculator.png"), full_page=True)
 

@@ -310,4 +310,4 @@ def test_list_keeps_one_line_per_scenario_for_names_saved_before_the_checks(tmp_
         c.execute(text("UPDATE scenarios SET name = :n"), {"n": "tab\there\nnext"})
     r = run("scenarios", "list", env={"SCENARIO_DB_URL": url})
     lines = r.stdout.splitlines()
-    assert len(lines) == 1 and lines[0].split("\t")[0] == "tab\u2409here\u2424next" and len(lines[0].split("\t")) == 5
+    assert len(lines) == 1 and lines[0].split("\t")[0] == "tab\u2409here\u2424next" and len(lines[0].split("\t")) == 7   # name, award, binding, ruleset, updated, owner, last changed by

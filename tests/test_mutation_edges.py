@@ -582,3 +582,62 @@ def test_csv_cells_are_read_as_text():
     assert list(out["name"]) == ["007", "NA"]
     assert out["error"][0] == "eligible_cost: '1000000.005' has fractions of a cent; use at most two decimal places"
     assert (out["award"][1], out["binding"][1], out["error"][1]) == ("499999.90", "funding_need", "")
+
+
+def test_a_variant_file_holds_only_what_it_changes():
+    """A variant based on another ruleset inherits every parameter and key it does not give."""
+    from core.rulesets import RulesetError, load, load_text
+    text = ('id = "cap-700k"\ntitle = "Cap at $700,000"\nkind = "variant"\nbased_on = "regulation"\n'
+            '[parameters.capital_cap]\nvalue = "700000.00"\n')
+    v = load_text(text)
+    assert (v.capital_cap, v.master_plan_cap, v.based_on) == (70_000_000, 1_500_000, "regulation")
+    assert v.parameters["capital_cap"].citation == load().parameters["capital_cap"].citation
+    for based_on, message in [("nope", "based_on: unknown ruleset 'nope'; available: regulation, cap-800k"),
+                              ("cap-700k", "based_on: a ruleset cannot be based on itself ('cap-700k')")]:
+        with pytest.raises(RulesetError) as err:
+            load_text(text.replace('based_on = "regulation"', f'based_on = "{based_on}"'))
+        assert str(err.value) == message
+    with pytest.raises(RulesetError) as err:
+        load_text(text.replace('kind = "variant"', "kind = 5"))
+    assert str(err.value) == "kind: must be text, not 5"
+
+
+def test_the_first_error_of_an_application_is_its_field_value_and_problem():
+    with pytest.raises(InvalidApplication) as err:
+        Application.from_dict({"project_type": "renovation", "eligible_cost": "-1", "federal_grant": "x"})
+    assert (err.value.field, err.value.value, err.value.problem) == (
+        "eligible_cost", "-1", "is negative; amounts must be $0 or more")
+
+
+def test_a_sweep_without_points_keeps_its_range():
+    s = sweep(app(eligible_cost=1_000_000), "eligible_cost", 5, 500_000_000, points=False)
+    assert (s.field, s.lo, s.hi, s.points) == ("eligible_cost", 5, 500_000_000, ())
+
+
+def test_what_would_change_under_a_variant_ruleset():
+    from core.analysis import what_would_change
+    from core.rulesets import load
+    a = app(eligible_cost=1_000_000, local_contribution=500_000)
+    assert what_would_change(a, load("cap-800k"))[0] == (
+        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,600,000, where program maximum "
+        "takes over.")
+
+
+def test_batch_rows_keep_their_index_when_an_optional_column_is_absent():
+    df = pd.DataFrame({"project_type": ["renovation", "renovation"], "eligible_cost": ["1000000", "300000"]},
+                      index=[10, 20])
+    out = evaluate_table(df)
+    assert list(out.index) == [10, 20]
+    assert list(out["award"]) == ["500000.00", "150000.00"] and list(out["error"]) == ["", ""]
+
+
+def test_ruleset_texts_must_be_text_and_unknown_ids_are_listed():
+    from core.rulesets import RulesetError, from_data, load
+    bad = load().to_data()
+    bad["parameters"]["capital_cap"]["unit"] = 5
+    with pytest.raises(RulesetError) as err:
+        from_data(bad)
+    assert str(err.value) == "parameters.capital_cap.unit: must be text"
+    with pytest.raises(RulesetError) as err:
+        load("nope")
+    assert str(err.value) == "ruleset: unknown id 'nope'; available: regulation, cap-800k"

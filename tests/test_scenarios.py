@@ -162,9 +162,9 @@ def test_newer_schema_refused(tmp_path):
     ScenarioStore(url).dispose()
     e = create_engine(url)
     with e.begin() as c:
-        c.execute(text("UPDATE library_meta SET value='99' WHERE key='schema_version'"))
+        c.execute(text("UPDATE alembic_version SET version_num='9999'"))
     e.dispose()
-    with pytest.raises(ScenarioError, match="schema version 99"):
+    with pytest.raises(ScenarioError, match="schema revision 9999, made by a newer version"):
         ScenarioStore(url)
 
 

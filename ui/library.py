@@ -7,10 +7,11 @@ from core.scenarios import ScenarioStore
 
 
 @st.cache_resource(show_spinner=False)
-def _store(url: str | None) -> ScenarioStore:
-    return ScenarioStore(url)
+def _store(url: str | None, admins: tuple[str, ...] = ()) -> ScenarioStore:
+    return ScenarioStore(url, admins=admins)
 
 
 def store() -> ScenarioStore:
     from core.scenarios import default_url
-    return _store(default_url())
+    from ui.auth import admins
+    return _store(default_url(), admins())

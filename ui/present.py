@@ -1,14 +1,14 @@
 """Presentation mode: for a projector in a board meeting.
 
 On: the sidebar, the header and every control that is not the story (pickers, uploads,
-downloads, forms, buttons) are hidden; numbers, text and chart type are enlarged; a bar at
+downloads, forms, buttons) are hidden; numbers and text are enlarged, and charts
+take the builders' large type (core.charts, `large=`); a bar at
 the top moves between pages and leaves the mode. A link carries it as `?present=1`, so a
 link can open any page straight in presentation mode. Controls stay drawn (only hidden), so
 what they hold is kept when the mode ends.
 """
 from __future__ import annotations
 
-import plotly.graph_objects as go
 import streamlit as st
 
 PARAM = "present"           # the URL query parameter
@@ -16,8 +16,6 @@ KEY = "presentation"        # the sidebar toggle's key in session state
 _SEEN = "_present_url"      # the URL value last adopted or written
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
-# Chart type in presentation mode (pixels): a room reads 20 px at the back of a projector.
-TICK, LABEL, TITLE = 22, 24, 30
 KEEP = ("present_bar", "keep_")     # container keys whose controls stay visible while presenting
 
 _WIDGETS = ", ".join(f'[data-testid="{t}"]' for t in (
@@ -96,27 +94,3 @@ def bar(pages: list, current) -> None:
                       query_params={PARAM: "1"})
     row.button("Exit presentation mode", key="w:exit_presentation", icon=":material/close_fullscreen:",
                on_click=_exit)
-
-
-def big(fig: go.Figure) -> go.Figure:
-    """The same figure with type a room can read: ticks, labels, titles, legends, annotations."""
-    fig = go.Figure(fig)   # a copy: the builders' figures are shared with the report
-    height = int((fig.layout.height or 450) * 1.35)
-    rows = max((len(set(t.y)) for t in fig.data if t.type == "bar" and t.orientation == "h" and t.y is not None),
-               default=0)
-    height = max(height, rows * (2 * TICK) + 300)   # one category label per row, none overlapping
-    fig.update_layout(font=dict(size=LABEL), title_font_size=TITLE, legend_font_size=LABEL,
-                      hoverlabel_font_size=LABEL, height=height)
-    fig.update_xaxes(tickfont_size=TICK, title_font_size=LABEL)
-    fig.update_yaxes(tickfont_size=TICK, title_font_size=LABEL)
-    fig.update_annotations(font_size=LABEL)
-    for trace in fig.data:                       # numbers printed on bars and points
-        if getattr(trace, "text", None) is not None and "textfont" in trace._valid_props:
-            trace.textfont.size = TICK
-    fig.update_coloraxes(colorbar_tickfont_size=TICK)
-    return fig
-
-
-def chart(fig: go.Figure, key: str, where=None) -> None:
-    """st.plotly_chart, in large type while presenting."""
-    (where or st).plotly_chart(big(fig) if on() else fig, key=key, config={"displaylogo": False})

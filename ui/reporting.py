@@ -24,7 +24,7 @@ def report_buttons(items: Callable[[], list[Item]], key: str) -> None:
     """HTML and PDF downloads of the board report. `items` is called when a file is made,
     possibly outside a script run (deferred downloads), so it must not touch Streamlit:
     the files then hold what the screen shows at the click, not at the last redraw here."""
-    st.subheader("Board report")
+    st.header("Board report")
     prepared = st.text_input("Prepared by", key=f"w:{key}:prepared", max_chars=120,
                              placeholder="name, office, date of the meeting")
     title = st.text_input("Report title", key=f"w:{key}:title", max_chars=120,

@@ -124,14 +124,13 @@ def init() -> None:
         st.session_state[K + "ruleset"] = "regulation"
         for rid in READING_IDS:
             st.session_state[K + "reading:" + rid] = READING[rid].default
-    if params and params != st.session_state.get("_url_written"):
+    if params and not _written_here(params):
         values, problems, reading_problems = _from_url(params)
         st.session_state["url_problems"] = reading_problems
         if problems:   # never a mix of the link's values and the example's: the example, whole
             values = dict(_defaults(example=True), ruleset="regulation",
                           **{"reading:" + rid: READING[rid].default for rid in READING_IDS})
             st.session_state["url_problems"] = [_bad_link_message(problems)]
-            st.session_state["_url_written"] = params   # said once; the calculator then writes the example's link
         elif not fresh:  # a new link in a running session: fields it omits take their defaults
             for name, value in _defaults(example=False).items():
                 st.session_state[K + name] = value
@@ -139,6 +138,17 @@ def init() -> None:
                 st.session_state[K + "reading:" + rid] = READING[rid].default
         for name, value in values.items():
             st.session_state[K + name] = value
+        st.session_state.setdefault("_urls_written", []).append(params)   # handled (said once): not new again
+
+
+def _written_here(params: dict) -> bool:
+    """Is this query string one this session put in the URL itself (or has handled already)?
+
+    Each rerun carries the URL the browser showed when it asked for the rerun. Keys pressed
+    quickly ask before the browser has taken the URL of the previous run, so a rerun can
+    carry any recent URL of ours: taken for a new link, it reset the inputs to an older
+    value (the slider snapped back and key presses were lost on link-opened scenarios)."""
+    return params == st.session_state.get("_url_written") or params in st.session_state.get("_urls_written", [])
 
 
 def get(name: str):
@@ -207,6 +217,10 @@ def write_url() -> None:
         kept = {k: v for k, v in st.query_params.to_dict().items() if k in PAGE_PARAMS}
         st.query_params.from_dict(params | kept)
     st.session_state["_url_written"] = params
+    recent = st.session_state.setdefault("_urls_written", [])
+    if params not in recent:
+        recent.append(params)
+        del recent[:-100]   # any URL still on its way back from the browser is among these
 
 
 def load_application(app: Application, ruleset_id: str | None = None, rd: Readings | None = None) -> None:

@@ -53,6 +53,17 @@ def slider_range(name: str, cents: int) -> tuple[int, int]:
     return top, step
 
 
+def show(key: str, value) -> None:
+    """Hand a widget the canonical value only when it differs from what the widget holds.
+
+    Any assignment to a widget's key, even of the value it already has, makes Streamlit send
+    that value back to the browser with orders to adopt it. While a key is held down, the
+    browser is already several steps ahead of the run that sent it: adopting it moved the
+    slider back (the snap-back) and the presses made in between were lost."""
+    if key not in st.session_state or st.session_state[key] != value:
+        st.session_state[key] = value
+
+
 def entry_text(cents: int) -> str:
     return fmt(cents).lstrip("$")
 
@@ -72,6 +83,13 @@ def entry_problem(label: str, raw: str, err: ValidationError) -> str:
 
 def _from_entry(name: str) -> None:
     raw = st.session_state[f"t:{name}"]
+    if st.session_state[f"s:{name}"] != st.session_state.get(f"drawn:s:{name}") and \
+            raw in st.session_state.get(f"drawn:t:{name}", ()):
+        # An echo, not an edit: every rerun carries every widget's value as the browser has
+        # it, and the slider moved again before the browser took the box's last text. That
+        # stale text, taken for an edit, put the older amount back after the slider's newer
+        # one (the snap-back, and a key press lost each time). The box is redrawn below.
+        return
     try:
         state.put(name, to_cents(raw, name))
         st.session_state.pop(f"err:{name}", None)
@@ -84,9 +102,15 @@ def money_input(name: str, label: str | None = None) -> None:
     cents = state.get(name)
     top, step = slider_range(name, cents)
     label = label or FIELD[name].label
-    st.session_state[f"s:{name}"] = min(cents // 100, top)
+    show(f"s:{name}", min(cents // 100, top))
     if f"err:{name}" not in st.session_state:  # keep a bad entry on screen until it is fixed
-        st.session_state[f"t:{name}"] = entry_text(cents)
+        show(f"t:{name}", entry_text(cents))
+    # What this run gives the browser, to tell a stale echo from an edit (_from_entry).
+    st.session_state[f"drawn:s:{name}"] = st.session_state[f"s:{name}"]
+    drawn = st.session_state.setdefault(f"drawn:t:{name}", [])
+    if st.session_state[f"t:{name}"] not in drawn[-1:]:
+        drawn.append(st.session_state[f"t:{name}"])
+        del drawn[:-50]
     # one element, not three; keyed so that the page's style gives the slider a usable track (ROW_CSS)
     row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium", key=f"moneyrow_{name}")
     row.slider(label, min_value=0, max_value=top, step=step, format="$%,d", key=f"s:{name}",
@@ -100,7 +124,7 @@ def money_input(name: str, label: str | None = None) -> None:
 def flag_input(name: str, widget=st.checkbox, label: str | None = None, **kwargs) -> bool:
     """A yes/no field of the application."""
     key = f"w:{name}"
-    st.session_state[key] = bool(state.get(name))
+    show(key, bool(state.get(name)))
     widget(label or FIELD[name].label, key=key, help=FIELD[name].help or None,
            on_change=lambda: state.put(name, st.session_state[key]), **kwargs)
     return state.get(name)

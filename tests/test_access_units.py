@@ -1,0 +1,112 @@
+"""Accessibility without a browser: the causes of the lost key presses (AppTest), the chart
+palette's contrast, one colour per source and per cap, chart sentences, large type."""
+import pytest
+
+from core import chart_text, charts
+from core.application import Application
+from core.award import evaluate
+from tests.test_page_calculator import app, award
+
+LINK = {"project_type": "renovation", "eligible_cost": "1000000", "federal_grant": "0",
+        "local_contribution": "500000", "prior_program_funds": "0"}
+
+
+def test_a_stale_copy_of_the_entry_box_does_not_undo_a_newer_slider_value():
+    """Each rerun carries every widget's value as the browser has it. The slider moved twice
+    before the browser took the box's text of the first move: the box still says 1,000,000."""
+    at = app(LINK)
+    at.slider(key="s:eligible_cost").set_value(1_001_000).run()
+    assert at.text_input(key="t:eligible_cost").value == "1,001,000"
+    at.slider(key="s:eligible_cost").set_value(1_002_000)
+    at.text_input(key="t:eligible_cost").set_value("1,000,000")   # the stale echo
+    at.run()
+    assert at.slider(key="s:eligible_cost").value == 1_002_000
+    assert at.text_input(key="t:eligible_cost").value == "1,002,000"
+    assert award(at) == "$501,000"
+
+
+def test_a_typed_amount_still_wins_when_the_slider_did_not_move():
+    at = app(LINK)
+    at.slider(key="s:eligible_cost").set_value(1_001_000).run()
+    at.text_input(key="t:eligible_cost").set_value("1,000,000").run()   # typed back by the user
+    assert at.slider(key="s:eligible_cost").value == 1_000_000 and award(at) == "$500,000"
+
+
+def test_a_rerun_carrying_an_older_url_of_this_session_is_not_a_new_link():
+    """Keys pressed quickly ask for reruns before the browser shows the URL of the last run:
+    such a rerun carries an older URL this session wrote, and must not reset the inputs."""
+    at = app(LINK)
+    at.slider(key="s:eligible_cost").set_value(1_001_000).run()
+    at.slider(key="s:eligible_cost").set_value(1_002_000)
+    for k, v in LINK.items():          # the URL as the browser still showed it
+        at.query_params[k] = v
+    at.run()
+    assert at.slider(key="s:eligible_cost").value == 1_002_000 and award(at) == "$501,000"
+
+
+def _contrast(a: str, b: str = "#ffffff") -> float:
+    def lum(h):
+        c = [int(h.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        c = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("name,color", sorted({**charts.SOURCE_COLORS, **charts.CAP_COLORS, "cost": charts.COST,
+                                                "text": charts.TEXT}.items()))
+def test_every_chart_colour_reads_on_white_and_under_white_labels(name, color):
+    assert _contrast(color) >= 4.5, (name, color, round(_contrast(color), 2))
+
+
+def test_colours_are_one_per_source_and_one_per_cap():
+    from core.fields import CAP
+    assert len(set(charts.SOURCE_COLORS.values())) == 4
+    assert set(charts.CAP_COLORS) == set(CAP) and len(set(charts.CAP_COLORS.values())) == len(CAP)
+    assert charts.COST not in charts.SOURCE_COLORS.values()
+
+
+AWARD = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": "3000000",
+                                        "federal_grant": "200000", "local_contribution": "1000000"}))
+
+
+def test_waterfall_and_funding_draw_each_source_in_its_own_colour():
+    bar = charts.waterfall_figure(AWARD).data[0]
+    assert list(bar.marker.color) == [charts.COST, charts.SOURCE_COLORS["federal"], charts.SOURCE_COLORS["state"],
+                                      charts.SOURCE_COLORS["local"], charts.SOURCE_COLORS["gap"]]
+    fund = charts.funding_figure([("A", AWARD)])
+    assert [t.marker.color for t in fund.data] == [charts.SOURCE_COLORS[k] for k in ("federal", "state", "local", "gap")]
+
+
+def test_headroom_colours_each_cap_and_hatches_the_binding_one():
+    bar = charts.headroom_figure(AWARD).data[0]
+    assert list(bar.marker.color) == [charts.CAP_COLORS[c] for c in AWARD.caps]
+    assert list(bar.marker.pattern.shape) == ["/" if c in AWARD.binding else "" for c in AWARD.caps]
+    assert [t for t in bar.text if t.endswith("binding")] == ["$600,000, binding"]
+
+
+def test_two_caps_at_one_value_are_drawn_apart():
+    tie = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": "1000000",
+                                          "local_contribution": "500000"}))   # cost share = need = $500,000
+    fig = charts.compare_caps_figure([("Tie", tie)])
+    ys = {t.name: t.y[0] for t in fig.data[1:]}
+    assert len(set(ys.values())) == len(ys)
+    assert fig.data[0].insidetextanchor == "start"          # the award's label is away from the markers
+    assert fig.layout.legend.yanchor == "bottom" and fig.layout.legend.y >= 1   # above the plot
+
+
+def test_presentation_type_is_large():
+    small, large = charts.headroom_figure(AWARD), charts.headroom_figure(AWARD, large=True)
+    assert small.layout.font.size == 14 and large.layout.font.size == 22
+    assert large.layout.title.font.size > small.layout.title.font.size
+
+
+def test_chart_sentences():
+    assert chart_text.headroom(AWARD)[0] == ("Program maximum binds: award $600,000, $800,000 below the State share "
+                                             "limit. Route: Standard route (50% State share).")
+    assert chart_text.waterfall(AWARD)[0] == (
+        "Of the $3,000,000 cost of eligible work, the federal grant $200,000, the State grant $600,000 and the "
+        "local contribution $1,000,000 leave a funding gap of $1,200,000.")
+    rows = chart_text.headroom(AWARD)[1]
+    assert rows[0] == {"Cap": "Program maximum", "Amount": "$600,000", "Headroom above the award": "$0",
+                       "Binding": "yes"}

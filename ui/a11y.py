@@ -1,0 +1,113 @@
+"""What Streamlit's own widgets leave out for screen readers and keyboards (WCAG 2.1 AA).
+
+One stylesheet and one small script, put on every page by dashboard.py:
+- visible focus (3px, #1f4e79, 8.7:1 on white) on every control, including the checkboxes,
+  switches and slider thumbs whose real input is visually hidden, and sidebar links;
+- reflow at 320 px: titles and words wrap instead of being cut;
+- names: a slider's input is named by its own label and again by its group ("Total cost of
+  eligible work Total cost of eligible work"): named once; each "Exact amount" box is named
+  after the field of the slider beside it; icons inside text are hidden from screen readers;
+- a polite live region that says the State grant award once each time it changes (after the
+  value settles, so a held key announces the amount it stops on, not every step);
+- Plotly charts keep their accessible name (st.plotly_chart alt=...) on the chart element.
+The script runs once per browser page and watches the document, since Streamlit redraws.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+FOCUS = "#1f4e79"
+
+CSS = """<style>
+/* Visible focus on every control: 3px outline, 8.7:1 against white (WCAG 2.4.7, 1.4.11). */
+:focus-visible { outline: 3px solid %(focus)s !important; outline-offset: 2px !important; }
+[data-testid="stCheckbox"] label:has(input:focus-visible),
+[data-testid="stRadio"] label:has(input:focus-visible),
+[data-testid="stSlider"] div:has(> div > input:focus-visible),
+[data-testid="stSidebarNavLink"]:focus-visible
+  { outline: 3px solid %(focus)s !important; outline-offset: 2px !important; border-radius: 4px; }
+/* Reflow at 320 px (WCAG 1.4.10): wrap titles and long words instead of cutting them. */
+h1, h2, h3, [data-testid="stMarkdownContainer"] p, [data-testid="stCaptionContainer"] p
+  { overflow-wrap: break-word; hyphens: auto; }
+h1 span, h2 span, h3 span { white-space: normal !important; }
+@media (max-width: 480px) {
+  [data-testid="stMainBlockContainer"] { padding-left: 0.75rem !important; padding-right: 0.75rem !important; }
+  [data-testid="stHorizontalBlock"], [data-testid="stLayoutWrapper"] > div { flex-wrap: wrap !important; }
+  [data-testid="stMetricValue"] p { font-size: 1.8rem !important; }
+  h1 { font-size: 1.8rem !important; }
+  .stMarkdownEllipsis, [data-testid="stMetricLabel"] p { white-space: normal !important; }
+}
+/* Text only a screen reader reads. */
+.sr-only { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
+  clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0; }
+</style>""" % {"focus": FOCUS}
+
+SCRIPT = """<script>
+(() => {
+  const doc = window.parent && window.parent.document ? window.parent.document : document;
+  const win = doc.defaultView;
+  if (win.__grantsA11y) { return; }
+  win.__grantsA11y = true;
+  const live = doc.createElement('div');
+  live.id = 'award-announcer';
+  live.className = 'sr-only';
+  live.setAttribute('role', 'status');
+  live.setAttribute('aria-live', 'polite');
+  live.setAttribute('aria-atomic', 'true');
+  doc.body.appendChild(live);
+  win.__awardAnnouncements = 0;
+  let lastAward = null, pending = null;
+
+  function awardText() {
+    for (const m of doc.querySelectorAll('[data-testid="stMetric"]')) {
+      const label = m.querySelector('[data-testid="stMetricLabel"]');
+      const value = m.querySelector('[data-testid="stMetricValue"]');
+      if (label && value && label.innerText.trim() === 'State grant award') { return value.innerText.trim(); }
+    }
+    return null;
+  }
+
+  function announce() {
+    pending = null;
+    const award = awardText();
+    if (award === null) { return; }
+    if (lastAward === null) { lastAward = award; return; }   // the page's first draw is not a change
+    if (award === lastAward) { return; }
+    lastAward = award;
+    live.textContent = 'State grant award: ' + award;
+    win.__awardAnnouncements += 1;
+  }
+
+  function fix() {
+    // A slider's input is labelled by itself and by its group, both carrying the label: name it once.
+    for (const input of doc.querySelectorAll('[data-testid="stSlider"] input[type="range"][aria-labelledby]')) {
+      input.removeAttribute('aria-labelledby');
+    }
+    // "Exact amount" boxes: named after the field of the slider beside them. Recomputed on
+    // every pass (React reuses nodes), from the nearest block holding exactly one slider: the row.
+    for (const input of doc.querySelectorAll('[data-testid="stTextInput"] input')) {
+      const own = input.closest('[data-testid="stTextInput"]').querySelector('[data-testid="stWidgetLabel"]');
+      if (!own || own.innerText.trim() !== 'Exact amount') { continue; }
+      let row = input.parentElement;
+      while (row && row !== doc.body && !row.querySelector('[data-testid="stSlider"]')) { row = row.parentElement; }
+      const sliders = row ? row.querySelectorAll('[data-testid="stSlider"] input[type="range"]') : [];
+      const field = sliders.length === 1 && sliders[0].getAttribute('aria-label');
+      const name = field ? field + ', exact amount' : 'Exact amount';
+      if (input.getAttribute('aria-label') !== name) { input.setAttribute('aria-label', name); }
+    }
+    // Icons inside text ("cancel icon cancel Fail") are decoration: the words say it.
+    for (const icon of doc.querySelectorAll('span[role="img"][aria-label$=" icon"]:not([aria-hidden])')) {
+      icon.setAttribute('aria-hidden', 'true');
+    }
+    if (pending === null) { pending = win.setTimeout(announce, 400); }
+  }
+
+  new win.MutationObserver(fix).observe(doc.body, {subtree: true, childList: true, characterData: true});
+  fix();
+})();
+</script>"""
+
+
+def install() -> None:
+    """Put the stylesheet and the script on the page (call once per run, from dashboard.py)."""
+    st.html(CSS + SCRIPT, unsafe_allow_javascript=True)
