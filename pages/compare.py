@@ -171,11 +171,11 @@ else:
         mask = differs(df, baseline)
         style = mask.replace({True: "background-color: #fff3cd; font-weight: 600", False: ""})
         # The answer first, in a table that wraps instead of scrolling sideways; the inputs after.
-        st.subheader("The answer for each scenario")
+        st.header("The answer for each scenario")
         answer = ["Scenario", *ANSWER]
         shown_df = table_cells(df)   # st.table reads cells as Markdown: names literal
         st.table(shown_df[answer].style.apply(lambda _: style[answer], axis=None), hide_index=True)
-        st.subheader("The inputs behind it")
+        st.header("The inputs behind it")
         inputs = ["Scenario", *INPUTS]
         if present.on():   # large type that wraps, like the answer (a grid's canvas keeps its small type)
             st.table(shown_df[inputs].style.apply(lambda _: style[inputs], axis=None), hide_index=True)

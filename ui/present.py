@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.text import md
+
 PARAM = "present"           # the URL query parameter
 KEY = "presentation"        # the sidebar toggle's key in session state
 _SEEN = "_present_url"      # the URL value last adopted or written
@@ -38,7 +40,8 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], hea
 [data-testid="stMetricValue"] p, [data-testid="stMetricValue"] div {{ font-size: inherit !important; }}
 [data-testid="stTable"] th, [data-testid="stTable"] td {{ font-size: 1.35rem !important; }}
 .st-key-cmp_focus_card [data-testid="stText"] {{ font-size: 2rem !important; font-weight: 700; }}
-.st-key-present_bar a p, .st-key-present_bar button p {{ font-size: 1.15rem !important; }}
+.st-key-present_bar a p, .st-key-present_bar button p, .st-key-present_bar [data-testid="stMarkdownContainer"] p
+  {{ font-size: 1.15rem !important; }}
 </style>"""
 
 
@@ -87,8 +90,11 @@ def bar(pages: list, current) -> None:
     if prev_page is not None:
         row.page_link(prev_page, label="Previous", icon=":material/arrow_back:", help=f"Previous page: {prev_page.title}",
                       query_params={PARAM: "1"})
-    for p in pages:
-        row.page_link(p, label=p.title, icon=p.icon, query_params={PARAM: "1"}, disabled=p.title == current.title)
+    for p in pages:   # the current page as bold text: a disabled link is greyed below 4.5:1 contrast
+        if p.title == current.title:
+            row.markdown(f"**{md(p.title)}** (this page)")
+        else:
+            row.page_link(p, label=p.title, icon=p.icon, query_params={PARAM: "1"})
     if next_page is not None:
         row.page_link(next_page, label="Next", icon=":material/arrow_forward:", help=f"Next page: {next_page.title}",
                       query_params={PARAM: "1"})
