@@ -1,12 +1,20 @@
-"""Entry point: `streamlit run dashboard.py`. Page config, navigation, shared sidebar."""
-import streamlit as st
+"""Entry point: `python dashboard.py` (says where it opens) or `streamlit run dashboard.py`.
+Page config, navigation, shared sidebar, presentation mode."""
+import sys
 
-from ui import a11y, auth, server, state
+import streamlit as st
+from streamlit import runtime
+
+from ui import a11y, auth, present, server, state, widgets
 from ui.widgets import show
+
+if __name__ == "__main__" and not runtime.exists():   # `python dashboard.py`: say where it opens, then serve
+    raise SystemExit(server.serve(__file__, sys.argv[1:]))
 
 server.disable_nagle()   # once per process; see ui/server.py
 
 st.set_page_config(page_title="State capital grant what-if", page_icon="🏛️", layout="wide")
+st.html(widgets.ROW_CSS)
 
 PAGES = [
     st.Page("pages/calculator.py", title="Calculator", icon=":material/calculate:", default=True),
@@ -17,29 +25,21 @@ PAGES = [
 ]
 
 
-PRESENTING_CSS = """<style>
-section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], header[data-testid="stHeader"]
-  { display: none !important; }
-[data-testid="stMainBlockContainer"] { max-width: 100% !important; padding-top: 1.5rem !important; }
-[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.4rem !important; }
-[data-testid="stMetricLabel"] p { font-size: 1.5rem !important; }
-[data-testid="stMetricValue"] p { font-size: 4.5rem !important; line-height: 1.15 !important; }
-</style>"""
-
-
-def presentation() -> None:
-    """One toggle hides the inputs and the sidebar and enlarges the key numbers for a projector."""
-    if st.session_state.get("presentation"):
-        st.html(PRESENTING_CSS)
-        st.button("Exit presentation mode", key="w:exit_presentation", icon=":material/close_fullscreen:",
-                  on_click=lambda: st.session_state.update(presentation=False))
+def presentation(current, problem: str | None) -> None:
+    """Presentation mode (ui/present.py): a link's `?present=1` turns it on; while on, a bar
+    at the top moves between pages and leaves the mode."""
+    if present.on():
+        present.bar(PAGES, current)
+    if problem:
+        st.warning(problem, icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
 
 
 def sidebar() -> None:
     with st.sidebar:
         auth.account_box()
-        st.toggle("Presentation mode", key="presentation",
-                  help="Hide the inputs and this sidebar and enlarge the key numbers, for a projector.")
+        st.toggle("Presentation mode", key=present.KEY,
+                  help="Hide the controls and this sidebar and enlarge numbers and charts, for a projector. "
+                       "A link with ?present=1 opens a page this way.")
         st.markdown("**Senior center capital grants**")   # not a heading: the page's h1 comes first
         st.caption("What the State can give, and which limit holds it down.")
         choices = state.ruleset_ids()
@@ -56,6 +56,9 @@ st.set_page_config(page_title=f"{page.title} · Senior center capital grants")  
 a11y.install()
 with state.routed():
     state.init()
+    present_problem = present.sync_with_url()   # before the sidebar's toggle is drawn
     sidebar()
-    presentation()
+    presentation(page, present_problem)
+    for problem in st.session_state.pop("url_problems", []):   # a bad link, on whichever page it opens
+        st.warning(problem, icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
     page.run()

@@ -93,6 +93,7 @@ class Award:
     funding: dict = field(default_factory=dict)   # federal, state, local, gap (cents)
     readings: Readings = DEFAULT
     ruleset: object = field(default=None, compare=False, repr=False)
+    ruleset_edition: str = ""   # for people ("edition 1 of ..."); ruleset_version is the record
 
     @property
     def binding_text(self) -> str:
@@ -314,6 +315,7 @@ def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Reading
         checks=tuple(checks), steps=tuple(steps),
         funding={"federal": fed, "state": chosen.award, "local": local, "gap": gap},
         readings=readings, ruleset=rs,
+        ruleset_edition=rs.edition,
     )
 
 

@@ -243,10 +243,10 @@ def sweep_figure(curves: list, field_label: str, current: int | None = None, lar
         pts = sw.points
         if k == 0:
             for x0, a0, x1, a1, cap in sw.segments:
-                key = cap[0]
+                key = ";".join(cap)   # one legend entry per binding set: its words match the breakpoint list
                 fig.add_trace(go.Scatter(
                     x=[_usd(x0), _usd(x1)], y=[_usd(a0), _usd(a1)], mode="lines",
-                    line=dict(color=CAP_COLORS.get(key, TEXT), width=7 if large else 5),
+                    line=dict(color=CAP_COLORS.get(cap[0], TEXT), width=7 if large else 5),
                     name=f"{caps_words(cap).capitalize()} {binds(cap)}", legendgroup=key, showlegend=key not in shown,
                     hovertemplate=f"{field_label} %{{x:$,.2f}}: award %{{y:$,.2f}} ({caps_words(cap)})<extra></extra>"))
                 shown.add(key)

@@ -1,19 +1,23 @@
 """The side-by-side comparison table of saved scenarios (pure pandas, no Streamlit)."""
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 from core.award import Award
-from core.fields import PROJECT_TYPES, ROUTES
+from core.fields import FIELD, PROJECT_TYPES, ROUTES
 from core.money import fmt, plain
 
-COLUMNS = ("Project type", "Total cost of eligible work", "Federal grant", "Local contribution",
-           "Prior program funds", "Requested amount", "Federal law requires otherwise", "Board exception",
-           "Value of property made available locally", "State funds went into that property or building",
-           "The State carries bonded debt on it", "State grant award", "Binding",
-           "Route", "Local match shortfall", "Funding gap", "Ruleset", "Readings")
-# Every input of the computation has a column: two scenarios with different awards never
-# show identical inputs (a test checks it on random pairs).
+# The answer first (what a board asks), then the inputs that produce it. Every input of the
+# computation has a column: two scenarios with different awards never show identical inputs
+# (a test checks it on random pairs).
+ANSWER = ("State grant award", "Binding", "Route", "Funding gap", "Local match shortfall")
+INPUTS = ("Project type", "Total cost of eligible work", "Federal grant", "Local contribution",
+          "Prior program funds", "Requested amount", "Federal law requires otherwise", "Board exception",
+          "Value of property made available locally", "State funds went into that property or building",
+          "The State carries bonded debt on it", "Ruleset", "Readings")
+COLUMNS = ANSWER + INPUTS
 
 
 def table(named: list[tuple[str, Award]], machine: bool = False) -> pd.DataFrame:
@@ -56,3 +60,20 @@ def differs(df: pd.DataFrame, baseline: str) -> pd.DataFrame:
     out.insert(0, "Scenario", False)
     out[df["Scenario"] == baseline] = False
     return out
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def place_words(problem: str) -> str:
+    """A problem's place in an imported file as a person counts it: "Scenario 2, Total cost of
+    eligible work: ...", not "scenarios[1].eligible_cost: ..."."""
+    m = re.match(r"^(?:scenarios)?\[(\d+)\](?:\.([A-Za-z_.]+))?:?\s*", problem)
+    if not m:
+        return problem
+    where = f"Scenario {int(m.group(1)) + 1}"
+    if m.group(2):
+        last = m.group(2).split(".")[-1]
+        where += f", {FIELD[last].label if last in FIELD else last.replace('_', ' ').capitalize()}"
+    return f"{where}: {problem[m.end():]}"

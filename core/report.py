@@ -22,6 +22,7 @@ from core.charts import change_figure, compare_caps_figure, funding_figure, head
 from core.fields import CAP, FIELDS, PROJECT_TYPES, ROUTES
 from core.money import fmt
 from core.provisions import PROVISION, source_words
+from core.rulesets import edition_words
 
 STATUS = {"pass": "Pass", "fail": "Fail", "waived": "Waived", "warning": "Warning", "not_applicable": "Not applicable"}
 
@@ -73,6 +74,7 @@ h1 { font-size: 30px; margin: 0 0 4px; } h2 { font-size: 24px; border-bottom: 2p
 .award { display: flex; gap: 32px; align-items: center; background: #eef3f8; border-radius: 8px; padding: 14px 18px; }
 .award .amount { font-size: 44px; font-weight: 700; color: var(--accent); white-space: nowrap; }
 .award .why { font-size: 16px; } .bind { color: var(--bind); font-weight: 700; }
+.pair { display: grid; grid-template-columns: 1fr 1fr; gap: 0 24px; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0; font-size: 14px; }
 th, td { border: 1px solid #d5dbe1; padding: 5px 8px; text-align: left; vertical-align: top; }
 th { background: #f4f6f8; } td.num { text-align: right; white-space: nowrap; }
@@ -85,11 +87,16 @@ blockquote { margin: 6px 0 10px; padding: 6px 12px; border-left: 4px solid var(-
 .notes { white-space: pre-wrap; color: var(--muted); }
 footer { color: var(--muted); font-size: 12px; margin-top: 32px; border-top: 1px solid #d5dbe1; padding-top: 8px; }
 @media print {
-  body { max-width: none; padding: 0; font-size: 12px; }
-  section { break-before: page; page-break-before: always; }
+  body { max-width: none; padding: 0; font-size: 11px; line-height: 1.35; }
+  h2 { margin-top: 18px; } h3 { margin: 12px 0 4px; }
+  /* Each scenario starts a page, and so does what follows the scenarios (the comparison, with
+     the sources flowing on after it; or the sources alone). The binding caps close the
+     explanation instead of standing alone: no page holds a line or two. */
+  section.scenario, section.comparison, section.sources { break-before: page; page-break-before: always; }
   section.first { break-before: auto; page-break-before: auto; }
   h2, h3 { break-after: avoid; page-break-after: avoid; }
-  tr, .award, blockquote { break-inside: avoid; page-break-inside: avoid; }
+  tr, li, .award, blockquote, .keep { break-inside: avoid; page-break-inside: avoid; }
+  p, li { orphans: 3; widows: 3; }
   .award .amount { font-size: 34px; }
 }
 @page { size: Letter; margin: 14mm 12mm; }
@@ -141,7 +148,7 @@ def _scenario(item: Item, chart, first: bool) -> str:
     a = item.award
     binding = ", ".join(CAP[c].label for c in a.binding)
     provisions = source_words(a)
-    parts = [f'<section class="{"first" if first else ""}">', f"<h2>{esc(item.name)}</h2>"]
+    parts = [f'<section class="scenario{" first" if first else ""}">', f"<h2>{esc(item.name)}</h2>"]
     if item.notes:
         parts.append(f'<p class="notes">{esc(item.notes)}</p>')
     if a.is_variant:
@@ -150,34 +157,44 @@ def _scenario(item: Item, chart, first: bool) -> str:
                  f'<div class="amount">{esc(fmt(a.amount))}</div></div><div class="why">'
                  f'<div>Binding: <span class="bind">{esc(a.binding_text)}</span></div>'
                  f"<div>Route: {esc(ROUTES[a.route])}</div><div>From: {esc(provisions)}</div>"
-                 f'<div class="cite">Ruleset {esc(a.ruleset_id)}, version {esc(a.ruleset_version)}; '
+                 f'<div class="cite">{esc(edition_words(a.ruleset_label, a.ruleset_edition, a.ruleset_version))}; '
                  f'{esc(a.readings.describe())}</div></div></div>')
     parts.append("<p class='cite'>The award is the most the State may give under the regulation; the Department "
                  "sets the amount within it.</p>")
-    parts.append("<h3>Inputs</h3>" + _inputs_table(a))
-    parts.append("<h3>Funding plan</h3><table>" + "".join(
+    parts.append('<div class="pair keep"><div><h3>Inputs</h3>' + _inputs_table(a) + "</div>")
+    parts.append("<div><h3>Funding plan</h3><table>" + "".join(
         f"<tr><th>{label}</th><td class='num'>{esc(fmt(a.funding[k]))}</td></tr>"
         for k, label in (("federal", "Federal grant"), ("state", "State grant award"),
-                         ("local", "Local contribution"), ("gap", "Funding gap"))) + "</table>")
+                         ("local", "Local contribution"), ("gap", "Funding gap"))) + "</table></div></div>")
     parts.append(chart(headroom_figure(a)))
     parts.append(chart(waterfall_figure(a)))
-    parts.append("<h3>Checks</h3><table><tr><th>Check</th><th>Result</th><th>Detail</th></tr>" + "".join(
+    # The checks and the explanation stay together: moved whole to the next page if they do not
+    # fit, never a table's header row or a heading left at the foot of a page.
+    parts.append('<div class="keep"><h3>Checks</h3><table><tr><th>Check</th><th>Result</th><th>Detail</th></tr>' + "".join(
         f"<tr><td>{esc(c.label)}</td><td class='{c.status}'>{STATUS[c.status]}</td><td>{esc(c.message)}</td></tr>"
         for c in a.checks) + "</table>")
+    # The caps that bind close the explanation as its last line, not as a paragraph of their own
+    # that a page break could leave alone on a page.
     parts.append("<h3>How the award is worked out</h3><ol>" + "".join(
         f"<li>{esc(s.text)} <span class='cite'>({esc(PROVISION[s.provision].title if s.provision in PROVISION else 'Result')})"
-        f"</span></li>" for s in a.steps) + "</ol>")
-    parts.append(f"<p class='cite'>Caps binding: {esc(binding)}.</p></section>")
+        f"</span></li>" for s in a.steps) + f"</ol><p class='cite'>Caps binding: {esc(binding)}.</p></div></section>")
     return "".join(parts)
 
 
 def _comparison(items: list[Item], chart) -> str:
-    from core.compare import table
+    from core.compare import ANSWER, INPUTS, table
     named = [(i.name, i.award) for i in items]
     df = table(named)
-    head = "".join(f"<th>{esc(c)}</th>" for c in df.columns)
-    body = "".join("<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>" for row in df.itertuples(index=False))
-    out = ['<section><h2>Comparison of scenarios</h2>', f"<table><tr>{head}</tr>{body}</table>",
+
+    def html_table(columns) -> str:
+        head = "".join(f"<th>{esc(c)}</th>" for c in columns)
+        body = "".join("<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>"
+                       for row in df[list(columns)].itertuples(index=False))
+        return f"<table><tr>{head}</tr>{body}</table>"
+
+    out = ['<section class="comparison"><h2>Comparison of scenarios</h2>',
+           '<div class="keep"><h3>The answer for each scenario</h3>' + html_table(("Scenario", *ANSWER)) + "</div>",
+           '<div class="keep"><h3>The inputs behind it</h3>' + html_table(("Scenario", *INPUTS)) + "</div>",
            chart(compare_caps_figure(named)), chart(funding_figure(named)),
            chart(change_figure(named, items[0].name)), "</section>"]
     return "".join(out)
@@ -192,7 +209,7 @@ def _sources(items: list[Item]) -> str:
         for pid, sentences in cited_sentences(i.award).items():
             cited.setdefault(pid, [])
             cited[pid] += [t for t in sentences if t not in cited[pid]]
-    parts = ["<section><h2>The regulation and the interpretations used</h2>",
+    parts = ['<section class="sources"><h2>The regulation and the interpretations used</h2>',
              "<h3>The regulation's sentences for the caps that bind</h3>"]
     for pid, sentences in cited.items():
         p = PROVISION[pid]
@@ -228,13 +245,14 @@ def render(report: Report, static: bool = False) -> str:
     if not report.items:
         raise ReportError("a report needs at least one scenario")
     chart = _Charts(static)
-    rulesets = dict.fromkeys((i.award.ruleset_label, i.award.ruleset_id, i.award.ruleset_version, i.award.is_variant)
-                             for i in report.items)
+    rulesets = dict.fromkeys((i.award.ruleset_label, i.award.ruleset_id, i.award.ruleset_version, i.award.is_variant,
+                              i.award.ruleset_edition) for i in report.items)
     head = [f"<h1>{esc(report.title)}</h1>",
             f"<p class='meta'>{esc(report.on.strftime('%B %-d, %Y'))}"
             + (f" · Prepared by {esc(report.prepared_by)}" if report.prepared_by.strip() else "") + "</p>"]
-    for label, rid, version, variant in rulesets:
-        head.append(f"<p class='meta'>Ruleset: {esc(label)} (id {esc(rid)}, version {esc(version)})</p>")
+    for label, rid, version, variant, edition in rulesets:
+        head.append(f"<p class='meta'>Ruleset: {esc(edition_words(label, edition, version))}; "
+                    f"id {esc(rid)}</p>")
         if variant:
             head.append(f"<p class='variant'>Policy variant: {esc(label)}. These figures are a what-if, "
                         f"not the regulation in force.</p>")

@@ -14,7 +14,7 @@ from core.provisions import BPW_CONDITIONS, PROVISION, source_words
 from core.readings import READING
 from core.report import Item
 from core.scenarios import ScenarioError, ScenarioExists
-from ui import auth, state
+from ui import auth, present, state
 from ui.charts import chart
 from ui.library import store
 from ui.reporting import report_buttons
@@ -22,14 +22,12 @@ from ui.text import STATUS_BADGE, error_text, md, ruleset_label
 from ui.widgets import flag_input, money_input, show
 
 state.init()
-for problem in st.session_state.pop("url_problems", []):
-    st.warning(problem, icon=":material/link_off:")   # Markdown made by ui.state with the link's text literal
-
 rs = state.ruleset()
-presenting = st.session_state.get("presentation", False)
+presenting = present.on()
 
 st.title("State grant calculator")
-st.caption(md("Ruleset: ") + ruleset_label(rs) + md(f" · version {rs.version}"))
+st.caption(md("Ruleset: ") + ruleset_label(rs) + md(f", {rs.edition} (fingerprint {rs.version})" if rs.edition
+                                                else f" (fingerprint {rs.version})"))
 if rs.is_variant:
     st.warning(md("Computed under a policy variant, not the regulation in force: ") + ruleset_label(rs, full=False)
                + md("."), icon=":material/science:")
@@ -54,17 +52,23 @@ def inputs(award) -> None:
     if state.get("requested_amount") is not None:
         money_input("requested_amount")
     flag_input("federal_law_contrary")
+
+
+def exception_panel(award) -> None:
+    """Full width below the inputs and results: opened, it fills its own row instead of
+    lengthening the inputs column and leaving a blank area beside it."""
     with st.expander("Board of Public Works exception", expanded=bool(state.get("bpw_exception_requested"))):
         st.caption(md(PROVISION["bpw_exception"].interpretation))
         if flag_input("bpw_exception_requested", st.toggle):
-            money_input("local_property_value")
-            flag_input("state_funds_in_property")
-            flag_input("state_bonded_debt")
-            st.markdown("**The four conditions** (the project-type one follows from the project type)")
-            for check_id, sentence in BPW_CONDITIONS.items():
-                c = award.check(check_id)
-                st.markdown(f"{STATUS_BADGE[c.status]} **{md(c.label)}**: {md(c.message)}  \n"
-                            f":gray[“{md(sentence)}”]")
+            left, right = st.columns([5, 7], gap="large")
+            with left:
+                money_input("local_property_value")
+                flag_input("state_funds_in_property")
+                flag_input("state_bonded_debt")
+            right.markdown("**The four conditions** (the project-type one follows from the project type)  \n" +
+                           "  \n".join(f"{STATUS_BADGE[award.check(cid).status]} **{md(award.check(cid).label)}**: "
+                                        f"{md(award.check(cid).message)}  \n:gray[“{md(sentence)}”]"
+                                        for cid, sentence in BPW_CONDITIONS.items()))
 
 
 def readings_note(award) -> None:
@@ -129,40 +133,59 @@ def details(award) -> None:
     st.markdown("\n".join(f"- {md(line)}" for line in changes(award.application, rs, award.readings)))
 
 
+def _saved(name: str) -> None:
+    """After a save the boxes clear, so the next scenario does not silently inherit this one's name and notes."""
+    st.session_state["save:done"] = name.strip()
+    st.session_state["w:scenario_name"] = ""
+    st.session_state["w:scenario_notes"] = ""
+
+
+def _save() -> None:
+    """Save what the screen shows at the click (a callback: it runs before the boxes are drawn again)."""
+    name, notes = st.session_state["w:scenario_name"], st.session_state["w:scenario_notes"]
+    try:
+        store().save(name, shown["application"], shown["ruleset"], notes, readings=shown.get("readings"),
+                     actor=auth.actor())
+        st.session_state.pop("overwrite_pending", None)
+        _saved(name)
+    except ScenarioExists:
+        st.session_state["overwrite_pending"] = (name, notes, shown["application"], shown["ruleset"],
+                                                 shown.get("readings"))
+    except ValidationError as err:
+        st.session_state["save:error"] = "Not saved. " + error_text(err)
+    except ScenarioError as err:
+        st.session_state["save:error"] = "Not saved: " + error_text(err)
+
+
+def _replace() -> None:
+    name, notes, app, ruleset, readings = st.session_state.pop("overwrite_pending")   # what was on screen at Save
+    try:
+        store().save(name, app, ruleset, notes, overwrite=True, readings=readings, actor=auth.actor())
+    except ScenarioError as err:   # someone else's scenario: say whose, and what to do instead (boxes kept)
+        st.session_state["save:error"] = f"Not replaced: {md(str(err))}"
+        return
+    _saved(name)
+
+
 def save_box() -> None:
     st.header("Save this scenario")
     st.text_input("Scenario name", key="w:scenario_name", max_chars=120, placeholder="for example: As submitted")
     st.text_area("Notes (optional)", key="w:scenario_notes", max_chars=5000, height=80)
-    submitted = st.button("Save scenario", type="primary", key="w:save")
+    st.button("Save scenario", type="primary", key="w:save", on_click=_save)
+    done = st.session_state.pop("save:done", None)
+    if done is not None:
+        st.success("Saved. Compare it with others on the Compare page. The boxes are clear for the next one.",
+                   icon=":material/check:")
+        st.text(f"Saved: {done}")
+    if "save:error" in st.session_state:
+        st.error(st.session_state.pop("save:error"), icon=":material/error:")   # Markdown, user text literal
     pending = st.session_state.get("overwrite_pending")
-    if submitted:
-        name, notes = st.session_state["w:scenario_name"], st.session_state["w:scenario_notes"]
-        try:
-            store().save(name, shown["application"], shown["ruleset"], notes, readings=shown.get("readings"),
-                         actor=auth.actor())
-            st.session_state.pop("overwrite_pending", None)
-            st.success("Saved. Compare it with others on the Compare page.", icon=":material/check:")
-            st.text(f"Saved: {name.strip()}")
-        except ScenarioExists:
-            st.session_state["overwrite_pending"] = pending = (name, notes, shown["application"], shown["ruleset"],
-                                                               shown.get("readings"))
-        except ValidationError as err:
-            st.error("Not saved. " + error_text(err), icon=":material/error:")
-        except ScenarioError as err:
-            st.error("Not saved: " + error_text(err), icon=":material/error:")
     if pending:
         st.warning("A scenario with this name already exists. Replace it with these inputs?",
                    icon=":material/warning:")
         st.text(pending[0])
         a, b = st.columns(2)
-        if a.button("Replace it", key="w:overwrite_yes"):
-            name, notes, app, ruleset, readings = pending   # what was on screen when Save was pressed
-            st.session_state.pop("overwrite_pending", None)
-            try:
-                store().save(name, app, ruleset, notes, overwrite=True, readings=readings, actor=auth.actor())
-                st.success("Replaced.", icon=":material/check:")
-            except ScenarioError as err:   # someone else's scenario: say whose, and what to do instead
-                st.error(f"Not replaced: {md(str(err))}", icon=":material/block:")
+        a.button("Replace it", key="w:overwrite_yes", on_click=_replace)
         if b.button("Keep the saved one", key="w:overwrite_no"):
             st.session_state.pop("overwrite_pending", None)
             st.rerun()
@@ -190,6 +213,7 @@ def calculator() -> None:
             results(award)
         with col_in:
             inputs(award)
+        exception_panel(award)
         details(award)
     state.write_url()
 

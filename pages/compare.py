@@ -7,20 +7,47 @@ import streamlit as st
 from core.application import Application
 from core import chart_text
 from core.charts import change_figure, compare_caps_figure, funding_figure
-from core.compare import differs, table
+from core.compare import ANSWER, INPUTS, differs, place_words, plural, table
+from core.fields import ROUTES
+from core.rulesets import version_words
 from core.export import csv_bytes
 from core.money import ValidationError, fmt
 from core.award import evaluate
 from core.scenarios import ScenarioError, parse_export
-from ui import auth, state
-from ui.charts import chart, presenting
+from ui import auth, present, state
+from ui.charts import chart
 from ui.library import store
 from ui.reporting import report_buttons
 from core.report import Item
 from core.inputs import InputError, parse_json
 from core.verify import relabelled
-from ui.text import error_text, literal, md, message
+from ui.text import error_text, literal, md, message, table_cells
 from ui.uploads import upload_bytes
+
+
+
+def _step(by: int, count: int) -> None:
+    st.session_state["cmp_focus"] = (st.session_state.get("cmp_focus", 0) + by) % count
+
+
+def focus_card(named) -> None:
+    """While presenting: one scenario at a time in large type, with previous and next."""
+    k = st.session_state.get("cmp_focus", 0) % len(named)
+    name, a = named[k]
+    nav = st.container(horizontal=True, vertical_alignment="center", key="keep_cmp_nav")
+    nav.button("Previous scenario", icon=":material/arrow_back:", key="w:cmp_prev", on_click=_step,
+               args=(-1, len(named)), disabled=len(named) < 2)
+    nav.markdown(f"**Scenario {k + 1} of {len(named)}**")
+    nav.button("Next scenario", icon=":material/arrow_forward:", key="w:cmp_next", on_click=_step,
+               args=(1, len(named)), disabled=len(named) < 2)
+    card = st.container(border=True, key="cmp_focus_card")
+    card.text(name)   # user text: shown as text
+    row = card.container(horizontal=True, gap="large")
+    row.metric("State grant award", fmt(a.amount), width="content")
+    row.markdown(f"**Binding:** {md(a.binding_text)}  \n**Route:** {md(ROUTES[a.route])}  \n"
+                 f"**Funding gap:** {md(fmt(a.funding_gap))}  \n"
+                 f"**Local match shortfall:** {md(fmt(a.local_shortfall))}")
+
 
 state.init()
 st.title("Compare scenarios")
@@ -114,6 +141,9 @@ else:
     names = [s.name for s in listing]
     st.caption(md(f"{found:,} of {total:,} saved scenarios found; page {page_no} of {pages} "
                   f"({PAGE} a page, most recent first)."))
+    added = st.session_state.pop("cmp_add", [])   # just imported: into the comparison
+    if added and "w:cmp_names" in st.session_state:
+        st.session_state["w:cmp_names"] = list(dict.fromkeys(added + st.session_state["w:cmp_names"]))
     if "w:cmp_names" not in st.session_state:   # opens on the most recent few, not on everything
         st.session_state["w:cmp_names"] = [s.name for s in lib.page("", 0, OPEN_ON)]
     kept = lib.get_many(st.session_state["w:cmp_names"])   # one deleted meanwhile drops out
@@ -135,30 +165,44 @@ else:
         if outdated:
             st.warning("Saved under an older version of their ruleset (shown as saved; open one in the "
                        "Calculator to see both): " + ", ".join(literal(n) for n in outdated), icon=":material/history:")
+        if present.on():
+            focus_card(named)
         df = table(named)
         mask = differs(df, baseline)
-        styled = df.style.apply(lambda _: mask.replace({True: "background-color: #fff3cd; font-weight: 600",
-                                                        False: ""}), axis=None)
-        st.dataframe(styled, hide_index=True, width="stretch")
-        st.caption("Highlighted cells differ from the baseline.")
-        chart(compare_caps_figure(named, large=presenting()), "cmp_caps", chart_text.compare_caps(named))
-        chart(funding_figure(named, large=presenting()), "cmp_funding", chart_text.funding(named))
+        style = mask.replace({True: "background-color: #fff3cd; font-weight: 600", False: ""})
+        # The answer first, in a table that wraps instead of scrolling sideways; the inputs after.
+        st.header("The answer for each scenario")
+        answer = ["Scenario", *ANSWER]
+        shown_df = table_cells(df)   # st.table reads cells as Markdown: names literal
+        st.table(shown_df[answer].style.apply(lambda _: style[answer], axis=None), hide_index=True)
+        st.header("The inputs behind it")
+        inputs = ["Scenario", *INPUTS]
+        if present.on():   # large type that wraps, like the answer (a grid's canvas keeps its small type)
+            st.table(shown_df[inputs].style.apply(lambda _: style[inputs], axis=None), hide_index=True)
+        else:
+            st.dataframe(df[inputs].style.apply(lambda _: style[inputs], axis=None), hide_index=True,
+                         width="stretch")
+        st.caption(md("Highlighted cells differ from the baseline, ") + literal(baseline) + md("."))
+        chart(compare_caps_figure(named, large=present.on()), "cmp_caps", chart_text.compare_caps(named))
+        chart(funding_figure(named, large=present.on()), "cmp_funding", chart_text.funding(named))
         if len(named) > 1:
-            chart(change_figure(named, baseline, large=presenting()), "cmp_change", chart_text.change(named, baseline))
-        a, b = st.columns(2)
-        a.download_button("Download the comparison (CSV)", csv_bytes(table(named, machine=True)),
-                          file_name="scenario-comparison.csv", mime="text/csv")
-        b.download_button("Export these scenarios (JSON)", lambda: json.dumps(lib.export(chosen), indent=2),
-                          file_name="scenarios.json", mime="application/json")
-        items = [Item(n, a, by_name[n].notes) for n, a in sorted(named, key=lambda x: x[0] != baseline)]
-        report_buttons(lambda: items, "cmp")
+            chart(change_figure(named, baseline, large=present.on()), "cmp_change", chart_text.change(named, baseline))
+        with st.container(key="ctl_cmp_files"):
+            a, b = st.columns(2)
+            a.download_button("Download the comparison (CSV)", csv_bytes(table(named, machine=True)),
+                              file_name="scenario-comparison.csv", mime="text/csv")
+            b.download_button("Export these scenarios (JSON)", lambda: json.dumps(lib.export(chosen), indent=2),
+                              file_name="scenarios.json", mime="application/json")
+            items = [Item(n, a, by_name[n].notes) for n, a in sorted(named, key=lambda x: x[0] != baseline)]
+            report_buttons(lambda: items, "cmp")
 
-if total and names and not st.session_state.get("presentation"):
+if total and names and not present.on():
     st.header("Library")
     pick = st.selectbox("Scenario (from the page found above)", names, key="w:lib_pick",
                         **({"format_func": owned} if owned else {}))
     sc = next(s for s in listing if s.name == pick)
-    st.text(f"Name: {sc.name}\nOwner: {sc.owner}   Last changed by: {sc.changed_by}\nNotes: {sc.notes or '—'}\nRuleset: {sc.ruleset_id} (version {sc.ruleset_version})\n"
+    st.text(f"Name: {sc.name}\nOwner: {sc.owner}   Last changed by: {sc.changed_by}\nNotes: {sc.notes or '—'}\n"
+            f"Ruleset: {version_words(sc.saved_ruleset())}\n"
             f"Saved: {sc.created_at}   Updated: {sc.updated_at}")
     if not lib.may_change(sc, me):
         st.caption("Only its owner (or an administrator) may rename, replace or delete this scenario; "
@@ -169,8 +213,8 @@ if total and names and not st.session_state.get("presentation"):
         notes = [message("Opened the scenario {}.", sc.name)]
         if sc.outdated:
             now_rs = sc.current_ruleset()
-            notes.append(md(f"It was saved under version {sc.ruleset_version} of the ruleset “{sc.ruleset_id}”, "
-                            f"which is now version {now_rs.version}. Award then: {fmt(sc.award().amount)}; "
+            notes.append(md(f"It was saved under {version_words(sc.saved_ruleset())}, which is now "
+                            f"{version_words(now_rs)}. Award then: {fmt(sc.award().amount)}; "
                             f"award now: {fmt(evaluate(sc.application, now_rs).amount)}."))
         st.session_state["loaded_notes"] = notes
         st.switch_page("pages/calculator.py")
@@ -207,14 +251,15 @@ if undo is not None:
         except ScenarioError as err:
             st.error(error_text(err), icon=":material/error:")
 
-if not st.session_state.get("presentation"):
+if not present.on():
     deleted_view()
 
-if st.session_state.get("presentation"):
+if present.on():
     st.stop()  # a projector shows the comparison, not the library's housekeeping
 
 st.header("Import and back up")
-up = st.file_uploader("Import scenarios from a JSON file", type=["json"], key="w:import_file",
+round_ = st.session_state.get("import_round", 0)   # a new uploader after each import: one outcome on screen
+up = st.file_uploader("Import scenarios from a JSON file", type=["json"], key=f"w:import_file:{round_}",
                       help="A library export, or a JSON array of applications that each carry a name.")
 raw = upload_bytes(up)
 if raw is not None:
@@ -226,19 +271,28 @@ if raw is not None:
     if data is not None:
         good, errors = parse_export(data)
         if errors:
-            st.error(md(f"{len(errors)} problem(s) in ") + literal(up.name) + md("; nothing has been imported."),
+            st.error(literal(up.name) + md(f": {plural(len(errors), 'problem')}, listed below. Nothing has been "
+                                           "imported yet" + (f"; the {plural(len(good), 'valid scenario')} can be "
+                                                             "imported without the others." if good else ".")),
                      icon=":material/error:")
-            st.dataframe({"Problem": errors}, hide_index=True, width="stretch")
+            st.dataframe({"#": list(range(1, len(errors) + 1)), "Problem": [place_words(e) for e in errors]},
+                         hide_index=True, width="stretch")
         for sc in good:   # a ruleset that passed itself off as a shipped one: imported as a labelled variant
             note = relabelled(sc.ruleset_data)
             if note:
                 st.warning(message("{}: ", sc.name) + literal(note, 600), icon=":material/science:")
         overwrite = st.checkbox("Replace saved scenarios that have the same names", key="w:import_overwrite")
-        label = f"Import {len(good)} valid scenario(s)" if errors else f"Import {len(good)} scenario(s)"
+        label = (f"Import the {plural(len(good), 'valid scenario')}" if errors
+                 else f"Import {plural(len(good), 'scenario')}")
         if good and st.button(label, key="w:import_go"):
             try:
                 n = lib.import_scenarios(good, overwrite=overwrite, actor=me)
-                st.session_state["library_notes"] = [f"Imported {n} scenario(s)."]
+                st.session_state["library_notes"] = [
+                    md(f"Imported {plural(n, 'scenario')} from ") + literal(up.name) + md(": ")
+                    + md(", ").join(literal(sc.name) for sc in good)
+                    + md(". They are added to the comparison." + (" What had problems was left out." if errors else ""))]
+                st.session_state["cmp_add"] = [sc.name for sc in good]
+                st.session_state["import_round"] = round_ + 1
                 st.rerun()
             except ScenarioError as err:
                 st.error("Nothing imported: " + error_text(err), icon=":material/error:")

@@ -1,26 +1,53 @@
 """Many applications, the Department's considerations, one budget."""
+import pandas as pd
 import streamlit as st
 
 from core import chart_text
+from core.analysis import caps_words
 from core.charts import cumulative_figure, priority_figure, ranked_figure
 from core.export import csv_bytes
+from core.fields import FIELDS, PROJECT_TYPES
 from core.money import ValidationError, fmt, to_cents
+from core.rulesets import version_words
 from core.portfolio import FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table, run
 from core.batch import BatchError
-from ui import state
-from ui.charts import chart, presenting
-from ui.text import error_text, literal, md, ruleset_label
+from ui import present, state
+from ui.charts import chart
+from ui.text import error_text, literal, md, ruleset_label, table_cells
 from ui.uploads import upload_bytes
+
+DEFAULT_BUDGET = 400_000_000
+COLUMN_TITLES = {"name": "Application", "locality": "Locality",
+                 **{f.name: f.label for f in FIELDS}}
+
+
+def people_table(good: pd.DataFrame, result) -> pd.DataFrame:
+    """The allocation as people read it: titles, dollars, cap names; priority order."""
+    idx = good.index.to_numpy()
+    out = pd.DataFrame({
+        "Rank": good["rank"].astype(int).to_numpy(),
+        "Application": good["name"].astype(str).to_numpy() if "name" in good else [f"Row {i + 2}" for i in idx],
+        "Locality": good["locality"].astype(str).to_numpy() if "locality" in good else "",
+        "Project type": [PROJECT_TYPES.get(t, t) for t in good["project_type"].astype(str)],
+        "Maximum award": [fmt(int(c)) for c in result.awards[idx]],
+        "Held down by": [caps_words(b.split(";")) if b else "" for b in result.binding[idx]],
+        "Priority score (0 to 1)": [f"{float(v):.3f}" for v in good["priority_score"]],
+        "Allocated": [fmt(int(c)) for c in result.allocated[idx]],
+    })
+    return out.sort_values("Rank", kind="stable")
+
 
 state.init()
 rs = state.ruleset()
 st.title("Portfolio")
-st.caption(md("Rank a year's applications and allocate one appropriation, under ") + ruleset_label(rs) + md("."))
+st.caption(md("Rank a year's applications and allocate one appropriation. Ruleset: ") + ruleset_label(rs)
+           + md(f" (fingerprint {rs.version})."))
 st.info("The priority score is decision support from the Department's considerations (senior population "
         "density, distance to existing senior centers, localities not funded before). It orders "
         "applications; it never changes an award amount.", icon=":material/info:")
 
-up = st.file_uploader(f"Applications (CSV, up to {MAX_ROWS:,} rows)", type=["csv", "txt"], key="w:pf_file",
+controls = st.container(key="ctl_pf_file")   # hidden while presenting (ui/present.py)
+up = controls.file_uploader(f"Applications (CSV, up to {MAX_ROWS:,} rows)", type=["csv", "txt"], key="w:pf_file",
                       help="Columns: name, locality, the application fields (project_type, eligible_cost, "
                            "federal_grant, ...), senior_density, distance_to_center_miles, previously_funded.")
 source = "the illustrative sample"
@@ -37,20 +64,26 @@ if source == "the illustrative sample":
     st.warning("Showing an ILLUSTRATIVE sample of 20 fictional applications. Upload a CSV to use your own.",
                icon=":material/science:")
 
-with st.expander("Edit the applications", expanded=False):
+with st.container(key="ctl_pf_edit").expander("Edit the applications", expanded=False):
     st.caption("Changes here are used below; download the results to keep them.")
-    table = st.data_editor(table, num_rows="dynamic", key=f"w:pf_editor:{source}", width="stretch")
+    table = st.data_editor(table, num_rows="dynamic", key=f"w:pf_editor:{source}", width="stretch",
+                           column_config={c: st.column_config.Column(COLUMN_TITLES[c]) for c in table.columns
+                                          if c in COLUMN_TITLES})
 
-c1, c2 = st.columns([1, 2])
+c1, c2 = st.container(key="ctl_pf_budget").columns([1, 2])
 budget_text = c1.text_input("Budget (appropriation)", value="4,000,000", key="w:pf_budget")
 try:
     budget = to_cents(budget_text, "Budget")
-except ValidationError as err:
-    st.error(error_text(err), icon=":material/error:")
-    st.stop()
+    st.session_state["pf:budget"] = budget
+except ValidationError as err:   # said beside the field; the page keeps the last good budget
+    budget = st.session_state.get("pf:budget", DEFAULT_BUDGET)
+    said = (md("Budget is empty: enter dollars such as 1,250,000") if not budget_text.strip()
+            else md("Budget: ") + literal(budget_text, 40) + md(f" {err.problem}"))
+    c1.error(said + md(f". Still using {fmt(budget)}."), icon=":material/error:")
 mode = c2.radio("Allocation", list(MODES), format_func=MODES.get, key="w:pf_mode", horizontal=False)
-st.header("Weights of the considerations")
-wcols = st.columns(3)
+weights_box = st.container(key="ctl_pf_weights")
+weights_box.header("Weights of the considerations")
+wcols = weights_box.columns(3)
 weights = {k: wcols[i].slider(words.capitalize(), 0.0, 5.0, 1.0, 0.5, key=f"w:pf_w:{k}")
            for i, (k, (_, words)) in enumerate(FACTORS.items())}
 st.caption(md(formula_words(weights)))
@@ -64,11 +97,12 @@ except BatchError as err:
 bad = result.table[~result.good]
 if len(bad):
     st.error(f"{len(bad)} row(s) could not be used; the other {int(result.good.sum())} are.", icon=":material/error:")
-    st.dataframe(bad.assign(row=bad.index + 2)[["row"] + [c for c in ("name",) if c in bad] + ["error"]],
-                 hide_index=True, width="stretch")
+    st.dataframe(pd.DataFrame({"Row of the file": bad.index + 2,
+                               "Application": bad["name"] if "name" in bad else "",
+                               "Problem": bad["error"]}), hide_index=True, width="stretch")
 
 others = [r for r in state.ruleset_ids() if r != rs.id]
-variant_id = st.selectbox("Compare the portfolio's cost under", [None] + others, key="w:pf_variant",
+variant_id = st.container(key="ctl_pf_variant").selectbox("Compare the portfolio's cost under", [None] + others, key="w:pf_variant",
                           format_func=lambda r: "(no comparison)" if r is None else state.ruleset_by_id(r).label)
 variant = None if variant_id is None else state.ruleset_by_id(variant_id)
 
@@ -91,19 +125,21 @@ if len(good):
     idx = good.index.to_numpy()
     awards, alloc = result.awards[idx].tolist(), result.allocated[idx].tolist()
     binding, rank = result.binding[idx].tolist(), good["rank"].astype(int).tolist()
-    chart(ranked_figure(names, awards, alloc, binding, rank, large=presenting()), "pf_ranked",
+    large = present.on()
+    chart(ranked_figure(names, awards, alloc, binding, rank, large=large), "pf_ranked",
           chart_text.ranked(names, awards, alloc, binding, rank))
-    a, b = st.columns(2)
+    a, b = (st.container(), st.container()) if large else st.columns(2)   # full width each while presenting
     with a:
-        chart(cumulative_figure(names, alloc, rank, budget, large=presenting()), "pf_cum",
+        chart(cumulative_figure(names, alloc, rank, budget, large=large), "pf_cum",
               chart_text.cumulative(names, alloc, rank, budget))
     with b:
         scores = good["priority_score"].astype(float).tolist()
-        chart(priority_figure(names, scores, awards, binding, large=presenting()), "pf_prio",
+        chart(priority_figure(names, scores, awards, binding, large=large), "pf_prio",
               chart_text.priority(names, scores, awards, binding))
-    show = good.sort_values("rank", key=lambda s: s.astype(int))
-    cols = [c for c in ("rank", "name", "locality", "project_type") if c in show] + \
-           ["award", "binding", "priority_score", "allocated"]
-    st.dataframe(show[cols], hide_index=True, width="stretch")
-st.download_button("Download the results (CSV)", csv_bytes(result.table), file_name="portfolio-allocation.csv",
+    st.header("Applications in priority order")
+    if large:
+        st.table(table_cells(people_table(good, result)), hide_index=True)   # large type that wraps; names literal
+    else:
+        st.dataframe(people_table(good, result), hide_index=True, width="stretch")
+st.container(key="ctl_pf_download").download_button("Download the results (CSV)", csv_bytes(result.table), file_name="portfolio-allocation.csv",
                    mime="text/csv")

@@ -7,8 +7,8 @@ from core.fields import PROJECT_TYPES
 from core.money import ValidationError, fmt, plain, to_cents
 from core.provisions import PROVISIONS
 from core.readings import READINGS
-from core.rulesets import PARAMETER_KINDS, RulesetError, available, load, load_text, to_toml
-from ui import state
+from core.rulesets import PARAMETER_KINDS, RulesetError, available, load, load_text, to_toml, version_words
+from ui import present, state
 from core.names import check_text, variant_id
 from core.verify import accept_loaded_variant
 from ui.text import error_text, literal, md, message
@@ -19,7 +19,7 @@ from ui.uploads import upload_bytes
 state.init()
 st.title("Rules and policy variants")
 reg = load()
-st.caption(md(f"The regulation in force: ruleset “{reg.id}”, version {reg.version}. Every number the app uses "
+st.caption(md(f"{version_words(reg)}; ruleset id “{reg.id}”. Every number the app uses "
               "is below, with the sentence it comes from."))
 
 
@@ -34,7 +34,12 @@ def shown(p) -> str:
 
 st.header("Provisions")
 for prov in PROVISIONS:
-    with st.expander(f"{prov.title} ({prov.cite})", expanded=prov.id in ("program_max", "cost_share")):
+    # While presenting, every provision is open: a room cannot click an expander.
+    box = (st.container(border=True) if present.on()
+           else st.expander(f"{prov.title} ({prov.cite})", expanded=prov.id in ("program_max", "cost_share")))
+    if present.on():
+        box.markdown(f"**{md(prov.title)}** ({md(prov.cite)})")
+    with box:
         st.markdown(f"> {md(prov.text)}" if prov.text else "*No sentence of the regulation says this: an interpretation.*")
         params = [p for p in reg.parameters.values() if p.provision == prov.id]
         for p in params:
@@ -104,7 +109,7 @@ if made:
     except (ValidationError, RulesetError) as err:
         st.error(md("Not made: ") + error_text(err), icon=":material/error:")
 
-up = st.file_uploader("Or load a variant from a ruleset file (TOML)", type=["toml"], key="w:variant_file")
+up = st.container(key="ctl_rules_file").file_uploader("Or load a variant from a ruleset file (TOML)", type=["toml"], key="w:variant_file")
 raw = upload_bytes(up)
 if raw is not None:
     try:

@@ -9,8 +9,8 @@ from core.charts import map_figure, sweep_figure
 from core.fields import FIELD
 from core.money import fmt
 from core.readings import READING, READING_IDS
-from ui import state
-from ui.charts import chart, presenting
+from ui import present, state
+from ui.charts import chart
 from ui.text import md, ruleset_label
 from ui.widgets import nice_ceiling
 
@@ -18,9 +18,8 @@ state.init()
 rs = state.ruleset()
 app = state.application()
 st.title("Sensitivity")
-st.caption(md("For the application on the Calculator, under ") + ruleset_label(rs)
-           + md(f"{'' if state.readings().is_default else ' with ' + state.readings().describe()}. "
-                "Change the inputs there."))
+st.caption(md("For the application on the Calculator (change the inputs there), under ") + ruleset_label(rs)
+           + md(f"{'' if state.readings().is_default else ' with ' + state.readings().describe()}."))
 
 LABELS = {f: FIELD[f].label for f in SWEEP_FIELDS}
 fields = [f for f in SWEEP_FIELDS if f != "local_property_value" or app.bpw_exception_requested]
@@ -34,17 +33,18 @@ def upper(field: str) -> int:
 
 
 st.header("The award along one input")
-c1, c2 = st.columns([2, 3])
+controls = st.container(key="ctl_sweep")   # hidden while presenting (ui/present.py)
+c1, c2 = controls.columns([2, 3])
 field = c1.selectbox("Input to vary", fields, format_func=LABELS.get, key="w:sweep_field")
 hi_default = upper(field) // 100
 lo, hi = c2.slider("Range ($)", 0, max(hi_default * 2, 1_000), (0, hi_default), step=max(hi_default // 200, 1),
                    format="$%,d", key=f"w:sweep_range:{field}:{hi_default}")
 others = [r for r in state.ruleset_ids() if r != rs.id]
-overlay = st.multiselect("Overlay other rulesets", others, key="w:sweep_overlay",
+overlay = controls.multiselect("Overlay other rulesets", others, key="w:sweep_overlay",
                          format_func=lambda r: state.ruleset_by_id(r).label)
 rd = state.readings()
 switches = {rid: rd.switched(rid) for rid in READING_IDS}
-overlay_readings = st.multiselect("Overlay another reading", list(switches), key="w:sweep_overlay_readings",
+overlay_readings = controls.multiselect("Overlay another reading", list(switches), key="w:sweep_overlay_readings",
                                   format_func=lambda rid: f"{READING[rid].title}: "
                                   f"{READING[rid].alternative(getattr(switches[rid], rid)).title.lower()}")
 if lo >= hi:
@@ -58,7 +58,7 @@ else:
         for rid in overlay_readings]
     value = getattr(app, field)
     chart(sweep_figure(curves, LABELS[field], value if value is not None and lo * 100 <= value <= hi * 100
-                       else None, large=presenting()), "sweep_chart", chart_text.sweep(main, LABELS[field]))
+                       else None, large=present.on()), "sweep_chart", chart_text.sweep(main, LABELS[field]))
     if main.breakpoints:
         st.subheader("Breakpoints")
         for bp in main.breakpoints:
@@ -68,7 +68,7 @@ else:
                    f"({fmt(main.points[0][1])} at {fmt(lo * 100)})."), icon=":material/info:")
 
 st.header("Which cap binds where")
-m1, m2, m3 = st.columns(3)
+m1, m2, m3 = st.container(key="ctl_map").columns(3)
 fx = m1.selectbox("Across", fields, index=0, format_func=LABELS.get, key="w:map_x")
 fy_choices = [f for f in fields if f != fx]
 fy = m2.selectbox("Up", fy_choices, index=fy_choices.index("local_contribution") if "local_contribution" in fy_choices
@@ -78,7 +78,7 @@ xs = np.linspace(0, upper(fx), cells).round().astype(np.int64)
 ys = np.linspace(0, upper(fy), cells).round().astype(np.int64)
 award, binding = grid(app, fx, xs, fy, ys, rs, rd)
 here = (getattr(app, fx) or 0, getattr(app, fy) or 0)
-chart(map_figure(xs, ys, award, binding, LABELS[fx], LABELS[fy], here, large=presenting()), "map_chart",
+chart(map_figure(xs, ys, award, binding, LABELS[fx], LABELS[fy], here, large=present.on()), "map_chart",
       chart_text.binding_map(award, binding, LABELS[fx], LABELS[fy]))
 st.caption("Each cell is evaluated exactly by the batch engine; lines separate the regions where a different "
            "cap binds. Hover for the award and every binding cap.")

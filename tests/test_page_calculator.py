@@ -50,7 +50,13 @@ def test_exact_entry_with_cents_and_separators():
     assert at.query_params["eligible_cost"] == "1100000.01"
     at.text_input(key="t:eligible_cost").input("lots").run()
     assert award(at) == "$550,000"          # the last good value is kept
-    assert any("Total cost of eligible work: is not a number" in e.value for e in at.error)
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert "Total cost of eligible work: 'lots' is not a number; enter dollars such as 1250000 or " \
+           "1,250,000.50. Kept $1,100,000.01." in errors
+    at.text_input(key="t:eligible_cost").input("  ").run()   # emptied: says so, instead of "is not a number"
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert "Total cost of eligible work is empty: enter dollars such as 1,250,000. Kept $1,100,000.01." in errors
+    assert award(at) == "$550,000"
 
 
 def test_typed_value_beyond_the_slider_is_not_clipped():
@@ -136,17 +142,44 @@ def test_type_and_value_conditions_flip_the_route():
 
 
 @pytest.mark.parametrize("params,message", [
-    ({"eligible_cost": "-5"}, "total cost of eligible work was ignored"),
-    ({"eligible_cost": "lots"}, "total cost of eligible work was ignored"),
-    ({"project_type": "castle", "eligible_cost": "1000000"}, "project type was ignored"),
-    ({"eligible_cost": "1000000", "ruleset": "nope"}, "ruleset ` nope ` is unknown"),
-    ({"eligible_cost": "1000000", "federal_law_contrary": "perhaps"}, "federal law requires otherwise was ignored"),
+    ({"eligible_cost": "-5"}, "“Total cost of eligible work” (eligible_cost=` -5 `) is negative"),
+    ({"eligible_cost": "lots"}, "“Total cost of eligible work” (eligible_cost=` lots `) is not a number"),
+    ({"eligible_cost": ""}, "“Total cost of eligible work” (eligible_cost) is empty"),
+    ({"project_type": "castle", "eligible_cost": "1000000"}, "“Project type” (project_type=` castle `) is not a project type"),
+    ({"eligible_cost": "1000000", "ruleset": "nope"}, "the ruleset ` nope ` is unknown"),
+    ({"eligible_cost": "1000000", "federal_law_contrary": "perhaps"},
+     "“Federal law requires otherwise” (federal_law_contrary=` perhaps `) is not yes or no"),
 ])
 def test_bad_url_values_fall_back_with_a_message(params, message):
     at = app(params)
     assert not at.exception
-    assert any(message in w.value.replace("\\", "") for w in at.warning)
-    assert award(at).startswith("$")
+    warnings = [w.value.replace("\\", "") for w in at.warning]
+    assert any(message in w and "showing the example instead" in w for w in warnings), warnings
+    assert award(at) == "$500,000"          # the example's award, whole
+
+
+@pytest.mark.parametrize("params", [
+    {"eligible_cost": "abc", "federal_grant": "400000"},          # a mix would give $300,000
+    {"eligible_cost": "1800000", "local_contribution": "-1", "federal_grant": "400000"},
+    {"project_type": "master_plan", "eligible_cost": "1000000", "federal_law_contrary": "maybe"},
+])
+def test_a_bad_link_never_mixes_its_values_with_the_example(params):
+    """Any bad value: none of the link's values are used; the example is shown whole."""
+    at = app(params)
+    assert award(at) == "$500,000"
+    assert at.slider(key="s:eligible_cost").value == 1_000_000
+    assert at.slider(key="s:federal_grant").value == 0
+    assert at.slider(key="s:local_contribution").value == 500_000
+    assert at.selectbox(key="w:project_type").value == "renovation"
+    assert at.query_params["eligible_cost"] == "1000000"    # the link now says what is shown
+
+
+def test_a_bad_link_on_another_page_says_so():
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=60)
+    at.query_params["eligible_cost"] = "oops"
+    at.switch_page("pages/sensitivity.py").run()
+    assert not at.exception
+    assert any("(eligible_cost=` oops `) is not a number" in w.value.replace("\\", "") for w in at.warning)
 
 
 def test_explanation_and_what_would_change():

@@ -57,9 +57,15 @@ def test_compare_shows_saved_scenarios_with_charts(db):
     save(at, "<b>With federal</b>")
     to_compare(at)
     assert at.multiselect(key="w:cmp_names").value == ["<b>With federal</b>", "Base"]
-    df = at.dataframe[0].value
-    assert list(df["Scenario"]) == ["<b>With federal</b>", "Base"]
-    assert list(df["State grant award"]) == ["$100,000", "$500,000"]
+    answers = at.table[0].value       # the answer first: its own table, before the inputs
+    assert list(answers.columns) == ["Scenario", "State grant award", "Binding", "Route", "Funding gap",
+                                     "Local match shortfall"]
+    # st.table reads each cell as Markdown: a name is a code span (shown as typed), ours escaped
+    assert list(answers["Scenario"]) == ["` <b>With federal</b> `", "` Base `"]
+    assert list(answers["State grant award"]) == ["\\$100,000", "\\$500,000"]
+    inputs = at.dataframe[0].value
+    assert list(inputs.columns)[:3] == ["Scenario", "Project type", "Total cost of eligible work"]
+    assert list(inputs["Federal grant"]) == ["$400,000", "$0"]
     assert len(at.get("plotly_chart")) == 3
     at.selectbox(key="w:cmp_baseline").set_value("Base").run()
     assert not at.exception

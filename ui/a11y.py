@@ -9,6 +9,7 @@ One stylesheet and one small script, put on every page by dashboard.py:
   after the field of the slider beside it; icons inside text are hidden from screen readers;
 - a polite live region that says the State grant award once each time it changes (after the
   value settles, so a held key announces the amount it stops on, not every step);
+- a table wider than the page (it scrolls sideways) can be reached with Tab;
 - Plotly charts keep their accessible name (st.plotly_chart alt=...) on the chart element.
 The script runs once per browser page and watches the document, since Streamlit redraws.
 """
@@ -98,6 +99,15 @@ SCRIPT = """<script>
     // Icons inside text ("cancel icon cancel Fail") are decoration: the words say it.
     for (const icon of doc.querySelectorAll('span[role="img"][aria-label$=" icon"]:not([aria-hidden])')) {
       icon.setAttribute('aria-hidden', 'true');
+    }
+    // A table wider than the page scrolls sideways: keyboard users must reach it (WCAG 2.1.1).
+    for (const box of doc.querySelectorAll('[data-testid="stTable"], [data-testid="stTable"] > div')) {
+      const wide = box.scrollWidth > box.clientWidth + 1 && /auto|scroll/.test(win.getComputedStyle(box).overflowX);
+      if (wide && box.getAttribute('tabindex') !== '0') {
+        box.setAttribute('tabindex', '0');
+        box.setAttribute('role', 'region');
+        box.setAttribute('aria-label', 'Table (scrolls sideways)');
+      }
     }
     if (pending === null) { pending = win.setTimeout(announce, 400); }
   }

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import socket
 import stat
+import sys
 import threading
 
 _lock = threading.Lock()
@@ -47,3 +48,27 @@ def disable_nagle() -> int:
         except (OSError, ValueError):
             continue   # closed meanwhile, or not a socket we can tune: leave it as it is
     return changed
+
+
+def hint(argv: list[str]) -> str:
+    """Where the dashboard opens, for the person who started it (port from the arguments or 8501)."""
+    port, address = "8501", "localhost"
+    for i, arg in enumerate(argv):
+        for name in ("port", "address"):
+            flag = f"--server.{name}"
+            value = arg.split("=", 1)[1] if arg.startswith(flag + "=") else (
+                argv[i + 1] if arg == flag and i + 1 < len(argv) else None)
+            if value and name == "port":
+                port = value
+            elif value and name == "address" and value not in ("0.0.0.0", "::"):
+                address = value
+    return (f"\n  The grant dashboard is starting. Open http://{address}:{port}/ in a web browser:\n"
+            f"  it opens on the Calculator; the other pages are in the sidebar. Stop it with Ctrl+C.\n")
+
+
+def serve(script: str, argv: list[str]) -> int:
+    """`python dashboard.py [streamlit options]`: say where the app opens, then serve it."""
+    print(hint(argv), flush=True)
+    from streamlit.web import cli
+    sys.argv = ["streamlit", "run", script, *argv]
+    return cli.main()

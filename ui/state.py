@@ -14,8 +14,8 @@ from pathlib import Path
 import streamlit as st
 
 from core.application import Application, parse_field
-from core.fields import EXCEPTION_FIELDS, FIELD, FIELDS, PROJECT_TYPES
-from core.money import ValidationError, fmt
+from core.fields import EXCEPTION_FIELDS, FIELD, FIELDS
+from core.money import ValidationError
 from core.readings import DEFAULT as DEFAULT_READINGS, READING, READING_IDS, ReadingError, Readings
 from core.rulesets import RulesetError, Ruleset, available, load
 from ui.text import error_text, literal, md, message
@@ -25,6 +25,7 @@ EXAMPLE = {"project_type": "renovation", "eligible_cost": 100_000_000, "local_co
 APP_FIELDS = tuple(f.name for f in FIELDS if f.group != "considerations")
 ALWAYS_IN_URL = ("project_type", "eligible_cost", "federal_grant", "local_contribution", "prior_program_funds")
 K = "app:"
+PAGE_PARAMS = ("present",)   # query parameters of the page, not of the application (ui/present.py)
 
 
 def _defaults(example: bool) -> dict:
@@ -43,31 +44,49 @@ def url_value(name: str, value) -> str:
     return str(value)
 
 
-def _from_url(params: dict) -> tuple[dict, list[tuple[str, str]]]:
-    """Values a link carries, and (field, message) for each one that had to be ignored."""
-    values, problems = {}, []
+def _from_url(params: dict) -> tuple[dict, list[str], list[str]]:
+    """Values a link carries, a sentence for each value that cannot be used, and one for each
+    reading that cannot (a reading falls back to its default alone: it is not a value)."""
+    values, problems, reading_problems = {}, [], []
     for name in APP_FIELDS:
         if name not in params:
             continue
         try:
             values[name] = parse_field(name, params[name])
         except ValidationError as err:   # the value is the link's, so it is shown literally (ui/text.py)
-            problems.append((name, md(f"The link's {FIELD[name].label.lower()} was ignored (") + error_text(err)
-                             + md(")")))
+            what = err.problem if str(params[name]).strip() else err.problem.replace("is missing", "is empty")
+            problems.append(message(f"“{FIELD[name].label}” ({name}={{}}) {what}", params[name], limit=40)
+                            if str(params[name]).strip() else md(f"“{FIELD[name].label}” ({name}) {what}"))
     for rid in READING_IDS:  # readings travel under their own ids: ?f_reference=prior_grant
         if rid in params:
             try:
                 READING[rid].alternative(params[rid])
                 values["reading:" + rid] = params[rid]
-            except ReadingError as err:
-                problems.append(("reading:" + rid, md("The link's reading was ignored (") + literal(str(err))
-                                 + md(")")))
+            except ReadingError as err:   # a reading, not a value: the default reading, said, with the link's values
+                reading_problems.append(md("The link's reading was not understood (") + literal(str(err))
+                                        + md(f"); using the default reading ({READING[rid].default}) "
+                                             "with the link's values."))
     if "ruleset" in params:
         if params["ruleset"] in ruleset_ids():
             values["ruleset"] = params["ruleset"]
-        else:   # echoed cut to 60 characters, never whole
-            problems.append(("ruleset", message("The link's ruleset {} is unknown", params["ruleset"], limit=60)))
-    return values, problems
+        else:
+            problems.append(message("the ruleset {} is unknown", params["ruleset"], limit=60)
+                            + md(f" (known: {', '.join(ruleset_ids())})"))
+    return values, problems, reading_problems
+
+
+def _bad_link_message(problems: list[str]) -> str:
+    """One message for a link with bad values (Markdown; the link's text literal): what is wrong,
+    and that the example is shown whole."""
+    return (md("This link cannot be shown as it is: ") + md("; ").join(problems)
+            + md(". None of its values are used, so that no award mixes the link with made-up numbers: "
+                 "showing the example instead (renovation, $1,000,000 of eligible work, $500,000 local "
+                 "contribution). Correct the link, or set the inputs."))
+
+
+def _app_params() -> dict:
+    """The URL's query parameters that describe the application (not the page's own, such as present)."""
+    return {k: v for k, v in st.query_params.to_dict().items() if k not in PAGE_PARAMS}
 
 
 _run = threading.local()   # per script thread: did dashboard.py route this run?
@@ -97,7 +116,7 @@ def _ensure_routed() -> None:
 def init() -> None:
     """Call at the top of every run: seed from the URL or the example, once per change."""
     _ensure_routed()
-    params = st.query_params.to_dict()
+    params = _app_params()
     fresh = K + "eligible_cost" not in st.session_state
     if fresh:
         for name, value in _defaults(example=not params).items():
@@ -106,39 +125,30 @@ def init() -> None:
         for rid in READING_IDS:
             st.session_state[K + "reading:" + rid] = READING[rid].default
     if params and not _written_here(params):
-        values, problems = _from_url(params)
-        if not fresh:  # a new link in a running session: fields it omits take their defaults
+        values, problems, reading_problems = _from_url(params)
+        st.session_state["url_problems"] = reading_problems
+        if problems:   # never a mix of the link's values and the example's: the example, whole
+            values = dict(_defaults(example=True), ruleset="regulation",
+                          **{"reading:" + rid: READING[rid].default for rid in READING_IDS})
+            st.session_state["url_problems"] = [_bad_link_message(problems)]
+        elif not fresh:  # a new link in a running session: fields it omits take their defaults
             for name, value in _defaults(example=False).items():
                 st.session_state[K + name] = value
             for rid in READING_IDS:
                 st.session_state[K + "reading:" + rid] = READING[rid].default
         for name, value in values.items():
             st.session_state[K + name] = value
-        st.session_state["url_problems"] = [text + md(f"; showing {_shown(name)} instead.") for name, text in problems]
-        st.session_state.setdefault("_urls_written", []).append(params)   # handled: not new again
+        st.session_state.setdefault("_urls_written", []).append(params)   # handled (said once): not new again
 
 
 def _written_here(params: dict) -> bool:
-    """Is this query string one this session put in the URL itself?
+    """Is this query string one this session put in the URL itself (or has handled already)?
 
     Each rerun carries the URL the browser showed when it asked for the rerun. Keys pressed
     quickly ask before the browser has taken the URL of the previous run, so a rerun can
     carry any recent URL of ours: taken for a new link, it reset the inputs to an older
     value (the slider snapped back and key presses were lost on link-opened scenarios)."""
     return params == st.session_state.get("_url_written") or params in st.session_state.get("_urls_written", [])
-
-
-def _shown(name: str) -> str:
-    if name == "ruleset":
-        return "the regulation in force"
-    if name.startswith("reading:"):
-        return f"the default reading ({READING[name[8:]].default})"
-    value = get(name)
-    if FIELD[name].kind == "money":
-        return fmt(value) if value is not None else "no amount"
-    if FIELD[name].kind == "bool":
-        return "yes" if value else "no"
-    return PROJECT_TYPES.get(value, str(value))
 
 
 def get(name: str):
@@ -203,8 +213,9 @@ def write_url() -> None:
     if get("ruleset") != "regulation":
         params["ruleset"] = get("ruleset")
     params.update(readings().changed())   # only readings other than the default
-    if params != st.query_params.to_dict():
-        st.query_params.from_dict(params)
+    if params != _app_params():
+        kept = {k: v for k, v in st.query_params.to_dict().items() if k in PAGE_PARAMS}
+        st.query_params.from_dict(params | kept)
     st.session_state["_url_written"] = params
     recent = st.session_state.setdefault("_urls_written", [])
     if params not in recent:

@@ -118,3 +118,21 @@ def ruleset_label(rs, full: bool = True) -> str:
     if rs.id in available() and not rs.id.startswith("imported-"):
         return md(rs.label if full else rs.title)
     return literal(rs.title, 120) + (md(" (variant, not the regulation in force)") if full else "")
+
+
+USER_COLUMNS = ("Scenario", "Application", "Locality")   # table columns whose cells a user wrote
+
+
+def table_cells(data, user=USER_COLUMNS):
+    """Cells for st.table, which reads every cell as Markdown: a user's text literal (as in a
+    message), our own text escaped. `data`: a DataFrame or a list of row dicts; a copy is returned."""
+    def shown(column, value):
+        if not isinstance(value, str):
+            return value
+        return literal(value) if column in user else cell(value)
+    if isinstance(data, list):
+        return [{k: shown(k, v) for k, v in row.items()} for row in data]
+    out = data.copy()
+    for column in out.columns:
+        out[column] = [shown(column, v) for v in out[column]]
+    return out

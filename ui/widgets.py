@@ -24,6 +24,18 @@ RANGES = {"capital": {"eligible_cost": 5_000_000, "federal_grant": 3_000_000, "l
                           "local_property_value": 100_000}}
 
 
+# A slider track under ~280 px cannot resolve $0-$5M: the exact entry wraps below it instead.
+ROW_CSS = """<style>
+[class*="st-key-moneyrow_"] > [data-testid="stElementContainer"]:has([data-testid="stSlider"])
+  { min-width: 280px; flex: 1 1 280px; }
+[data-testid="stTable"] td code, [data-testid="stTable"] th code
+  { font-family: inherit; font-size: inherit; color: inherit; background: none; padding: 0; white-space: normal; }
+[data-testid="stCaptionContainer"] code { color: inherit; background: none; }
+</style>"""
+# A name in st.table is a code span (ui.text.table_cells: shown as typed); in a table it reads as plain text.
+# In a caption a name's code span takes the caption's colour (5.7:1), not a grey that fails 4.5:1.
+
+
 def nice_ceiling(dollars: int) -> int:
     """The next 1-2-5 round number at or above `dollars`."""
     if dollars <= 0:
@@ -66,6 +78,14 @@ def _from_slider(name: str) -> None:
     st.session_state.pop(f"err:{name}", None)
 
 
+def entry_problem(label: str, raw: str, err: ValidationError) -> str:
+    """What is wrong with a typed amount, in a sentence that reads well even when nothing was typed."""
+    if not str(raw).strip():
+        return f"{label} is empty: enter dollars such as 1,250,000"
+    shown = repr(raw[:40] + "…") if len(raw) > 40 else repr(raw)
+    return f"{label}: {shown} {err.problem}"
+
+
 def _from_entry(name: str) -> None:
     raw = st.session_state[f"t:{name}"]
     if st.session_state[f"s:{name}"] != st.session_state.get(f"drawn:s:{name}") and \
@@ -79,7 +99,7 @@ def _from_entry(name: str) -> None:
         state.put(name, to_cents(raw, name))
         st.session_state.pop(f"err:{name}", None)
     except ValidationError as err:
-        st.session_state[f"err:{name}"] = f"{FIELD[name].label}: {err.problem}. Kept {fmt(state.get(name))}."
+        st.session_state[f"err:{name}"] = f"{entry_problem(FIELD[name].label, raw, err)}. Kept {fmt(state.get(name))}."
 
 
 def money_input(name: str, label: str | None = None) -> None:
@@ -96,7 +116,8 @@ def money_input(name: str, label: str | None = None) -> None:
     if st.session_state[f"t:{name}"] not in drawn[-1:]:
         drawn.append(st.session_state[f"t:{name}"])
         del drawn[:-50]
-    row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium")  # one element, not three
+    # one element, not three; keyed so that the page's style gives the slider a usable track (ROW_CSS)
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium", key=f"moneyrow_{name}")
     row.slider(label, min_value=0, max_value=top, step=step, format="$%,d", key=f"s:{name}",
                on_change=_from_slider, args=(name,), help=FIELD[name].help)
     row.text_input("Exact amount", key=f"t:{name}", on_change=_from_entry, args=(name,), width=160,

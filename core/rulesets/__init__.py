@@ -11,6 +11,7 @@ import json
 import re
 import tomllib
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
@@ -34,7 +35,7 @@ PARAMETER_KINDS = {
     "prior_grant_ceiling": "money",
     "bpw_eligible_types": "types",
 }
-TOP_KEYS = {"id", "title", "kind", "description", "based_on", "parameters"}
+TOP_KEYS = {"id", "title", "kind", "description", "based_on", "edition", "parameters"}
 PARAM_KEYS = {"value", "unit", "provision", "description", "citation"}
 KINDS = ("regulation", "variant")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -59,7 +60,8 @@ class Ruleset:
     description: str
     based_on: str | None
     parameters: dict = field(hash=False)
-    version: str = ""
+    version: str = ""      # fingerprint of the content (the record); people read `edition`
+    edition: str = ""      # for people: "edition 1, November 2026"; not part of the fingerprint
 
     @property
     def is_variant(self) -> bool:
@@ -85,6 +87,8 @@ class Ruleset:
         data = {"id": self.id, "title": self.title, "kind": self.kind, "description": self.description}
         if self.based_on:
             data["based_on"] = self.based_on
+        if self.edition:
+            data["edition"] = self.edition
         data["parameters"] = {
             p.name: {"value": p.raw, "unit": p.unit, "provision": p.provision,
                      "description": p.description, "citation": p.citation}
@@ -95,7 +99,8 @@ class Ruleset:
     def with_changes(self, new_id: str, title: str, changes: dict, note: str = "") -> "Ruleset":
         """A labelled variant of this ruleset with some parameter values changed."""
         data = self.to_data()
-        data.update(id=new_id, title=title, kind="variant", based_on=self.id)
+        data.update(id=new_id, title=title, kind="variant", based_on=self.id,
+                    edition=f"made {date.today():%B %-d, %Y}")
         if note:
             data["description"] = note
         for name, value in changes.items():
@@ -150,7 +155,7 @@ def from_data(data: dict) -> Ruleset:
     for key in ("id", "title", "kind", "parameters"):
         if key not in data:
             raise RulesetError(f"{key}: missing")
-    for key in ("id", "title", "kind", "description", "based_on"):
+    for key in ("id", "title", "kind", "description", "based_on", "edition"):
         if key in data and not isinstance(data[key], str):
             raise RulesetError(f"{key}: must be text, not {data[key]!r}")
     if not _ID.match(data["id"]):
@@ -210,10 +215,20 @@ def from_data(data: dict) -> Ruleset:
         params[name] = Parameter(name, _parse_value(name, kind, entry["value"]), entry["value"],
                                  entry["unit"], entry["provision"], entry["description"], entry["citation"])
     data = {"description": ""} | data   # the same ruleset with or without an empty description
-    canonical = json.dumps({k: data[k] for k in sorted(data)}, sort_keys=True, default=str)
+    # the edition is a label for people: the fingerprint is of the content alone
+    canonical = json.dumps({k: data[k] for k in sorted(data) if k != "edition"}, sort_keys=True, default=str)
     version = hashlib.sha256(canonical.encode()).hexdigest()[:12]
     return Ruleset(data["id"], data["title"], data["kind"], data.get("description", ""),
-                   data.get("based_on"), params, version)
+                   data.get("based_on"), params, version, data.get("edition", ""))
+
+
+def version_words(rs: "Ruleset") -> str:
+    """The ruleset as people read it: title and edition, with the fingerprint kept for the record."""
+    return edition_words(rs.label, rs.edition, rs.version)
+
+
+def edition_words(label: str, edition: str, version: str) -> str:
+    return f"{label}, {edition} (fingerprint {version})" if edition else f"{label} (fingerprint {version})"
 
 
 MAX_TOML_CHARS = 256 * 1024   # the shipped files are ~5 KB
@@ -268,7 +283,8 @@ def to_toml(rs: Ruleset) -> str:
         return json.dumps(v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v)
 
     data = rs.to_data()
-    lines = [f"{k} = {val(data[k])}" for k in ("id", "title", "kind", "description", "based_on") if k in data]
+    lines = [f"{k} = {val(data[k])}" for k in ("id", "title", "kind", "description", "based_on", "edition")
+             if k in data]
     for name, entry in data["parameters"].items():
         lines += ["", f"[parameters.{name}]"] + [f"{k} = {val(v)}" for k, v in entry.items()]
     return "\n".join(lines) + "\n"

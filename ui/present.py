@@ -1,0 +1,102 @@
+"""Presentation mode: for a projector in a board meeting.
+
+On: the sidebar, the header and every control that is not the story (pickers, uploads,
+downloads, forms, buttons) are hidden; numbers and text are enlarged, and charts
+take the builders' large type (core.charts, `large=`); a bar at
+the top moves between pages and leaves the mode. A link carries it as `?present=1`, so a
+link can open any page straight in presentation mode. Controls stay drawn (only hidden), so
+what they hold is kept when the mode ends.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.text import md
+
+PARAM = "present"           # the URL query parameter
+KEY = "presentation"        # the sidebar toggle's key in session state
+_SEEN = "_present_url"      # the URL value last adopted or written
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+KEEP = ("present_bar", "keep_")     # container keys whose controls stay visible while presenting
+
+_WIDGETS = ", ".join(f'[data-testid="{t}"]' for t in (
+    "stSelectbox", "stMultiSelect", "stSlider", "stTextInput", "stTextArea", "stNumberInput", "stCheckbox",
+    "stToggle", "stRadio", "stButton", "stDownloadButton", "stFileUploader", "stDataEditor", "stPopover",
+    "stForm", "stDateInput", "stColorPicker", "stSelectSlider", "stFormSubmitButton"))
+_KEPT = ", ".join(f'[class*="st-key-{k}"]' for k in KEEP)
+CSS = f"""<style>
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], header[data-testid="stHeader"]
+  {{ display: none !important; }}
+[data-testid="stMainBlockContainer"] {{ max-width: 100% !important; padding-top: 1rem !important; }}
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(:is({_WIDGETS})):not(:is({_KEPT}) *),
+[data-testid="stMain"] :is({_WIDGETS}):not(:is({_KEPT}) *),
+[data-testid="stMain"] [class*="st-key-ctl_"] {{ display: none !important; }}
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li {{ font-size: 1.5rem !important; }}
+[data-testid="stCaptionContainer"] p {{ font-size: 1.2rem !important; }}
+[data-testid="stMain"] h1 {{ font-size: 2.6rem !important; }}
+[data-testid="stMetricLabel"] p {{ font-size: 1.5rem !important; }}
+[data-testid="stMetricValue"] {{ font-size: 3.2rem !important; line-height: 1.15 !important; }}
+[data-testid="stMetricValue"] p, [data-testid="stMetricValue"] div {{ font-size: inherit !important; }}
+[data-testid="stTable"] th, [data-testid="stTable"] td {{ font-size: 1.35rem !important; }}
+.st-key-cmp_focus_card [data-testid="stText"] {{ font-size: 2rem !important; font-weight: 700; }}
+.st-key-present_bar a p, .st-key-present_bar button p, .st-key-present_bar [data-testid="stMarkdownContainer"] p
+  {{ font-size: 1.15rem !important; }}
+</style>"""
+
+
+def on() -> bool:
+    return bool(st.session_state.get(KEY))
+
+
+def sync_with_url() -> str | None:
+    """Adopt `?present=` when a link brings a new value; then keep the URL in step with the mode.
+    Returns a message when the link's value is not understood."""
+    raw = st.query_params.get(PARAM)
+    problem = None
+    if raw is not None and raw != st.session_state.get(_SEEN):
+        if raw.strip().lower() in TRUE:
+            st.session_state[KEY] = True
+        elif raw.strip().lower() in FALSE:
+            st.session_state[KEY] = False
+        else:
+            problem = (f"The link's “{PARAM}” value {raw[:40]!r} was not understood (use {PARAM}=1 for "
+                       f"presentation mode); showing the page {'in' if on() else 'without'} presentation mode.")
+    write_url()
+    return problem
+
+
+def write_url() -> None:
+    want = "1" if on() else None
+    if st.query_params.get(PARAM) != want:
+        if want:
+            st.query_params[PARAM] = want
+        else:
+            del st.query_params[PARAM]
+    st.session_state[_SEEN] = want
+
+
+def _exit() -> None:
+    st.session_state[KEY] = False
+
+
+def bar(pages: list, current) -> None:
+    """While presenting: the page's links (current one marked), previous/next, and the way out."""
+    st.html(CSS)
+    row = st.container(horizontal=True, key="present_bar", vertical_alignment="center", gap="small")
+    titles = [p.title for p in pages]
+    here = titles.index(current.title) if current.title in titles else 0
+    prev_page, next_page = pages[here - 1] if here > 0 else None, pages[here + 1] if here + 1 < len(pages) else None
+    if prev_page is not None:
+        row.page_link(prev_page, label="Previous", icon=":material/arrow_back:", help=f"Previous page: {prev_page.title}",
+                      query_params={PARAM: "1"})
+    for p in pages:   # the current page as bold text: a disabled link is greyed below 4.5:1 contrast
+        if p.title == current.title:
+            row.markdown(f"**{md(p.title)}** (this page)")
+        else:
+            row.page_link(p, label=p.title, icon=p.icon, query_params={PARAM: "1"})
+    if next_page is not None:
+        row.page_link(next_page, label="Next", icon=":material/arrow_forward:", help=f"Next page: {next_page.title}",
+                      query_params={PARAM: "1"})
+    row.button("Exit presentation mode", key="w:exit_presentation", icon=":material/close_fullscreen:",
+               on_click=_exit)
