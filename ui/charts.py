@@ -42,6 +42,13 @@ def table_markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def _top_margin(top: int, size: int, lines: int) -> int:
+    """The top margin once the title leaves the drawing: what the title took is given back,
+    but labels drawn above the plot ("Award $500,000") keep room for their own type size."""
+    large = size >= 24
+    return max(44 if large else 20, top - (30 if large else 24) - (36 if large else 24) * lines + 20)
+
+
 def _untitled(spec: dict) -> tuple[str, dict]:
     """For a plain {"data", "layout"} figure (core.charts' as_dict): its title as text, and
     the figure without it, its top margin cut as chart() cuts a go.Figure's."""
@@ -54,7 +61,7 @@ def _untitled(spec: dict) -> tuple[str, dict]:
     lines = text.count("<br>") + 1
     size = (t.get("font") or {}).get("size") or 18
     margin = layout.get("margin") or {}
-    top = max(20, (margin.get("t") or 0) - (24 if size < 24 else 30) - (24 if size < 24 else 36) * lines + 20)
+    top = _top_margin(margin.get("t") or 0, size, lines)
     return title, {**spec, "layout": {**layout, "title": {**t, "text": ""}, "margin": {**margin, "t": top}}}
 
 
@@ -75,8 +82,7 @@ def chart(fig, key: str, text: tuple[str, list[dict]]) -> None:
     if title:
         lines = str(fig.layout.title.text).count("<br>") + 1
         size = fig.layout.title.font.size or 18
-        fig.update_layout(title_text="", margin_t=max(20, fig.layout.margin.t - (24 if size < 24 else 30)
-                                                       - (24 if size < 24 else 36) * lines + 20))
+        fig.update_layout(title_text="", margin_t=_top_margin(fig.layout.margin.t, size, lines))
         st.markdown(f"**{md(title)}**")
     st.plotly_chart(fig, key=key, alt=alt, theme=None, config=CONFIG)
     with st.expander(f"Numbers behind “{title or 'this chart'}”"):
