@@ -60,7 +60,8 @@ SCRIPT = """<script>
   live.setAttribute('aria-atomic', 'true');
   doc.body.appendChild(live);
   win.__awardAnnouncements = 0;
-  let lastAward = null, pending = null;
+  // lastAward: the amount last said (or first drawn); seen: the amount now on screen.
+  let lastAward = null, seen = null, pending = null;
 
   function awardText() {
     for (const m of doc.querySelectorAll('[data-testid="stMetric"]')) {
@@ -71,15 +72,25 @@ SCRIPT = """<script>
     return null;
   }
 
+  // Said once the amount on screen has stayed the same for 400 ms: a held key announces where it stops.
   function announce() {
     pending = null;
     const award = awardText();
-    if (award === null) { return; }
-    if (lastAward === null) { lastAward = award; return; }   // the page's first draw is not a change
+    if (award === null) { lastAward = null; return; }   // left the page: its next first draw is no change
     if (award === lastAward) { return; }
     lastAward = award;
     live.textContent = 'State grant award: ' + award;
     win.__awardAnnouncements += 1;
+  }
+
+  function watchAward() {
+    const award = awardText();
+    // The first draw is recorded at once, not on a timer a quick first key press could beat.
+    if (lastAward === null && award !== null && pending === null) { lastAward = seen = award; return; }
+    if (award === seen) { return; }
+    seen = award;
+    win.clearTimeout(pending);
+    pending = win.setTimeout(announce, 400);
   }
 
   function fix() {
@@ -112,7 +123,7 @@ SCRIPT = """<script>
         box.setAttribute('aria-label', 'Table (scrolls sideways)');
       }
     }
-    if (pending === null) { pending = win.setTimeout(announce, 400); }
+    watchAward();
   }
 
   new win.MutationObserver(fix).observe(doc.body, {subtree: true, childList: true, characterData: true});
