@@ -7,9 +7,10 @@ from pathlib import Path
 import streamlit as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from ui.server import disable_nagle  # noqa: E402
+from ui.server import disable_nagle, settle_heap  # noqa: E402
 
 disable_nagle()
+settle_heap()   # the same collector setting as the dashboard
 start = st.query_params.get("eligible_cost", "1000000")
 cost = st.slider("Total cost of eligible work", 0, 5_000_000, int(start) if start.isdigit() else 1_000_000,
                  step=1_000, format="$%,d", key="s:eligible_cost")
