@@ -18,7 +18,7 @@ from functools import lru_cache
 from fractions import Fraction
 
 from core.application import Application
-from core.award import evaluate
+from core.award import award_amount, evaluate
 from core.fields import CAP, CAP_IDS, FIELD
 from core.money import MAX_CENTS, fmt, plain
 from core.law import EXACT, Step, caps, inputs_of
@@ -113,10 +113,12 @@ def _fit(v1, v2) -> Line:
     return Line(v2 - v1, 2 * v1 - v2)
 
 
+@lru_cache(maxsize=256)
 def _lines(app: Application, rs: Ruleset, field: str, readings: Readings = DEFAULT) -> Lines:
     """Every cap of every route as a line along the field, for x > 0 (each cap is exactly
     affine before the clamp). Measured at 1 and 2 cents: at 0 of prior funds the top-up
-    cap does not exist yet."""
+    cap does not exist yet. Remembered: what_would_change asks twice per field (the sweep,
+    then the stretch the input is on); callers must not change what it returns."""
     at1 = raw_caps(_values(app, field, 1), app, rs, readings)
     at2 = raw_caps(_values(app, field, 2), app, rs, readings)
     return {r: {c: _fit(v1, at2[r][c]) for c, v1 in caps.items()} for r, caps in at1.items()}
@@ -206,8 +208,8 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
 def _breakpoint(app, rs, field, cut: Fraction, before: State, after: State, readings: Readings = DEFAULT,
                 exact: Fraction | None = None) -> Breakpoint:
     value = math.ceil(cut)
-    result = evaluate(app.replace(**{field: value}), rs, readings)
-    return Breakpoint(value, cut if exact is None else exact, result.amount, before.binding, after.binding,
+    amount = award_amount(app.replace(**{field: value}), rs, readings)
+    return Breakpoint(value, cut if exact is None else exact, amount, before.binding, after.binding,
                       before.route, after.route, before.slope, after.slope)
 
 
@@ -249,7 +251,7 @@ def what_would_change(app: Application, rs: Ruleset | None = None, readings: Rea
         label = FIELD[field].label.lower()
         if field == "prior_program_funds" and x == 0:
             ceiling = rs.prior_grant_ceiling
-            first = evaluate(app.replace(prior_program_funds=1), rs, readings).amount
+            first = award_amount(app.replace(prior_program_funds=1), rs, readings)
             if first > current.amount:
                 lines.append(f"Any prior program funds would raise the award to {fmt(first)} at one cent of them "
                              f"({readings.describe()}), within the prior-grant room of {fmt(ceiling)} less those "
@@ -309,7 +311,11 @@ def changes(app: Application, rs: Ruleset, readings: Readings = DEFAULT) -> tupl
 def closing_local(app: Application, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> int | None:
     """The least local contribution (cents) at which the funding gap is zero."""
     rs = rs or load()
-    gap = lambda loc: evaluate(app.replace(local_contribution=loc), rs, readings).funding_gap  # noqa: E731
+    cost, fed = app.eligible_cost, app.federal_grant
+
+    def gap(loc: int) -> int:   # Award.funding_gap at this local contribution, without the words
+        return max(0, cost - fed - award_amount(app.replace(local_contribution=loc), rs, readings) - loc)
+
     lo = app.local_contribution
     hi = max(lo, app.eligible_cost)
     if gap(hi):

@@ -319,6 +319,18 @@ def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Reading
     )
 
 
+def award_amount(app: Application, ruleset: Ruleset | None = None, readings: Readings = DEFAULT) -> int:
+    """`evaluate(app, ruleset, readings).amount` without the words, for core.analysis, which
+    asks for the award at many points: the better route's least cap, at least zero (a tie
+    keeps the standard route, which gives the same amount)."""
+    law = caps(inputs_of(app), ruleset or load(), readings or DEFAULT, INTS)
+    amount = _settle("standard", {c: v for c, v in law.standard.items() if v is not None}).award
+    if law.exception_open:
+        amount = max(amount, _settle("bpw_exception",
+                                     {c: v for c, v in law.bpw_exception.items() if v is not None}).award)
+    return amount
+
+
 def other_readings(app: Application, rs: Ruleset | None = None, readings: Readings = DEFAULT,
                    current: "Award | None" = None) -> list[dict]:
     """For each single switch of a reading that would change the award: the reading, the

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from core import readings as R
 from core.analysis import Line, _constant_lines, _regime, raw_caps, sweep, SWEEP_FIELDS
 from core.application import Application
-from core.award import evaluate, other_readings
+from core.award import award_amount, evaluate, other_readings
 from core.batch import evaluate_parsed, frame_of
 from core.law import Step
 from core.rulesets import available, load
@@ -77,6 +77,8 @@ def test_three_engines_and_an_independent_computation_agree(apps, rd, rs):
         a = evaluate(app, rs, rd)
         # one application == the independent computation
         assert (a.amount, a.route) == independent(app, rs, rd)
+        # the award without the words (what the breakpoint engine asks at each point) == the award
+        assert award_amount(app, rs, rd) == a.amount
         # batch == one application
         row = batch.iloc[i]
         assert (int(row.award), row.binding, row.route) == (a.amount, ";".join(a.binding), a.route)
