@@ -2,7 +2,9 @@
 both started in this run. One session moves the cost slider --moves times, each move
 waiting for the last to finish; the server process's CPU time (from /proc, so Linux only)
 is divided by the moves. This is what limits how many users one server carries
-(bench/load.py): every session's moves share one Python process.
+(bench/load.py): every session's moves share one Python process. A third app,
+bench/inputs_only.py, is the calculator's inputs column alone (the same widgets, no result
+shown): the part of a move no change to the results can remove.
 
     python bench/rerun_cost.py [--moves 200]
 """
@@ -22,8 +24,8 @@ from bench.stclient import Session  # noqa: E402
 from tests.serve import streamlit_server  # noqa: E402
 
 
-async def moves(url: str, pid: int, n: int) -> tuple[float, float]:
-    """(server CPU ms per move, median ms from move sent to award received)."""
+async def moves(url: str, pid: int, n: int) -> tuple[float, float | None]:
+    """(server CPU ms per move, median ms from move sent to award received; None where no award is shown)."""
     cost, _, query = link(0)
     s = Session(url)
     try:
@@ -33,8 +35,9 @@ async def moves(url: str, pid: int, n: int) -> tuple[float, float]:
         c0, firsts = cpu_seconds(pid), []
         for m in range(11, 11 + n):
             run = await s.set_slider("s:eligible_cost", cost + 1_000 * m)
-            firsts.append(run.first * 1000)
-        return (cpu_seconds(pid) - c0) / n * 1000, statistics.median(firsts)
+            if run.first is not None:
+                firsts.append(run.first * 1000)
+        return (cpu_seconds(pid) - c0) / n * 1000, statistics.median(firsts) if firsts else None
     finally:
         await s.close()
 
@@ -57,11 +60,14 @@ def main() -> None:
     print("Goal (issue 17): at most 3x the bare app. Breakdown by phase and element: bench/profile_move.py.",
           flush=True)
     bare = measure(BARE, args.moves)
+    floor = measure("bench/inputs_only.py", args.moves)
     dash = measure("dashboard.py", args.moves)
     print(f"moves per app: {args.moves}")
     print(f"bare one-slider app: {bare[0]:.1f} ms of server CPU per move; award received after {bare[1]:.0f} ms (median)")
     print(f"dashboard calculator: {dash[0]:.1f} ms of server CPU per move; award received after {dash[1]:.0f} ms (median)")
+    print(f"the calculator's inputs alone (bench/inputs_only.py): {floor[0]:.1f} ms of server CPU per move")
     print(f"ratio (dashboard / bare), server CPU per move: {dash[0] / bare[0]:.2f}x")
+    print(f"ratio (inputs alone / bare), the floor under the calculator's widgets: {floor[0] / bare[0]:.2f}x")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from core.analysis import changes
 from core.award import evaluate
 from core import chart_text
 from core.charts import headroom_figure, waterfall_figure
-from core.fields import CAP, FIELD, PROJECT_TYPES, ROUTES
+from core.fields import ROUTES
 from core.money import ValidationError, fmt
 from core.provisions import BPW_CONDITIONS, PROVISION, source_words
 from core.readings import READING
@@ -19,7 +19,7 @@ from ui.charts import chart
 from ui.library import store
 from ui.reporting import report_buttons
 from ui.text import STATUS_BADGE, error_text, md, ruleset_label
-from ui.widgets import flag_input, money_input, show
+from ui.widgets import application_inputs, flag_input, money_input
 
 state.init()
 rs = state.ruleset()
@@ -31,27 +31,6 @@ st.caption(md("Ruleset: ") + ruleset_label(rs) + md(f", {rs.edition} (fingerprin
 if rs.is_variant:
     st.warning(md("Computed under a policy variant, not the regulation in force: ") + ruleset_label(rs, full=False)
                + md("."), icon=":material/science:")
-
-
-def inputs(award) -> None:
-    st.header("The application")
-    kinds = list(PROJECT_TYPES)
-    show("w:project_type", state.get("project_type"))
-    st.selectbox("Project type", kinds, key="w:project_type", format_func=PROJECT_TYPES.get,
-                 on_change=lambda: state.put("project_type", st.session_state["w:project_type"]),
-                 help=FIELD["project_type"].help)
-    for name in ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds"):
-        money_input(name)
-    show("w:has_request", state.get("requested_amount") is not None)
-
-    def toggle_request():
-        on = st.session_state["w:has_request"]
-        state.put("requested_amount", evaluate(state.application(), rs, state.readings()).amount if on else None)
-
-    st.toggle("The applicant requests a specific amount", key="w:has_request", on_change=toggle_request)
-    if state.get("requested_amount") is not None:
-        money_input("requested_amount")
-    flag_input("federal_law_contrary")
 
 
 def exception_panel(award) -> None:
@@ -113,11 +92,10 @@ def results(award) -> None:
 
 
 def details(award) -> None:
-    # One element per section rather than one per line: each element costs the server time
-    # on every slider move, for every user.
-    st.header("Checks")
-    st.markdown("  \n".join(f"{STATUS_BADGE[c.status]} **{md(c.label)}**: {md(c.message)}" for c in award.checks))
-    st.header("How the award is worked out")
+    # Three elements for three sections: each heading travels in the Markdown beside it, since
+    # every element costs the server time on every slider move, for every user.
+    checks = "  \n".join(f"{STATUS_BADGE[c.status]} **{md(c.label)}**: {md(c.message)}" for c in award.checks)
+    st.markdown(f"## Checks\n\n{checks}\n\n## How the award is worked out")
     quote = st.toggle("Show the regulation's own sentences", key="w:show_quotes")
     lines = []
     for i, step in enumerate(award.steps, 1):
@@ -128,9 +106,8 @@ def details(award) -> None:
             said = f"{p.cite}: “{p.text}”" if p.text else f"{p.title}: no sentence of the regulation says this."
             lines.append(":gray[" + md(said + (f" Interpretation: {p.interpretation}"
                                                if p.interpretation else "")) + "]")
-    st.markdown("  \n".join(lines))
-    st.header("What would change it")
-    st.markdown("\n".join(f"- {md(line)}" for line in changes(award.application, rs, award.readings)))
+    changed = "\n".join(f"- {md(line)}" for line in changes(award.application, rs, award.readings))
+    st.markdown("  \n".join(lines) + f"\n\n## What would change it\n\n{changed}")
 
 
 def _saved(name: str) -> None:
@@ -212,7 +189,7 @@ def calculator() -> None:
         with col_out:
             results(award)
         with col_in:
-            inputs(award)
+            application_inputs(rs)
         exception_panel(award)
         details(award)
     state.write_url()

@@ -10,7 +10,8 @@ import math
 
 import streamlit as st
 
-from core.fields import FIELD
+from core.award import evaluate
+from core.fields import FIELD, PROJECT_TYPES
 from core.money import ValidationError, fmt, to_cents
 from ui import state
 from ui.text import md
@@ -133,3 +134,24 @@ def flag_input(name: str, widget=st.checkbox, label: str | None = None, **kwargs
     widget(label or FIELD[name].label, key=key, help=FIELD[name].help or None,
            on_change=lambda: state.put(name, st.session_state[key]), **kwargs)
     return state.get(name)
+
+
+def application_inputs(rs) -> None:
+    """The calculator's inputs column: project type, the money fields, the request, federal law."""
+    st.header("The application")
+    show("w:project_type", state.get("project_type"))
+    st.selectbox("Project type", list(PROJECT_TYPES), key="w:project_type", format_func=PROJECT_TYPES.get,
+                 on_change=lambda: state.put("project_type", st.session_state["w:project_type"]),
+                 help=FIELD["project_type"].help)
+    for name in ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds"):
+        money_input(name)
+    show("w:has_request", state.get("requested_amount") is not None)
+
+    def toggle_request():   # switched on, the request starts at the award the screen shows
+        on = st.session_state["w:has_request"]
+        state.put("requested_amount", evaluate(state.application(), rs, state.readings()).amount if on else None)
+
+    st.toggle("The applicant requests a specific amount", key="w:has_request", on_change=toggle_request)
+    if state.get("requested_amount") is not None:
+        money_input("requested_amount")
+    flag_input("federal_law_contrary")
