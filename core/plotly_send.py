@@ -6,13 +6,12 @@ the whole figure, template included, and walks it for numpy arrays; building the
 figure). For the calculator's two charts that was about a sixth of the server's CPU per
 slider move (bench/profile_move.py, README "The calculator's cost per move").
 
-- `unshared(fig)`: a built figure whose `to_dict()` returns its own data and layout.
-- `prebuilt(spec)`: a figure made straight from a plain {"data", "layout"} dict (as
-  core/charts.py's `as_dict=True` gives), with Plotly's default template added once per
-  process, so the browser receives what `go.Figure(**spec)` would have sent.
+`prebuilt(spec)` makes a figure straight from a plain {"data", "layout"} dict (as
+core/charts.py's `as_dict=True` gives), with Plotly's default template added once per
+process, so the browser receives what `go.Figure(**spec)` would have sent.
 
-Use either only for a figure made for this one call (nothing else keeps or changes it)
-and of plain lists, not numpy arrays (Plotly would turn those into base64):
+Use it only for a figure made for this one call (nothing else keeps or changes it) and of
+plain lists, not numpy arrays (Plotly would turn those into base64):
 tests/test_plotly_send.py checks that the JSON sent is the same.
 """
 from __future__ import annotations
@@ -31,12 +30,6 @@ class _Unshared(go.Figure):
         if self._frame_objs:
             res["frames"] = [frame._props for frame in self._frame_objs]
         return res
-
-
-def unshared(fig: go.Figure) -> go.Figure:
-    """The same figure, re-classed so that rendering it does not deep-copy it."""
-    fig.__class__ = _Unshared
-    return fig
 
 
 @cache

@@ -1,4 +1,4 @@
-"""core.plotly_send.unshared: the calculator's charts skip Plotly's deep copy when sent;
+"""core.plotly_send.prebuilt: the calculator's charts skip Plotly's object tree and deep copy when sent;
 what reaches the browser must be byte for byte what the plain figure gives."""
 import json
 
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from core.application import Application
 from core.award import evaluate
 from core.charts import headroom_figure, waterfall_figure
-from core.plotly_send import prebuilt, unshared
+from core.plotly_send import prebuilt
 from tests.strategies import applications
 
 
@@ -20,18 +20,17 @@ def sent(fig) -> str:
 
 @settings(max_examples=60, deadline=None)
 @given(applications())
-def test_unshared_figure_sends_the_same_json(app):
+def test_prebuilt_figure_sends_the_same_json(app):
     award = evaluate(app)
     for figure in (headroom_figure, waterfall_figure):
         plain = json.loads(sent(figure(award, validate=False)))
-        assert json.loads(sent(unshared(figure(award, validate=False)))) == plain
         assert json.loads(sent(prebuilt(figure(award, as_dict=True)))) == plain
         assert plain == json.loads(sent(figure(award)))   # and the validated figure is the same too
 
 
-def test_unshared_figure_keeps_its_template_and_data():
+def test_prebuilt_figure_keeps_its_template_and_data():
     award = evaluate(Application(project_type="renovation", eligible_cost=100_000_000, local_contribution=50_000_000))
-    fig = unshared(headroom_figure(award, validate=False))
+    fig = prebuilt(headroom_figure(award, as_dict=True))
     d = fig.to_dict()
     assert d["data"][0]["type"] == "bar"
     assert "template" in d["layout"]
