@@ -12,6 +12,7 @@ from core.fields import ROUTES
 from core.money import ValidationError, fmt
 from core.provisions import BPW_CONDITIONS, PROVISION, source_words
 from core.readings import READING
+from core.rulesets import edition_words
 from core.report import Item
 from core.scenarios import ScenarioError, ScenarioExists
 from ui import auth, present, state
@@ -26,8 +27,7 @@ rs = state.ruleset()
 presenting = present.on()
 
 st.title("State grant calculator")
-st.caption(md("Ruleset: ") + ruleset_label(rs) + md(f", {rs.edition} (fingerprint {rs.version})" if rs.edition
-                                                else f" (fingerprint {rs.version})"))
+st.caption(md("Ruleset: ") + ruleset_label(rs) + md(edition_words("", rs.edition, rs.version)))
 if rs.is_variant:
     st.warning(md("Computed under a policy variant, not the regulation in force: ") + ruleset_label(rs, full=False)
                + md("."), icon=":material/science:")

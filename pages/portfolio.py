@@ -8,7 +8,7 @@ from core.charts import cumulative_figure, priority_figure, ranked_figure
 from core.export import csv_bytes
 from core.fields import FIELDS, PROJECT_TYPES
 from core.money import ValidationError, fmt, to_cents
-from core.rulesets import version_words
+from core.rulesets import edition_words, version_words
 from core.portfolio import FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table, run
 from core.batch import BatchError
 from ui import present, state
@@ -41,7 +41,7 @@ state.init()
 rs = state.ruleset()
 st.title("Portfolio")
 st.caption(md("Rank a year's applications and allocate one appropriation. Ruleset: ") + ruleset_label(rs)
-           + md(f" (fingerprint {rs.version})."))
+           + md(edition_words("", rs.edition, rs.version) + "."))
 st.info("The priority score is decision support from the Department's considerations (senior population "
         "density, distance to existing senior centers, localities not funded before). It orders "
         "applications; it never changes an award amount.", icon=":material/info:")
