@@ -18,7 +18,7 @@ from functools import lru_cache
 from fractions import Fraction
 
 from core.application import Application
-from core.award import award_amount, evaluate
+from core.award import award_amount, evaluate, funding_gap
 from core.fields import CAP, CAP_IDS, FIELD
 from core.money import MAX_CENTS, fmt, plain
 from core.law import EXACT, Step, caps, inputs_of
@@ -311,10 +311,10 @@ def changes(app: Application, rs: Ruleset, readings: Readings = DEFAULT) -> tupl
 def closing_local(app: Application, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> int | None:
     """The least local contribution (cents) at which the funding gap is zero."""
     rs = rs or load()
-    cost, fed = app.eligible_cost, app.federal_grant
 
     def gap(loc: int) -> int:   # Award.funding_gap at this local contribution, without the words
-        return max(0, cost - fed - award_amount(app.replace(local_contribution=loc), rs, readings) - loc)
+        at = app.replace(local_contribution=loc)
+        return funding_gap(at, award_amount(at, rs, readings))
 
     lo = app.local_contribution
     hi = max(lo, app.eligible_cost)

@@ -290,7 +290,7 @@ def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Reading
             f"Local contributions of {fmt(local)} meet the {pct(rs.local_share)} match of {fmt(required)}"
             f"{measured}.",
             "local_match"))
-    gap = max(0, cost - fed - chosen.award - local)
+    gap = funding_gap(app, chosen.award)
     checks.insert(1, Check(
         "fully_funded", "Fully funded", "fail" if gap else "pass", gap,
         f"Federal, State and local funds leave a funding gap of {fmt(gap)}." if gap else
@@ -317,6 +317,11 @@ def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Reading
         readings=readings, ruleset=rs,
         ruleset_edition=rs.edition,
     )
+
+
+def funding_gap(app: Application, award: int) -> int:
+    """What federal, State (`award`) and local funds leave of the cost of eligible work (cents, at least 0)."""
+    return max(0, app.eligible_cost - app.federal_grant - award - app.local_contribution)
 
 
 def award_amount(app: Application, ruleset: Ruleset | None = None, readings: Readings = DEFAULT) -> int:
