@@ -1,4 +1,4 @@
-"""Exact money: integer cents in, integer cents out, shares rounded down.
+"""Exact money: integer cents in, integer cents out (shares are taken in core/law.py, rounded down).
 
 Every amount in core is an ``int`` of cents. Decimal is used only to parse; binary
 floats never carry money (a float given by a widget is rounded to the nearest cent
