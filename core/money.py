@@ -1,4 +1,4 @@
-"""Exact money: integer cents in, integer cents out, shares rounded down.
+"""Exact money: integer cents in, integer cents out (shares are taken in core/law.py, rounded down).
 
 Every amount in core is an ``int`` of cents. Decimal is used only to parse; binary
 floats never carry money (a float given by a widget is rounded to the nearest cent
@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import re
 from decimal import Context, Decimal, InvalidOperation, localcontext
-from fractions import Fraction
 
 # RULES.md: amounts over 10^12 dollars are absurd and rejected.
 MAX_DOLLARS = 10**12
@@ -84,16 +83,6 @@ def to_cents(value, field: str) -> int:
     return int(cents)
 
 
-def floor_share(cents: int, share: Fraction) -> int:
-    """share × cents, rounded down to the cent (a cap is never exceeded by rounding)."""
-    return (cents * share.numerator) // share.denominator
-
-
-def ceil_share(cents: int, share: Fraction) -> int:
-    """share × cents, rounded up to the cent (a required minimum is never understated)."""
-    return -((-cents * share.numerator) // share.denominator)
-
-
 def plain(cents: int) -> str:
     """Machine form with two decimals: 60000000 -> '600000.00'."""
     sign = "-" if cents < 0 else ""
@@ -110,7 +99,3 @@ def fmt(cents: int | None, always_cents: bool = False) -> str:
     if part or always_cents:
         return f"{sign}${whole:,}.{part:02d}"
     return f"{sign}${whole:,}"
-
-
-def dollars(cents: int) -> Decimal:
-    return Decimal(cents) / 100
