@@ -81,6 +81,26 @@ def results(percent: float | None = None, checked_only: bool = True,
     return out
 
 
+def exit_codes() -> dict[Path, dict]:
+    """Every .meta file's results as they are now."""
+    return {meta: json.loads(meta.read_text()).get("exit_code_by_key", {}) for meta in MUTANTS.rglob("*.py.meta")}
+
+
+def keep_earlier_results(before: dict[Path, dict], rerun: set[str]) -> None:
+    """mutmut forgets every result when the tests change; after rerunning the survivors, put
+    back the earlier results of the mutants not rerun (a mutant killed stays killed when
+    tests are only added, and core/ must not have changed), so the table covers whole modules."""
+    for meta, codes in before.items():
+        if not meta.exists():
+            continue
+        data = json.loads(meta.read_text())
+        now = data.setdefault("exit_code_by_key", {})
+        for name, code in codes.items():
+            if name not in rerun and now.get(name) is None and code is not None:
+                now[name] = code
+        meta.write_text(json.dumps(data, indent=4))
+
+
 def generate() -> None:
     """Make the mutants and the test statistics without testing any mutant (for --sample)."""
     env = {k: v for k, v in os.environ.items() if k != "TEST_POSTGRES_URL" and not k.startswith("REQUIRE_")}
@@ -125,7 +145,7 @@ def main(argv=None) -> int:
     p.add_argument("--report", action="store_true", help="only print the results of the last run")
     p.add_argument("--survivors", action="store_true",
                    help="rerun only the mutants the last run did not kill (new tests are picked up; the code "
-                        "under core/ must not have changed since that run)")
+                        "under core/ must not have changed since that run); the others keep their results")
     p.add_argument("--diff", action="store_true", help="print the diff of every survivor")
     p.add_argument("--workers", type=int, default=1, help="mutmut workers (default 1: the machine is shared)")
     p.add_argument("--threshold", type=float, default=90.0, help="least score per module, in percent")
@@ -161,9 +181,12 @@ def main(argv=None) -> int:
         names = [n for st in results(modules=modules).values() for n, s in st.items() if s not in KILLED]
         if not names:
             print("No survivors to rerun.", file=sys.stderr)
-        elif run_mutmut(args.workers, names) != 0:
-            print("mutmut run failed", file=sys.stderr)
-            return 2
+        else:
+            before = exit_codes()
+            if run_mutmut(args.workers, names) != 0:
+                print("mutmut run failed", file=sys.stderr)
+                return 2
+            keep_earlier_results(before, set(names))
     elif not args.report:
         if not args.resume and MUTANTS.exists():
             shutil.rmtree(MUTANTS)
