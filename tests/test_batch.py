@@ -76,3 +76,17 @@ def test_large_and_slow_path_values():
     assert out["award"][0] == "600000.00"
     assert out["error"][1].startswith("eligible_cost: '9999999999999' is over")
     assert out["award"][2] == "500000.25"
+
+
+def test_pandas_na_in_a_yes_no_or_type_column_is_a_blank_cell_not_a_crash():
+    """A DataFrame built in code (not read from CSV) may hold pd.NA, whose `!=` cannot be read
+    as a bool: it is a blank cell, and its row's error never hides the good rows."""
+    import pandas as pd
+    from core.batch import evaluate_table
+    df = pd.DataFrame({"project_type": ["renovation", pd.NA, "renovation"],
+                       "eligible_cost": ["1000000", "500000", "800000"],
+                       "local_contribution": ["500000", "0", "400000"],
+                       "federal_law_contrary": [pd.NA, "no", True]})
+    out = evaluate_table(df)
+    assert out["award"].tolist() == ["500000.00", "", "400000.00"]
+    assert out["error"].tolist() == ["", "project_type: is missing; it is required", ""]
