@@ -62,8 +62,15 @@ def in_sample(name: str, percent: float | None) -> bool:
     return int(hashlib.sha256(name.encode()).hexdigest()[:8], 16) % 10_000 < percent * 100
 
 
-# The modules that state the law and check its inputs: the 90% goal is set on these.
-LAW_MODULES = ("law", "readings", "award", "batch", "analysis", "application", "money")
+# The modules that state the law and check its inputs: the 90% goal is set on these
+# (rulesets: the regulation's parameters and the policy variants built on them).
+LAW_MODULES = ("law", "rulesets", "readings", "award", "batch", "analysis", "application", "money")
+
+
+def module_name(path: str) -> str:
+    """core/award.py -> award; core/rulesets/__init__.py -> rulesets (the names --modules takes)."""
+    parts = Path(path).with_suffix("").parts[1:]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def results(percent: float | None = None, checked_only: bool = True,
@@ -73,7 +80,7 @@ def results(percent: float | None = None, checked_only: bool = True,
     for meta in sorted(MUTANTS.rglob("*.py.meta")):
         data = json.loads(meta.read_text())
         module = str(meta.relative_to(MUTANTS))[: -len(".meta")]
-        if modules is not None and Path(module).stem not in modules:
+        if modules is not None and module_name(module) not in modules:
             continue
         out[module] = {name: STATUS.get(code, "suspicious")
                        for name, code in data.get("exit_code_by_key", {}).items()
@@ -160,7 +167,8 @@ def main(argv=None) -> int:
     modules = set(LAW_MODULES) if args.law else None
     if args.modules:
         modules = {m.strip().removesuffix(".py") for m in args.modules.split(",") if m.strip()}
-        unknown = sorted(m for m in modules if not (ROOT / "core" / f"{m}.py").is_file())
+        unknown = sorted(m for m in modules if not (ROOT / "core" / f"{m}.py").is_file()
+                         and not (ROOT / "core" / m / "__init__.py").is_file())
         if unknown:
             p.error(f"--modules: no such module in core/: {', '.join(unknown)}")
 
