@@ -317,6 +317,16 @@ def test_every_pair_of_cap_lines_is_crossed():
         (70_000_000, ("funding_need",), ("funding_need",)), (130_000_000, ("funding_need",), ("program_max",))]
 
 
+def test_sweep_of_the_request_of_an_application_without_one():
+    # Each point of the sweep requests its amount: the request binds up to half the
+    # $1,000,000 cost, where the State share takes over.
+    s = sweep(app(eligible_cost=1_000_000, local_contribution=100_000), "requested_amount", 0, 100_000_000)
+    assert [(b.value, b.exact, b.award, b.binding_before, b.binding_after, b.slope_before, b.slope_after)
+            for b in s.breakpoints] == [
+        (50_000_000, Fraction(50_000_000), 50_000_000, ("requested_amount",), ("cost_share",), Fraction(1),
+         Fraction(0))]
+
+
 # ---------------------------------------------------------------- the map: its own preparation of the application
 
 def test_map_over_property_value_opens_the_exception():
