@@ -38,6 +38,7 @@ def app(**kw) -> Application:
 # Variants whose figures differ from the regulation's wherever the changed parameter matters.
 THIRD = load().with_changes("third", "Third", {"state_share": "0.3333"})       # State share 33.33%
 LOW_CEILING = load().with_changes("low", "Low ceiling", {"prior_grant_ceiling": "200000"})
+SIXTY_LOCAL = load().with_changes("sixty", "Sixty", {"local_share": "0.6"})  # local match 60%
 TINY_CAP = load().with_changes("tiny", "Tiny cap", {"capital_cap": "0.10"})    # program maximum 10 cents
 # Local match of the whole cost, as a condition of any standard award.
 CONDITION = Readings(local_match_base="total_cost", local_match_effect="condition")
@@ -373,6 +374,10 @@ def test_map_under_a_variant_and_a_reading():
     # $400,000 would close at $500,000 on its slope and does so there, where the award appears.
     ("condition from a start", app(eligible_cost=1_000_000, local_contribution=100_000), None,
      Readings(local_match_effect="condition"), 50_000_000),
+    # A 60% match as a condition: the gap drops to $0 at $600,000, where the ruleset's match is
+    # met (not at the regulation's $500,000).
+    ("variant match as a condition", app(eligible_cost=1_000_000, local_contribution=100_000), SIXTY_LOCAL,
+     Readings(local_match_effect="condition"), 60_000_000),
 ])
 def test_closing_local_exact(name, application, rs, readings, want):
     got = closing_local(application, rs, readings)
