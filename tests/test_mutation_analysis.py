@@ -182,6 +182,19 @@ SENTENCES = [
 ]
 
 
+# 16. A kink inside the next cent: with a 33.33% share the funding need ($300,000.01 less
+#     $200,010.01) meets the State share 0.49993 cents above the cost, so from the next cent on
+#     the share binds and each whole extra dollar adds $0.33 (not the funding need's $1); the
+#     breakpoint is reported at that next cent.
+SENTENCES.append(("kink inside the next cent", Application("renovation", 30_000_001, local_contribution=20_001_001),
+                  THIRD, None, [
+    "Each extra $1 of total cost of eligible work adds $0.33 of award until $300,000.02, where State share limit "
+    "takes over.",
+    "Each extra $1 of federal grant takes away $1 of award until $99,990, where the award reaches $0.",
+    "Each extra $1 of local contribution takes away $1 of award until $300,000.01, where the award reaches $0.",
+    "Prior program funds above $200,010 would start to cut the award (prior-grant room)."]))
+
+
 def drop_case(property_value: str) -> Application:
     """Match as a condition: $150,000 of local funds meet the match up to $300,000 of cost; at
     $300,000.01 the standard award ($150,000 there) is gone and the exception's property value
