@@ -321,22 +321,14 @@ def closing_local(app: Application, rs: Ruleset | None = None, readings: Reading
     if gap(hi):
         return None
     # The gap never grows as local funds rise, and is piecewise linear: walk its breakpoints.
+    # Along local funds every cap but the funding need is constant, so wherever the gap is
+    # above zero the award is flat and the gap falls one cent per cent of local funds; at a
+    # breakpoint it may also drop to zero at once (local_match_effect=condition: the match is
+    # met there and the standard route's award appears). So on the first stretch [a, b] whose
+    # end has no gap, the gap closes at a + gap(a), or at b where it drops.
     s = sweep(app, "local_contribution", lo, hi + 1, rs, points=False, readings=readings)
     xs = [lo] + [b.value for b in s.breakpoints] + [hi]
-    for a, b in zip(xs, xs[1:]):
-        if gap(b) == 0:
-            ga = gap(a)
-            if ga == 0:
-                return a
-            gb1 = gap(min(a + 1, b))
-            step = ga - gb1 or 1
-            guess = a + math.ceil(Fraction(ga, step))
-            while guess > a and gap(guess - 1) == 0:
-                guess -= 1
-            while gap(guess):
-                guess += 1
-            return guess
-    return hi
+    return next(min(b, a + gap(a)) for a, b in zip(xs, xs[1:]) if gap(b) == 0)   # gap(hi) is 0
 
 
 def grid(app: Application, fx: str, xs, fy: str, ys, rs: Ruleset | None = None, readings: Readings = DEFAULT):
