@@ -35,20 +35,13 @@ def _blank(col: pd.Series) -> np.ndarray:
     return (col.isna() | (col.astype("str").str.strip() == "")).to_numpy()
 
 
-def _missing(raw) -> bool:
-    """A blank cell as pandas holds it: None, NaN, NaT or pd.NA (whose `!=` cannot be read as a bool)."""
-    try:
-        return bool(pd.isna(raw))
-    except (TypeError, ValueError):   # a list or array in a cell: not blank; the field's parser refuses it
-        return False
-
-
 def _by_unique(name: str, col: pd.Series, errors: list):
     """Parse a column with few distinct values (types, yes/no) once per distinct value."""
     mapping, bad = {}, {}
     for raw in pd.unique(col):
         try:
-            mapping[raw] = parse_field(name, None if _missing(raw) else raw)
+            # pd.isna, not raw != raw: pd.NA's != cannot be read as a bool (a DataFrame built in code)
+            mapping[raw] = parse_field(name, None if pd.isna(raw) else raw)
         except ValidationError as err:
             bad[raw] = str(err)
     if bad:

@@ -90,3 +90,16 @@ def test_pandas_na_in_a_yes_no_or_type_column_is_a_blank_cell_not_a_crash():
     out = evaluate_table(df)
     assert out["award"].tolist() == ["500000.00", "", "400000.00"]
     assert out["error"].tolist() == ["", "project_type: is missing; it is required", ""]
+
+
+def test_a_cell_holding_several_values_is_refused_not_taken_as_blank():
+    """A DataFrame cell may hold a tuple (several values): it is not a blank cell, and its
+    field's parser names what is wrong."""
+    import pandas as pd
+    from core.batch import evaluate_table
+    df = pd.DataFrame({"project_type": ["renovation", "renovation"], "eligible_cost": ["1000000", "800000"],
+                       "local_contribution": ["500000", "400000"], "federal_law_contrary": [("yes", "no"), "no"]})
+    out = evaluate_table(df)
+    assert out["award"].tolist() == ["", "400000.00"]
+    assert out["error"].tolist() == [
+        "federal_law_contrary: ('yes', 'no') is not yes or no; use true/false, yes/no or 1/0", ""]
