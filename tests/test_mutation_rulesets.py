@@ -240,3 +240,14 @@ def test_load_text_refuses_whole(text, message):
     with pytest.raises(RulesetError) as err:
         load_text(text, "r.toml")
     assert str(err.value) == message
+
+
+def test_a_variant_made_with_a_decimal_amount_is_written_as_text_and_read_back():
+    """to_toml wrote a Decimal amount bare (`value = 800000.00`), a TOML float that load_text refuses."""
+    from decimal import Decimal
+    from core.rulesets import load, load_text, to_toml
+    variant = load().with_changes("cap-dec", "Cap as a Decimal", {"capital_cap": Decimal("800000.00")})
+    text = to_toml(variant)
+    assert 'value = "800000.00"' in text.split("[parameters.capital_cap]")[1]
+    back = load_text(text)
+    assert back.version == variant.version and back.capital_cap == 80_000_000

@@ -280,6 +280,8 @@ def to_toml(rs: Ruleset) -> str:
     def val(v):
         if isinstance(v, list):
             return "[" + ", ".join(json.dumps(x) for x in v) + "]"
+        if isinstance(v, Decimal):   # an amount given as a Decimal: TOML would read 800000.00 as a float
+            return json.dumps(str(v))
         return json.dumps(v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v)
 
     data = rs.to_data()
