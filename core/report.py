@@ -315,6 +315,42 @@ def pdf(report: Report, timeout: float | None = None) -> bytes:
         _PDF_LOCK.release()
 
 
+def _descendants(pid: int) -> list[int]:
+    """Every process below `pid`, from /proc (none where there is no /proc)."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue   # ended meanwhile
+        children.setdefault(ppid, []).append(int(name))
+    found, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), ()):
+            found.append(c)
+            todo.append(c)
+    return found
+
+
+def _kill_tree(pid: int) -> None:
+    """End the PDF child, its group and every process below it. kaleido's browser wrapper starts
+    a session of its own, out of the group's reach: a hung browser outlived the timeout. The
+    tree is read before anything dies (an orphan is handed to init and no longer found)."""
+    import signal
+    for p in [*_descendants(pid), pid]:
+        try:
+            os.kill(p, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def _pdf_in_child(report: Report, browser: str, timeout: float) -> bytes:
     import pickle
     import signal
@@ -330,7 +366,7 @@ def _pdf_in_child(report: Report, browser: str, timeout: float) -> bytes:
         try:
             _, err = child.communicate(pickle.dumps(report), timeout=timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(child.pid, signal.SIGKILL)
+            _kill_tree(child.pid)
             child.communicate()
             raise ReportError(f"making the PDF with {browser} took more than {timeout:.0f} seconds and was "
                               "stopped; try again, or use the HTML report") from None

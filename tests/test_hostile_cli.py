@@ -232,6 +232,25 @@ def test_hanging_browser_is_stopped_at_the_timeout(tmp_path, monkeypatch):
         with pytest.raises(rep.ReportError, match="took more than 5 seconds and was stopped"):
             rep.pdf(made, timeout=5)
     assert not rep._PDF_LOCK.locked()
+    # and nothing of it is left running: the browser's wrapper starts a session of its own
+    import os
+    import time
+    if os.path.isdir("/proc"):
+        def left():
+            out = []
+            for pid in filter(str.isdigit, os.listdir("/proc")):
+                try:
+                    with open(f"/proc/{pid}/cmdline", "rb") as f:
+                        if str(tmp_path).encode() in f.read():
+                            out.append(pid)
+                except OSError:
+                    pass
+            return out
+        for _ in range(50):   # a killed process may take a moment to be reaped
+            if not left():
+                break
+            time.sleep(0.1)
+        assert left() == []
 
 
 def test_two_sessions_making_pdfs_at_once_both_get_one():
