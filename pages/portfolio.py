@@ -13,7 +13,7 @@ from core.portfolio import FACTORS, MAX_ROWS, MODES, PortfolioError, formula_wor
 from core.batch import BatchError
 from ui import present, state
 from ui.charts import chart
-from ui.text import error_text, literal, md, ruleset_label, table_cells
+from ui.text import literal, md, ruleset_label, table_cells
 from ui.uploads import upload_bytes
 
 DEFAULT_BUDGET = 400_000_000
