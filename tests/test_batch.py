@@ -81,8 +81,6 @@ def test_large_and_slow_path_values():
 def test_pandas_na_in_a_yes_no_or_type_column_is_a_blank_cell_not_a_crash():
     """A DataFrame built in code (not read from CSV) may hold pd.NA, whose `!=` cannot be read
     as a bool: it is a blank cell, and its row's error never hides the good rows."""
-    import pandas as pd
-    from core.batch import evaluate_table
     df = pd.DataFrame({"project_type": ["renovation", pd.NA, "renovation"],
                        "eligible_cost": ["1000000", "500000", "800000"],
                        "local_contribution": ["500000", "0", "400000"],
@@ -95,8 +93,6 @@ def test_pandas_na_in_a_yes_no_or_type_column_is_a_blank_cell_not_a_crash():
 def test_a_cell_holding_several_values_is_refused_not_taken_as_blank():
     """A DataFrame cell may hold a tuple (several values): it is not a blank cell, and its
     field's parser names what is wrong."""
-    import pandas as pd
-    from core.batch import evaluate_table
     df = pd.DataFrame({"project_type": ["renovation", "renovation"], "eligible_cost": ["1000000", "800000"],
                        "local_contribution": ["500000", "400000"], "federal_law_contrary": [("yes", "no"), "no"]})
     out = evaluate_table(df)
