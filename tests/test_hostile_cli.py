@@ -233,7 +233,6 @@ def test_hanging_browser_is_stopped_at_the_timeout(tmp_path, monkeypatch):
             rep.pdf(made, timeout=5)
     assert not rep._PDF_LOCK.locked()
     # and nothing of it is left running: the browser's wrapper starts a session of its own
-    import os
     import time
     if os.path.isdir("/proc"):
         def left():
