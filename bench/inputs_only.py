@@ -1,7 +1,7 @@
-"""Streamlit's floor for the calculator (bench/rerun_cost.py): its inputs column alone, drawn
-by the very code the calculator uses (ui.widgets.application_inputs) in a fragment, with
-the award computed and the URL written as the calculator does, and nothing shown of the
-result. No change to the results side can take a move below what this costs."""
+"""The calculator's inputs column alone (bench/rerun_cost.py's third line): drawn by the very
+code the calculator uses (ui.widgets.application_inputs, one element: ui/fields_panel.py) in a
+fragment, with the award computed and the URL written as the calculator does, and nothing
+shown of the result. What a move costs before a single number of the award is drawn."""
 import sys
 from pathlib import Path
 

@@ -3,8 +3,8 @@ both started in this run. One session moves the cost slider --moves times, each 
 waiting for the last to finish; the server process's CPU time (from /proc, so Linux only)
 is divided by the moves. This is what limits how many users one server carries
 (bench/load.py): every session's moves share one Python process. A third app,
-bench/inputs_only.py, is the calculator's inputs column alone (the same widgets, no result
-shown): the part of a move no change to the results can remove.
+bench/inputs_only.py, is the calculator's inputs column alone (the same element, no result
+shown): what a move costs before any of the result is drawn.
 
     python bench/rerun_cost.py [--moves 200]
 """
@@ -67,7 +67,7 @@ def main() -> None:
     print(f"dashboard calculator: {dash[0]:.1f} ms of server CPU per move; award received after {dash[1]:.0f} ms (median)")
     print(f"the calculator's inputs alone (bench/inputs_only.py): {floor[0]:.1f} ms of server CPU per move")
     print(f"ratio (dashboard / bare), server CPU per move: {dash[0] / bare[0]:.2f}x")
-    print(f"ratio (inputs alone / bare), the floor under the calculator's widgets: {floor[0] / bare[0]:.2f}x")
+    print(f"ratio (inputs alone / bare), before any of the result is drawn: {floor[0] / bare[0]:.2f}x")
 
 
 if __name__ == "__main__":

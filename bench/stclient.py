@@ -6,6 +6,8 @@ means to measure. The messages follow what Chromium sends, captured with Playwri
 from __future__ import annotations
 
 import asyncio
+import itertools
+import json
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -41,6 +43,8 @@ class Session:
         self.url = url.rstrip("/")
         self.timeout = timeout                   # seconds a rerun may take before giving up
         self.widgets: dict[str, tuple] = {}      # user key -> (widget id, element type, fragment id)
+        self.panels: dict[str, tuple] = {}       # field -> (panel's widget id, fragment id) (ui/fields_panel.py)
+        self.edits = itertools.count(1)
         self.values: dict[str, WidgetState] = {}  # widget id -> its current value, as the browser has it
         self.page_hash = ""
         self.query = ""
@@ -76,13 +80,29 @@ class Session:
         return self.cookies["_streamlit_xsrf"]
 
     async def set_slider(self, key: str, value: float, watch: str = "State grant award") -> Run:
-        """Move the slider with this key to value, as a drag or arrow key does."""
+        """Move the slider with this key to value, as a drag or arrow key does. On the calculator
+        the money sliders are in one element (ui/fields_panel.py): "s:eligible_cost" moves its
+        eligible_cost slider there, as its page does."""
+        field = key.removeprefix("s:")
+        if key not in self.widgets and field in self.panels:
+            return await self.edit_field(field, {"cents": int(value) * 100}, watch)
         if self.widgets.get(key, (None, None))[1] != "slider":
             raise KeyError(f"no slider with key {key!r} on the page; its widgets: {', '.join(self.widgets)}")
         wid, _, fragment = self.widgets[key]
         state = self.values[wid]
         del state.double_array_value.data[:]
         state.double_array_value.data.append(value)
+        msg = BackMsg()
+        if fragment:
+            msg.rerun_script.fragment_id = fragment
+        return await self._rerun(msg, watch)
+
+    async def edit_field(self, field: str, edit: dict, watch: str = "State grant award") -> Run:
+        """An edit of one field of a ui/fields_panel element, numbered as its page numbers them."""
+        wid, fragment = self.panels[field]
+        state = json.loads(self.values[wid].json_value or "{}")
+        state[field] = {**edit, "n": next(self.edits)}
+        self.values[wid].json_value = json.dumps(state)
         msg = BackMsg()
         if fragment:
             msg.rerun_script.fragment_id = fragment
@@ -128,6 +148,12 @@ class Session:
                 run.first = time.perf_counter() - t0
         elif kind == "exception":
             run.exceptions.append(el.exception.message)
+        elif kind == "bidi_component":
+            b = el.bidi_component
+            data = json.loads(b.bytes or b.json or b.mixed.json or "{}")   # ui/fields_panel sends bytes
+            for f in data.get("fields", []) if isinstance(data, dict) else []:
+                self.panels[f["id"]] = (b.id, fwd.delta.fragment_id)
+            self.values.setdefault(b.id, WidgetState(id=b.id, json_value="{}"))
         elif kind in _VALUE:
             w = getattr(el, kind)
             key = w.id.split("-", 2)[2] if w.id.startswith("$$ID-") else w.id   # $$ID-<hash>-<user key>

@@ -20,7 +20,7 @@ from ui.charts import chart
 from ui.library import store
 from ui.reporting import report_buttons
 from ui.text import STATUS_BADGE, error_text, md, ruleset_label
-from ui.widgets import application_inputs, flag_input, money_input
+from ui.widgets import application_inputs, exception_inputs, exception_switch
 
 state.init()
 rs = state.ruleset()
@@ -38,12 +38,11 @@ def exception_panel(award) -> None:
     lengthening the inputs column and leaving a blank area beside it."""
     with st.expander("Board of Public Works exception", expanded=bool(state.get("bpw_exception_requested"))):
         st.caption(md(PROVISION["bpw_exception"].interpretation))
-        if flag_input("bpw_exception_requested", st.toggle):
+        # The switch first and on its own, so that switching it on leaves it (and its focus) where it was.
+        if exception_switch():
             left, right = st.columns([5, 7], gap="large")
             with left:
-                money_input("local_property_value")
-                flag_input("state_funds_in_property")
-                flag_input("state_bonded_debt")
+                exception_inputs()
             right.markdown("**The four conditions** (the project-type one follows from the project type)  \n" +
                            "  \n".join(f"{STATUS_BADGE[award.check(cid).status]} **{md(award.check(cid).label)}**: "
                                         f"{md(award.check(cid).message)}  \n:gray[“{md(sentence)}”]"

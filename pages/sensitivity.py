@@ -12,7 +12,7 @@ from core.readings import READING, READING_IDS
 from ui import present, state
 from ui.charts import chart
 from ui.text import md, ruleset_label
-from ui.widgets import nice_ceiling
+from ui.fields_panel import nice_ceiling
 
 state.init()
 rs = state.ruleset()

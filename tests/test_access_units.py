@@ -5,43 +5,39 @@ import pytest
 from core import chart_text, charts
 from core.application import Application
 from core.award import evaluate
+from tests.panel import Panel
 from tests.test_page_calculator import app, award
 
 LINK = {"project_type": "renovation", "eligible_cost": "1000000", "federal_grant": "0",
         "local_contribution": "500000", "prior_program_funds": "0"}
 
 
-def test_a_stale_copy_of_the_entry_box_does_not_undo_a_newer_slider_value():
-    """Each rerun carries every widget's value as the browser has it. The slider moved twice
-    before the browser took the box's text of the first move: the box still says 1,000,000."""
+def test_each_edit_is_answered_with_its_number_and_applied_once():
+    """The page takes the server's values only once the server has seen its newest edit of a
+    field (ui/fields_panel.js): a reply to an older edit would pull a held key back. So each
+    run answers with the number of the last edit it applied; and a run started by another
+    control, which carries the panel's state unchanged, applies nothing again."""
     at = app(LINK)
-    at.slider(key="s:eligible_cost").set_value(1_001_000).run()
-    assert at.text_input(key="t:eligible_cost").value == "1,001,000"
-    at.slider(key="s:eligible_cost").set_value(1_002_000)
-    at.text_input(key="t:eligible_cost").set_value("1,000,000")   # the stale echo
-    at.run()
-    assert at.slider(key="s:eligible_cost").value == 1_002_000
-    assert at.text_input(key="t:eligible_cost").value == "1,002,000"
-    assert award(at) == "$501,000"
-
-
-def test_a_typed_amount_still_wins_when_the_slider_did_not_move():
-    at = app(LINK)
-    at.slider(key="s:eligible_cost").set_value(1_001_000).run()
-    at.text_input(key="t:eligible_cost").set_value("1,000,000").run()   # typed back by the user
-    assert at.slider(key="s:eligible_cost").value == 1_000_000 and award(at) == "$500,000"
+    inputs = Panel(at)
+    inputs.move("eligible_cost", 1_001_000)
+    first = at.__dict__["_panel_states"]["application"]["eligible_cost"]["n"]
+    assert inputs["eligible_cost"]["applied"] == first and inputs["federal_grant"]["applied"] is None
+    inputs.type("eligible_cost", "1,000,000")             # typed back by the user: the newer edit wins
+    assert inputs["eligible_cost"]["applied"] == first + 1
+    assert inputs["eligible_cost"]["cents"] == 100_000_000 and award(at) == "$500,000"
+    at.toggle(key="w:show_quotes").set_value(True).run()  # another control: the slider's 1,001,000 is not replayed
+    assert inputs["eligible_cost"]["cents"] == 100_000_000 and award(at) == "$500,000"
 
 
 def test_a_rerun_carrying_an_older_url_of_this_session_is_not_a_new_link():
     """Keys pressed quickly ask for reruns before the browser shows the URL of the last run:
     such a rerun carries an older URL this session wrote, and must not reset the inputs."""
     at = app(LINK)
-    at.slider(key="s:eligible_cost").set_value(1_001_000).run()
-    at.slider(key="s:eligible_cost").set_value(1_002_000)
+    Panel(at).move("eligible_cost", 1_001_000)
     for k, v in LINK.items():          # the URL as the browser still showed it
         at.query_params[k] = v
-    at.run()
-    assert at.slider(key="s:eligible_cost").value == 1_002_000 and award(at) == "$501,000"
+    Panel(at).move("eligible_cost", 1_002_000)
+    assert Panel(at)["eligible_cost"]["cents"] == 100_200_000 and award(at) == "$501,000"
 
 
 def _contrast(a: str, b: str = "#ffffff") -> float:

@@ -242,7 +242,7 @@ def test_exception_panel_spans_the_page_and_sliders_have_a_usable_track(server, 
         panel = page.locator('[data-testid="stExpander"]').filter(has_text="Board of Public Works exception") \
             .first.bounding_box()   # not a chart's "Numbers behind" expander, which sits in its column
         assert panel["width"] >= 0.9 * (main["width"] - 2 * 40), (width, panel, main)
-        tracks = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stSlider"]')]
+        tracks = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stSlider"], .gf-range')]
             .map(s => (s.querySelector('[data-baseweb="slider"]') || s).getBoundingClientRect().width)""")
         assert tracks and min(tracks) >= 250, (width, tracks)
         page.close()

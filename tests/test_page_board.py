@@ -7,6 +7,7 @@ from streamlit.testing.v1 import AppTest
 from core.compare import place_words
 from core.rulesets import edition_words, load, load_text, to_toml, version_words
 from core.scenarios import ScenarioStore
+from tests.panel import Panel
 from tests.conftest import ROOT
 
 
@@ -41,7 +42,7 @@ def test_save_clears_the_boxes_so_the_next_scenario_inherits_nothing(db):
     assert [t.value for t in at.text if t.value.startswith("Saved:")] == ["Saved: First"]
     assert at.text_input(key="w:scenario_name").value == ""
     assert at.text_area(key="w:scenario_notes").value == ""
-    at.slider(key="s:federal_grant").set_value(100_000).run()
+    Panel(at).move("federal_grant", 100_000)
     save(at, "Second")
     assert db.get("First").notes == "notes of the first"
     assert db.get("Second").notes == ""
@@ -78,7 +79,7 @@ def test_a_bad_presentation_value_is_said(db):
 def test_presenting_moves_between_scenarios_on_compare(db):
     at = start()
     for name, cost in (("A", 1_000_000), ("B", 3_000_000), ("C", 800_000)):
-        at.slider(key="s:eligible_cost").set_value(cost).run()
+        Panel(at).move("eligible_cost", cost)
         save(at, name)
     at.switch_page("pages/compare.py").run()
     at.toggle(key="presentation").set_value(True).run()

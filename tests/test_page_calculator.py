@@ -3,6 +3,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT
+from tests.panel import Panel, panels
 
 
 def app(params=None) -> AppTest:
@@ -25,9 +26,21 @@ def test_opens_on_the_default_example():
     assert not at.exception
     assert award(at) == "$500,000"
     assert "State share limit and funding need \\(both \\$500,000\\)" in binding(at)
-    assert at.slider(key="s:eligible_cost").label == "Total cost of eligible work"
-    assert at.slider(key="s:eligible_cost").value == 1_000_000
-    assert at.selectbox(key="w:project_type").value == "renovation"
+    inputs = Panel(at)
+    assert inputs.title() == "The application"
+    assert [(f["id"], f["label"]) for f in inputs.fields.values()] == [
+        ("project_type", "Project type"), ("eligible_cost", "Total cost of eligible work"),
+        ("federal_grant", "Federal grant"), ("local_contribution", "Local contribution"),
+        ("prior_program_funds", "Prior program funds"),
+        ("has_request", "The applicant requests a specific amount"),
+        ("federal_law_contrary", "Federal law requires otherwise")]
+    cost = inputs["eligible_cost"]
+    assert (cost["cents"], cost["text"], cost["max"], cost["step"], cost["error"]) == \
+        (100_000_000, "1,000,000", 5_000_000, 1_000, None)
+    assert cost["help"] == "The whole cost of the eligible work, before any grant."
+    assert inputs["project_type"]["value"] == "renovation"
+    assert ["conversion", "Conversion"] in inputs["project_type"]["options"]
+    assert inputs["has_request"]["value"] is False and inputs["federal_law_contrary"]["value"] is False
     assert at.text_input(key="w:scenario_name").label == "Scenario name"
     assert dict(at.query_params) == {"project_type": "renovation", "eligible_cost": "1000000",
                                      "federal_grant": "0", "local_contribution": "500000",
@@ -36,47 +49,52 @@ def test_opens_on_the_default_example():
 
 def test_cost_slider_changes_award_and_binding():
     at = app()
-    at.slider(key="s:eligible_cost").set_value(3_000_000).run()
+    Panel(at).move("eligible_cost", 3_000_000)
     assert award(at) == "$600,000"
     assert "program maximum \\(\\$600,000\\)" in binding(at)
-    assert at.text_input(key="t:eligible_cost").value == "3,000,000"
+    assert Panel(at)["eligible_cost"]["text"] == "3,000,000"
     assert at.query_params["eligible_cost"] == "3000000"
 
 
 def test_exact_entry_with_cents_and_separators():
     at = app()
-    at.text_input(key="t:eligible_cost").input("$1,100,000.01").run()
+    inputs = Panel(at)
+    inputs.type("eligible_cost", "$1,100,000.01")
     assert award(at) == "$550,000"          # 50% of $1,100,000.01 rounded down
     assert at.query_params["eligible_cost"] == "1100000.01"
-    at.text_input(key="t:eligible_cost").input("lots").run()
+    assert inputs["eligible_cost"]["text"] == "1,100,000.01" and inputs["eligible_cost"]["error"] is None
+    inputs.type("eligible_cost", "lots")
     assert award(at) == "$550,000"          # the last good value is kept
-    errors = [e.value.replace("\\", "") for e in at.error]
-    assert "Total cost of eligible work: 'lots' is not a number; enter dollars such as 1250000 or " \
-           "1,250,000.50. Kept $1,100,000.01." in errors
-    at.text_input(key="t:eligible_cost").input("  ").run()   # emptied: says so, instead of "is not a number"
-    errors = [e.value.replace("\\", "") for e in at.error]
-    assert "Total cost of eligible work is empty: enter dollars such as 1,250,000. Kept $1,100,000.01." in errors
+    assert inputs["eligible_cost"]["error"] == "Total cost of eligible work: 'lots' is not a number; enter " \
+        "dollars such as 1250000 or 1,250,000.50. Kept $1,100,000.01."
+    assert inputs["eligible_cost"]["text"] == "lots"    # the bad text stays in the box until it is fixed
+    assert inputs["eligible_cost"]["cents"] == 110_000_001
+    inputs.type("eligible_cost", "  ")   # emptied: says so, instead of "is not a number"
+    assert inputs["eligible_cost"]["error"] == \
+        "Total cost of eligible work is empty: enter dollars such as 1,250,000. Kept $1,100,000.01."
     assert award(at) == "$550,000"
+    inputs.move("eligible_cost", 1_200_000)   # a slider step clears the box's complaint
+    assert inputs["eligible_cost"]["error"] is None and inputs["eligible_cost"]["text"] == "1,200,000"
 
 
 def test_typed_value_beyond_the_slider_is_not_clipped():
     at = app()
-    at.text_input(key="t:eligible_cost").input("12,345,678").run()
-    s = at.slider(key="s:eligible_cost")
-    assert s.value == 12_345_678 and s.max >= 12_345_678
+    Panel(at).type("eligible_cost", "12,345,678")
+    s = Panel(at)["eligible_cost"]
+    assert s["cents"] == 1_234_567_800 and s["max"] == 20_000_000
     assert at.query_params["eligible_cost"] == "12345678"
 
 
 @pytest.mark.parametrize("key,value,expected,words", [
-    ("s:federal_grant", 400_000, "$300,000", "State share limit and funding need"),
-    ("s:local_contribution", 900_000, "$100,000", "funding need \\(\\$100,000\\)"),
-    ("s:prior_program_funds", 250_000, "$50,000", "prior\\-grant room \\(\\$50,000\\)"),
+    ("federal_grant", 400_000, "$300,000", "State share limit and funding need"),
+    ("local_contribution", 900_000, "$100,000", "funding need \\(\\$100,000\\)"),
+    ("prior_program_funds", 250_000, "$50,000", "prior\\-grant room \\(\\$50,000\\)"),
 ])
 def test_each_input_changes_award(key, value, expected, words):
     at = app()
-    if key != "s:local_contribution":
-        at.slider(key="s:local_contribution").set_value(300_000 if key == "s:federal_grant" else 0).run()
-    at.slider(key=key).set_value(value).run()
+    if key != "local_contribution":
+        Panel(at).move("local_contribution", 300_000 if key == "federal_grant" else 0)
+    Panel(at).move(key, value)
     assert award(at) == expected
     assert words in binding(at)
 
@@ -84,14 +102,19 @@ def test_each_input_changes_award(key, value, expected, words):
 def test_master_plan_range_and_cap():
     at = app({"project_type": "master_plan", "eligible_cost": "40000", "local_contribution": "20000"})
     assert award(at) == "$15,000"
-    assert at.slider(key="s:eligible_cost").max == 100_000
+    cost = Panel(at)["eligible_cost"]
+    assert (cost["max"], cost["step"]) == (100_000, 100)
 
 
 def test_requested_amount_toggle():
     at = app()
-    at.toggle(key="w:has_request").set_value(True).run()
-    assert at.text_input(key="t:requested_amount").value == "500,000"
-    at.text_input(key="t:requested_amount").input("123,456.78").run()
+    inputs = Panel(at)
+    assert "requested_amount" not in inputs
+    inputs.choose("has_request", True)
+    assert inputs["has_request"]["value"] is True
+    assert inputs["requested_amount"]["text"] == "500,000"     # starts at the award shown
+    assert list(inputs.fields)[6] == "requested_amount"       # right under its switch
+    inputs.type("requested_amount", "123,456.78")
     assert award(at) == "$123,456.78"
     assert "requested amount" in binding(at)
     assert at.query_params["requested_amount"] == "123456.78"
@@ -100,8 +123,9 @@ def test_requested_amount_toggle():
 def test_federal_law_contrary():
     at = app({"project_type": "renovation", "eligible_cost": "1000000", "federal_grant": "200000"})
     assert award(at) == "$400,000"
-    at.checkbox(key="w:federal_law_contrary").check().run()
+    Panel(at).choose("federal_law_contrary", True)
     assert award(at) == "$500,000"
+    assert at.query_params["federal_law_contrary"] == "true"
 
 
 def test_query_params_seed_the_inputs():
@@ -109,14 +133,15 @@ def test_query_params_seed_the_inputs():
               "bpw_exception_requested": "true", "local_property_value": "700000"})
     assert award(at) == "$600,000"
     assert "Board of Public Works exception" in binding(at)
-    assert at.slider(key="s:local_property_value").value == 700_000
+    assert Panel(at, "exception")["bpw_exception_requested"]["value"] is True
+    assert Panel(at, "exception_property")["local_property_value"]["cents"] == 70_000_000
 
 
-@pytest.mark.parametrize("flag", ["w:state_funds_in_property", "w:state_bonded_debt"])
+@pytest.mark.parametrize("flag", ["state_funds_in_property", "state_bonded_debt"])
 def test_each_exception_condition_flips_the_route(flag):
     at = app({"project_type": "renovation", "eligible_cost": "1000000", "local_contribution": "100000",
               "bpw_exception_requested": "true", "local_property_value": "700000"})
-    at.checkbox(key=flag).check().run()
+    Panel(at, "exception_property").choose(flag, True)
     assert award(at) == "$500,000"
     assert "Standard route" in binding(at)
     assert any(":red[:material/cancel: Fail]" in m.value for m in at.markdown)
@@ -134,10 +159,10 @@ def test_exception_panel_shows_each_condition_with_its_sentence():
 def test_type_and_value_conditions_flip_the_route():
     at = app({"project_type": "renovation", "eligible_cost": "1000000", "local_contribution": "100000",
               "bpw_exception_requested": "true", "local_property_value": "700000"})
-    at.selectbox(key="w:project_type").set_value("acquisition").run()
+    Panel(at).choose("project_type", "acquisition")
     assert "Standard route" in binding(at) and award(at) == "$500,000"
-    at.selectbox(key="w:project_type").set_value("renovation").run()
-    at.slider(key="s:local_property_value").set_value(400_000).run()
+    Panel(at).choose("project_type", "renovation")
+    Panel(at, "exception_property").move("local_property_value", 400_000)
     assert "Standard route" in binding(at) and award(at) == "$500,000"
 
 
@@ -167,10 +192,11 @@ def test_a_bad_link_never_mixes_its_values_with_the_example(params):
     """Any bad value: none of the link's values are used; the example is shown whole."""
     at = app(params)
     assert award(at) == "$500,000"
-    assert at.slider(key="s:eligible_cost").value == 1_000_000
-    assert at.slider(key="s:federal_grant").value == 0
-    assert at.slider(key="s:local_contribution").value == 500_000
-    assert at.selectbox(key="w:project_type").value == "renovation"
+    inputs = Panel(at)
+    assert inputs["eligible_cost"]["cents"] == 100_000_000
+    assert inputs["federal_grant"]["cents"] == 0
+    assert inputs["local_contribution"]["cents"] == 50_000_000
+    assert inputs["project_type"]["value"] == "renovation"
     assert at.query_params["eligible_cost"] == "1000000"    # the link now says what is shown
 
 
@@ -205,9 +231,9 @@ def test_presentation_mode_hides_inputs_and_comes_back():
     at.toggle(key="presentation").set_value(True).run()
     assert not at.exception
     assert award(at) == "$500,000"
-    assert not [s for s in at.slider if s.key == "s:eligible_cost"]
+    assert "application" not in panels(at)
     at.button(key="w:exit_presentation").click().run()
-    assert at.slider(key="s:eligible_cost").value == 1_000_000
+    assert Panel(at)["eligible_cost"]["cents"] == 100_000_000
 
 
 def test_report_buttons_present():
@@ -218,8 +244,47 @@ def test_report_buttons_present():
 
 def test_values_survive_moving_to_other_pages_and_back():
     at = app()
-    at.slider(key="s:eligible_cost").set_value(2_000_000).run()
+    Panel(at).move("eligible_cost", 2_000_000)
     at.switch_page("pages/rules.py").run()
     at.switch_page("pages/calculator.py").run()
     assert not at.exception
-    assert at.slider(key="s:eligible_cost").value == 2_000_000 and award(at) == "$600,000"
+    assert Panel(at)["eligible_cost"]["cents"] == 200_000_000 and award(at) == "$600,000"
+
+
+@pytest.mark.parametrize("field,edit", [
+    ("eligible_cost", {"cents": -100}),
+    ("eligible_cost", {"cents": 10**15}),
+    ("eligible_cost", {"cents": 1.5}),
+    ("eligible_cost", {"cents": True}),
+    ("eligible_cost", {"cents": "100"}),
+    ("eligible_cost", {}),
+    ("eligible_cost", {"text": ["1,000"]}),
+    ("project_type", {"value": "castle"}),
+    ("project_type", {"value": None}),
+    ("federal_law_contrary", {"value": "yes"}),
+    ("has_request", {"value": 1}),
+])
+def test_a_forged_edit_changes_nothing_and_the_page_answers(field, edit):
+    """The panel's state is whatever a browser sends: anything but what its page sends is
+    refused, the amount kept and, for an amount, the refusal said beside the field."""
+    at = app()
+    inputs = Panel(at)
+    inputs.edit(field, **edit)
+    assert not at.exception
+    assert award(at) == "$500,000"
+    assert dict(at.query_params)["eligible_cost"] == "1000000" and "requested_amount" not in at.query_params
+    assert inputs["project_type"]["value"] == "renovation" and inputs["federal_law_contrary"]["value"] is False
+    if field == "eligible_cost":
+        assert inputs["eligible_cost"]["error"] == \
+            "Total cost of eligible work: the page sent no usable amount. Kept $1,000,000."
+        assert inputs["eligible_cost"]["text"] == "1,000,000"
+    inputs.move("eligible_cost", 2_000_000)       # and the next real move works
+    assert award(at) == "$600,000" and inputs["eligible_cost"]["error"] is None
+
+
+def test_a_forged_edit_of_an_unknown_field_is_ignored():
+    at = app()
+    inputs = Panel(at)
+    at.__dict__.setdefault("_panel_states", {})["application"] = {"castle": {"value": 1, "n": 1}}
+    inputs.move("eligible_cost", 1_100_000)
+    assert not at.exception and award(at) == "$550,000"

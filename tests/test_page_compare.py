@@ -3,6 +3,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.scenarios import ScenarioStore
+from tests.panel import Panel
 from tests.conftest import ROOT
 
 
@@ -31,7 +32,7 @@ def test_save_and_overwrite_asks_first(db):
     at = save(start(), "As submitted", "first")
     assert not at.exception
     assert db.get("As submitted").notes == "first"
-    at.slider(key="s:eligible_cost").set_value(3_000_000).run()
+    Panel(at).move("eligible_cost", 3_000_000)
     save(at, "As submitted")
     assert any("already exists" in w.value for w in at.warning)
     assert db.get("As submitted").application.eligible_cost == 100_000_000   # not yet replaced
@@ -53,7 +54,7 @@ def to_compare(at):
 
 def test_compare_shows_saved_scenarios_with_charts(db):
     at = save(start(), "Base")
-    at.slider(key="s:federal_grant").set_value(400_000).run()
+    Panel(at).move("federal_grant", 400_000)
     save(at, "<b>With federal</b>")
     to_compare(at)
     assert at.multiselect(key="w:cmp_names").value == ["<b>With federal</b>", "Base"]

@@ -4,9 +4,9 @@ One stylesheet and one small script, put on every page by dashboard.py:
 - visible focus (3px, #1f4e79, 8.7:1 on white) on every control, including the checkboxes,
   switches and slider thumbs whose real input is visually hidden, and sidebar links;
 - reflow at 320 px: titles and words wrap instead of being cut;
-- names: a slider's input is named by its own label and again by its group ("Total cost of
-  eligible work Total cost of eligible work"): named once; each "Exact amount" box is named
-  after the field of the slider beside it; icons inside text are hidden from screen readers;
+- names: a slider's input is named by its own label and again by its group ("Range ($)
+  Range ($)"): named once; icons inside text are hidden from screen readers (the calculator's
+  inputs are native controls with their own names: ui/fields_panel.js);
 - a polite live region that says the State grant award once each time it changes (after the
   value settles, so a held key announces the amount it stops on, not every step);
 - a table wider than the page (it scrolls sideways) can be reached with Tab;
@@ -97,18 +97,6 @@ SCRIPT = """<script>
     // A slider's input is labelled by itself and by its group, both carrying the label: name it once.
     for (const input of doc.querySelectorAll('[data-testid="stSlider"] input[type="range"][aria-labelledby]')) {
       input.removeAttribute('aria-labelledby');
-    }
-    // "Exact amount" boxes: named after the field of the slider beside them. Recomputed on
-    // every pass (React reuses nodes), from the nearest block holding exactly one slider: the row.
-    for (const input of doc.querySelectorAll('[data-testid="stTextInput"] input')) {
-      const own = input.closest('[data-testid="stTextInput"]').querySelector('[data-testid="stWidgetLabel"]');
-      if (!own || own.innerText.trim() !== 'Exact amount') { continue; }
-      let row = input.parentElement;
-      while (row && row !== doc.body && !row.querySelector('[data-testid="stSlider"]')) { row = row.parentElement; }
-      const sliders = row ? row.querySelectorAll('[data-testid="stSlider"] input[type="range"]') : [];
-      const field = sliders.length === 1 && sliders[0].getAttribute('aria-label');
-      const name = field ? field + ', exact amount' : 'Exact amount';
-      if (input.getAttribute('aria-label') !== name) { input.setAttribute('aria-label', name); }
     }
     // Icons inside text ("cancel icon cancel Fail") are decoration: the words say it.
     for (const icon of doc.querySelectorAll('span[role="img"][aria-label$=" icon"]:not([aria-hidden])')) {

@@ -1,0 +1,73 @@
+"""The calculator's inputs (ui/fields_panel.py, one custom element) in AppTest, driven the way
+the browser drives them: an edit is the field's new state value, numbered, sent with the next
+run. AppTest has no handle for custom elements, so this speaks their widget protocol itself,
+as bench/stclient.py does over the websocket."""
+from __future__ import annotations
+
+import itertools
+import json
+
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import UnknownElement
+
+_edits = itertools.count(1)
+
+
+def _nodes(at: AppTest):
+    return [n for n in at._tree if isinstance(n, UnknownElement) and n.type == "bidi_component"]
+
+
+def panels(at: AppTest) -> dict[str, dict]:
+    """Every fields panel on the page: its key -> its data (title, fields)."""
+    return {n.key: json.loads(n.proto.bytes) for n in _nodes(at)}
+
+
+class Panel:
+    """One panel of the page by key: "application" (the inputs column), "exception" (the Board
+    exception's switch), "exception_property" (its property questions)."""
+
+    def __init__(self, at: AppTest, key: str = "application"):
+        self.at, self.key = at, key
+
+    def _node(self) -> UnknownElement:
+        for n in _nodes(self.at):
+            if n.key == self.key:
+                return n
+        raise KeyError(f"no fields panel {self.key!r} on the page; panels: {', '.join(panels(self.at)) or 'none'}")
+
+    @property
+    def fields(self) -> dict[str, dict]:
+        """Field id -> what the page shows for it (label, value or cents, text, error, max...)."""
+        return {f["id"]: f for f in json.loads(self._node().proto.bytes)["fields"]}
+
+    def __getitem__(self, field: str) -> dict:
+        return self.fields[field]
+
+    def __contains__(self, field: str) -> bool:
+        return field in self.fields
+
+    def title(self) -> str:
+        return json.loads(self._node().proto.bytes)["title"]
+
+    def edit(self, field: str, **edit) -> AppTest:
+        """Send one edit of `field` and run, as the page does on a slider step, Enter or a click."""
+        if field not in self.fields:
+            raise KeyError(f"panel {self.key!r} has no field {field!r}; it has {', '.join(self.fields)}")
+        sent = self.at.__dict__.setdefault("_panel_states", {}).setdefault(self.key, {})
+        sent[field] = {**edit, "n": next(_edits)}
+        states = self.at._tree.get_widget_states()
+        states.widgets.append(WidgetState(id=self._node().proto.id, json_value=json.dumps(sent)))
+        return self.at._run(states)
+
+    def move(self, field: str, dollars: int) -> AppTest:
+        """A slider step to `dollars` (whole dollars, as the slider holds them)."""
+        return self.edit(field, cents=dollars * 100)
+
+    def type(self, field: str, text: str) -> AppTest:
+        """Text typed in the field's exact-amount box, then Enter."""
+        return self.edit(field, text=text)
+
+    def choose(self, field: str, value) -> AppTest:
+        """A choice in a select, or a switch or checkbox set on (True) or off (False)."""
+        return self.edit(field, value=value)
