@@ -102,7 +102,9 @@ def headroom_figure(award: Award, validate: bool = True, large: bool = False,
     hatched and labelled "binding". validate=False skips Plotly's checks (a third of the cost,
     redrawn on every slider move); a property test shows the unchecked figure is the very same."""
     caps = list(award.caps.items())
-    text = [f"{fmt(v)}, binding" if c in award.binding else f"{fmt(v)} (+{fmt(v - award.amount)})"
+    # The headroom on a line of its own: on one line the longest bar's label ran past a
+    # narrow column's edge and was cut ("$1,500,000 (+$1,000,0").
+    text = [f"{fmt(v)}, binding" if c in award.binding else f"{fmt(v)}<br>(+{fmt(v - award.amount)})"
             for c, v in caps]
     top = max(v for _, v in caps)
     layout = _layout_dict(f"Headroom on every cap: {ROUTES[award.route]}", "Amount of the cap ($)", None,
