@@ -61,6 +61,44 @@ def test_holding_an_arrow_key_moves_the_slider(server, chromium):  # noqa: F811
     assert slider.input_value() == "1020000"
 
 
+def test_the_inputs_speak_for_themselves(server, chromium):  # noqa: F811
+    """The calculator's inputs (ui/fields_panel.js): a slider says its amount, a "?" opens the
+    field's explanation in place, a refused entry is an alert tied to its box, and a switch
+    that shows more fields keeps the focus."""
+    page = chromium.new_page(viewport={"width": 1400, "height": 1600})
+    page.goto(server + LINK)
+    wait_ready(page, timeout=90_000)   # a busy machine draws slowly
+    assert cost_slider(page).get_attribute("aria-valuetext") == "$1,000,000"
+    help_button = page.get_by_role("button", name="About: Total cost of eligible work")
+    assert help_button.get_attribute("aria-expanded") == "false"
+    assert not page.get_by_text("The whole cost of the eligible work, before any grant.").is_visible()
+    help_button.focus()
+    page.keyboard.press("Enter")
+    assert help_button.get_attribute("aria-expanded") == "true"
+    assert page.get_by_text("The whole cost of the eligible work, before any grant.").is_visible()
+    box = page.get_by_label("Federal grant, exact amount")
+    box.fill("lots")
+    box.press("Enter")
+    alert = page.get_by_role("alert").filter(has_text="Federal grant: 'lots' is not a number")
+    alert.wait_for(timeout=30_000)
+    assert box.get_attribute("aria-invalid") == "true"
+    assert box.get_attribute("aria-describedby") == alert.get_attribute("id")
+    assert box.input_value() == "lots"                       # kept for the user to correct
+    box.fill("250,000")
+    box.press("Tab")                                         # leaving the box commits it too
+    settled(page, 1_000_000)
+    page.wait_for_url(re.compile(r"federal_grant=250000(&|$)"), timeout=30_000)
+    assert box.get_attribute("aria-invalid") is None and alert.count() == 0
+    switch = page.get_by_role("switch", name="The applicant requests a specific amount")
+    switch.focus()
+    page.keyboard.press("Space")
+    page.get_by_label("Requested amount, exact amount").wait_for(timeout=30_000)
+    assert page.evaluate("document.activeElement.getAttribute('role')") == "switch"   # focus kept
+    assert page.get_by_label("Requested amount, exact amount").input_value() == "250,000"   # the award shown
+    no_error_on(page)
+    page.close()
+
+
 @pytest.mark.parametrize("state", list(STATES))
 def test_axe_finds_no_violation(server, chromium, state):  # noqa: F811
     """axe-core at wcag2a, wcag2aa, wcag21a and wcag21aa: zero violations on every page in every

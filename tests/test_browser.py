@@ -42,6 +42,32 @@ def test_calculator_loads_slider_moves_award_charts_render(server, chromium):  #
     page.screenshot(path=str(ARTIFACTS / "calculator.png"), full_page=True)
 
 
+def test_a_mouse_drag_moves_the_cost_and_the_award_follows(server, chromium):  # noqa: F811
+    """Dragging sends the amount while the mouse moves (at most every 150 ms) and on release:
+    the award, the exact-amount box and the link end on where the thumb was let go."""
+    url, _ = server
+    page = chromium.new_page(viewport={"width": 1400, "height": 1800})
+    page.goto(url)
+    wait_ready(page)
+    track = page.get_by_role("slider", name="Total cost of eligible work", exact=True)
+    box = track.bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + box["width"] * 0.2, y)
+    page.mouse.down()
+    for i in range(1, 11):                                  # a drag to the middle, in steps
+        page.mouse.move(box["x"] + box["width"] * (0.2 + 0.03 * i), y)
+        page.wait_for_timeout(40)
+    page.mouse.up()
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stMetricValue]')]"
+                           ".some(e => e.innerText === '$600,000')", timeout=20_000)
+    dollars = int(track.input_value())
+    assert 2_000_000 < dollars < 3_000_000
+    page.wait_for_url(re.compile(rf"eligible_cost={dollars}(&|$)"), timeout=20_000)
+    assert page.get_by_label("Total cost of eligible work, exact amount").input_value() == f"{dollars:,}"
+    no_error_on(page)
+    page.close()
+
+
 def test_link_reproduces_scenario(server, chromium):  # noqa: F811
     url, _ = server
     page = chromium.new_page()

@@ -56,9 +56,12 @@ function buildMoney(panel, f) {
 
   // A press or a drag step shows at once; it is sent on each key press and, while dragging,
   // at most every 150 ms and again on release (a drag step per pixel would ask for a rerun each).
-  let dragTimer = null;
+  let dragTimer = null, sentValue = null;
   const send = () => {
+    clearTimeout(dragTimer);
     dragTimer = null;
+    if (range.value === sentValue) return;
+    sentValue = range.value;
     panel.send(f.id, { cents: Number(range.value) * 100 });
   };
   range.addEventListener("input", () => {
@@ -67,12 +70,9 @@ function buildMoney(panel, f) {
     if (!panel.pointerDown) send();
     else if (dragTimer === null) dragTimer = setTimeout(send, 150);
   });
-  range.addEventListener("change", () => {
-    if (dragTimer !== null) { clearTimeout(dragTimer); }
-    if (panel.pointerDown || dragTimer !== null) send();
-  });
+  range.addEventListener("change", send);   // the release of a drag: its last position
   range.addEventListener("pointerdown", () => { panel.pointerDown = true; });
-  range.addEventListener("pointerup", () => { panel.pointerDown = false; });
+  window.addEventListener("pointerup", () => { panel.pointerDown = false; });
   // Typed text is the user's until Enter or leaving the box; then it is checked by the server.
   box.addEventListener("input", () => { panel.typing.add(f.id); });
   const commit = () => {
@@ -86,6 +86,7 @@ function buildMoney(panel, f) {
     range.max = String(f.max);
     range.step = String(f.step);
     range.value = String(Math.min(Math.ceil(f.cents / 100), f.max));
+    sentValue = range.value;
     range.setAttribute("aria-valuetext", money(f.cents / 100));
     wrap.querySelector(".gf-max").textContent = money(f.max);
     if (!panel.typing.has(f.id)) box.value = f.text;
