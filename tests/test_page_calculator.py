@@ -282,6 +282,17 @@ def test_a_forged_edit_changes_nothing_and_the_page_answers(field, edit):
     assert award(at) == "$600,000" and inputs["eligible_cost"]["error"] is None
 
 
+def test_a_huge_typed_text_is_refused_and_not_echoed_whole():
+    at = app()
+    inputs = Panel(at)
+    inputs.edit("eligible_cost", text="9" * 100_000, n="x" * 100_000)
+    cost = inputs["eligible_cost"]
+    assert cost["error"] == f"Total cost of eligible work: '{'9' * 40}…' is 100,000 characters long; not an " \
+        "amount. Kept $1,000,000."
+    assert cost["text"] == "9" * 60 and cost["applied"] is None
+    assert award(at) == "$500,000"
+
+
 def test_a_forged_edit_of_an_unknown_field_is_ignored():
     at = app()
     inputs = Panel(at)

@@ -47,7 +47,7 @@ function buildMoney(panel, f) {
   ends.append(el("span", {}, "$0"), el("span", { class: "gf-max" }));
   track.append(range, ends);
   const entry = el("div", { class: "gf-entry" });
-  const box = el("input", { type: "text", id: `${id}-text`, inputmode: "decimal", autocomplete: "off",
+  const box = el("input", { type: "text", id: `${id}-text`, inputmode: "decimal", autocomplete: "off", maxlength: "60",
                             class: "gf-text", "aria-label": `${f.label}, exact amount` });
   entry.append(el("label", { for: `${id}-text`, class: "gf-small", "aria-hidden": "true" }, "Exact amount"), box);
   line.append(track, entry);

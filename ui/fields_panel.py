@@ -75,6 +75,11 @@ def entry_problem(label: str, raw: str, err: ValidationError) -> str:
     return f"{label}: {shown} {err.problem}"
 
 
+# What an exact-amount box holds (its maxlength in ui/fields_panel.js): "$1,000,000,000,000.00"
+# is 21 characters; a longer text is refused anyway, and a page other than ours is not echoed whole.
+TEXT_MAX = 60
+
+
 def _error_key(name: str) -> str:
     return f"err:{name}"
 
@@ -85,8 +90,9 @@ def _apply_money(name: str, edit: dict) -> None:
         try:
             state.put(name, to_cents(raw, name))
             st.session_state.pop(_error_key(name), None)
-        except ValidationError as err:   # the typed text stays in the box, with what is wrong beside it
-            st.session_state[_error_key(name)] = (raw, f"{entry_problem(label, raw, err)}. Kept {fmt(state.get(name))}.")
+        except ValidationError as err:   # the typed text stays in the box (as much as it holds), with what is wrong beside it
+            st.session_state[_error_key(name)] = (raw[:TEXT_MAX],
+                                                  f"{entry_problem(label, raw, err)}. Kept {fmt(state.get(name))}.")
     elif isinstance(cents, int) and not isinstance(cents, bool) and 0 <= cents <= MAX_CENTS:
         state.put(name, cents)
         st.session_state.pop(_error_key(name), None)
@@ -143,7 +149,8 @@ def panel(key: str, fields: list[dict], title: str = "", on_edit: dict[str, Call
             if not isinstance(edit, dict):
                 return
             (handlers.get(fid) or (lambda e: APPLY[kind](fid, e)))(edit)
-            st.session_state[f"applied:{key}:{fid}"] = edit.get("n")
+            n = edit.get("n")   # echoed to the page: a number, or nothing from a page other than ours
+            st.session_state[f"applied:{key}:{fid}"] = n if isinstance(n, (int, float)) and not isinstance(n, bool) else None
         return run
 
     for f in fields:
