@@ -24,8 +24,8 @@ def panels(at: AppTest) -> dict[str, dict]:
 
 
 class Panel:
-    """One panel of the page by key: "application" (the inputs column), "exception" (the Board
-    exception's switch), "exception_property" (its property questions)."""
+    """One panel of the page by key: "application" (the inputs column) or "exception_property"
+    (the Board exception's property questions, shown once its switch is on)."""
 
     def __init__(self, at: AppTest, key: str = "application"):
         self.at, self.key = at, key

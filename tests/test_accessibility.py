@@ -224,7 +224,7 @@ def test_focus_is_visible_on_switches_checkboxes_and_links(server, chromium):  #
     page = chromium.new_page(viewport={"width": 1280, "height": 1600})
     page.goto(server)
     wait_ready(page, timeout=90_000)   # a busy machine draws slowly
-    for selector in ('[data-testid="stSidebar"] [role="switch"]', '[data-testid="stMain"] [data-testid="stCheckbox"] input',
+    for selector in ('[data-testid="stSidebar"] [role="switch"]', '[data-testid="stMain"] [data-testid="stCheckbox"]:visible input',
                      '.gf input[role="switch"]', '.gf input[type="checkbox"]:not([role])', '.gf input[type="range"]',
                      '.gf select', '.gf-help-btn', '[data-testid="stSidebarNavLink"]'):
         page.keyboard.press("Shift")                     # the last input was a key: focus is shown

@@ -133,7 +133,7 @@ def test_query_params_seed_the_inputs():
               "bpw_exception_requested": "true", "local_property_value": "700000"})
     assert award(at) == "$600,000"
     assert "Board of Public Works exception" in binding(at)
-    assert Panel(at, "exception")["bpw_exception_requested"]["value"] is True
+    assert at.toggle(key="w:bpw_exception_requested").value is True
     assert Panel(at, "exception_property")["local_property_value"]["cents"] == 70_000_000
 
 
@@ -145,6 +145,19 @@ def test_each_exception_condition_flips_the_route(flag):
     assert award(at) == "$500,000"
     assert "Standard route" in binding(at)
     assert any(":red[:material/cancel: Fail]" in m.value for m in at.markdown)
+
+
+def test_the_exception_switch_shows_and_hides_its_questions():
+    at = app()
+    assert "exception_property" not in panels(at)
+    at.toggle(key="w:bpw_exception_requested").set_value(True).run()
+    assert at.query_params["bpw_exception_requested"] == "true"
+    questions = Panel(at, "exception_property")
+    assert list(questions.fields) == ["local_property_value", "state_funds_in_property", "state_bonded_debt"]
+    questions.move("local_property_value", 700_000)
+    assert at.query_params["local_property_value"] == "700000"
+    at.toggle(key="w:bpw_exception_requested").set_value(False).run()
+    assert "exception_property" not in panels(at) and "bpw_exception_requested" not in at.query_params
 
 
 def test_exception_panel_shows_each_condition_with_its_sentence():

@@ -47,9 +47,13 @@ def application_inputs(rs) -> None:
 
 
 def exception_switch() -> bool:
-    """The Board exception's switch; says whether the exception is asked for."""
-    panel("exception", [flag("bpw_exception_requested", "switch")])
-    return bool(state.get("bpw_exception_requested"))
+    """The Board exception's switch (a Streamlit toggle: one small element, where a panel of
+    its own resent the panel's script with every move); says whether the exception is asked for."""
+    key, name = "w:bpw_exception_requested", "bpw_exception_requested"
+    show(key, bool(state.get(name)))
+    st.toggle(FIELD[name].label, key=key, help=FIELD[name].help,
+              on_change=lambda: state.put(name, st.session_state[key]))
+    return bool(state.get(name))
 
 
 def exception_inputs() -> None:
