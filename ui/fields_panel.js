@@ -87,7 +87,8 @@ function buildMoney(panel, f) {
     range.step = String(f.step);
     range.value = String(Math.min(Math.ceil(f.cents / 100), f.max));
     sentValue = range.value;
-    range.setAttribute("aria-valuetext", money(f.cents / 100));
+    // the amount as the server writes it ("$1,234,567.89"), cents and all
+    range.setAttribute("aria-valuetext", f.error ? money(f.cents / 100) : `$${f.text}`);
     wrap.querySelector(".gf-max").textContent = money(f.max);
     if (!panel.typing.has(f.id)) box.value = f.text;
     error.textContent = f.error || "";
@@ -144,11 +145,13 @@ export default function (component) {
       sent: {},            // field id -> number of the last edit sent
       typing: new Set(),   // exact-amount boxes holding text not yet committed
       pointerDown: false,
+      count: 0,
     };
     panel.send = (field, edit) => {
       // Numbered so that each edit differs from the last (the server runs a field's handler
       // only on a change) and so that a run's reply can be matched to the newest edit.
-      const n = Date.now() * 1000 + Math.floor(Math.random() * 1000);
+      panel.count = (panel.count + 1) % 1000;
+      const n = Date.now() * 1000 + panel.count;
       panel.sent[field] = n;
       panel.setStateValue(field, { ...edit, n });
     };
