@@ -17,7 +17,7 @@ server.settle_heap(("pandas", "numpy", "plotly.graph_objects", "core.analysis", 
                     "core.portfolio", "core.report", "core.scenarios"))
 
 st.set_page_config(page_title="State capital grant what-if", page_icon="🏛️", layout="wide")
-st.html(widgets.ROW_CSS)
+st.html(widgets.CODE_CSS)
 
 PAGES = [
     st.Page("pages/calculator.py", title="Calculator", icon=":material/calculate:", default=True),

@@ -11,7 +11,7 @@ from core.fields import EXCEPTION_FIELDS, FIELD
 from ui import state
 from ui.fields_panel import choice, flag, money, panel
 
-ROW_CSS = """<style>
+CODE_CSS = """<style>
 [data-testid="stTable"] td code, [data-testid="stTable"] th code
   { font-family: inherit; font-size: inherit; color: inherit; background: none; padding: 0; white-space: normal; }
 [data-testid="stCaptionContainer"] code { color: inherit; background: none; }
