@@ -72,15 +72,15 @@ ARM = """
   let t0 = null;
   const done = () => {
     const v = value();
-    if (t0 !== null && v && v.innerText === want) {
+    if (t0 !== null && v && v.textContent === want) {
       obs.disconnect();
-      resolve([performance.now() - t0, window.__got === null ? null : window.__got - t0, v.innerText]);
+      resolve([performance.now() - t0, window.__got === null ? null : window.__got - t0, v.textContent]);
     }
   };
   const obs = new MutationObserver(done);
   obs.observe(document.body, {subtree: true, childList: true, characterData: true});
   document.addEventListener('keydown', () => { if (t0 === null) t0 = performance.now(); }, {capture: true, once: true});
-  setTimeout(() => { obs.disconnect(); resolve([null, null, value() && value().innerText]); }, 30000);
+  setTimeout(() => { obs.disconnect(); resolve([null, null, value() && value().textContent]); }, 30000);
 }); }
 """
 READY = ("() => { const a = document.querySelector('[data-testid=stApp]');"

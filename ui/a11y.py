@@ -63,11 +63,13 @@ SCRIPT = """<script>
   // lastAward: the amount last said (or first drawn); seen: the amount now on screen.
   let lastAward = null, seen = null, pending = null;
 
+  // textContent, not innerText: innerText makes the browser lay out the page first, and this runs
+  // on every change of the page (measured 7 ms per slider move on the calculator).
   function awardText() {
     for (const m of doc.querySelectorAll('[data-testid="stMetric"]')) {
       const label = m.querySelector('[data-testid="stMetricLabel"]');
       const value = m.querySelector('[data-testid="stMetricValue"]');
-      if (label && value && label.innerText.trim() === 'State grant award') { return value.innerText.trim(); }
+      if (label && value && label.textContent.trim() === 'State grant award') { return value.textContent.trim(); }
     }
     return null;
   }
