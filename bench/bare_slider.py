@@ -1,6 +1,7 @@
 """The baseline for bench/ui_latency.py and bench/load.py --floor: one slider, one metric,
 nothing else, opened from a link (?eligible_cost=...) like the dashboard, and served with
 the same socket setting (ui/server.py), so a ratio measures the dashboard's own cost."""
+import os
 import sys
 from pathlib import Path
 
@@ -15,3 +16,7 @@ start = st.query_params.get("eligible_cost", "1000000")
 cost = st.slider("Total cost of eligible work", 0, 5_000_000, int(start) if start.isdigit() else 1_000_000,
                  step=1_000, format="$%,d", key="s:eligible_cost")
 st.metric("State grant award", f"${cost // 2:,}")
+
+# bench/element_floor.py: the same app drawing more elements on each run, as a richer page re-sends its own.
+for i in range(int(os.environ.get("BENCH_EXTRA_ELEMENTS") or 0)):
+    st.markdown(f"Line {i + 1}: **{cost // (i + 2):,}** dollars")

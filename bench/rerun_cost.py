@@ -42,9 +42,9 @@ async def moves(url: str, pid: int, n: int) -> tuple[float, float | None]:
         await s.close()
 
 
-def measure(script: str, n: int) -> tuple[float, float]:
+def measure(script: str, n: int, env: dict | None = None) -> tuple[float, float]:
     server = []
-    with streamlit_server(script, on_start=server.append) as url:
+    with streamlit_server(script, env=env, on_start=server.append) as url:
         return asyncio.run(moves(url, server[0].pid, n))
 
 

@@ -33,6 +33,7 @@ class Run:
     """What one rerun showed: the metrics by label, and when the first of `watch` arrived."""
     metrics: dict[str, str] = field(default_factory=dict)
     first: float | None = None
+    deltas: int = 0                              # elements and blocks the rerun sent
     exceptions: list[str] = field(default_factory=list)
 
 
@@ -136,6 +137,7 @@ class Session:
                 self._delta(fwd, run, watch, t0)
 
     def _delta(self, fwd: ForwardMsg, run: Run, watch: str, t0: float) -> None:
+        run.deltas += 1
         if fwd.metadata.active_script_hash:
             self.page_hash = fwd.metadata.active_script_hash
         if fwd.delta.WhichOneof("type") != "new_element":
