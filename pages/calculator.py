@@ -36,7 +36,11 @@ if rs.is_variant:
 def exception_panel(award) -> None:
     """Full width below the inputs and results: opened, it fills its own row instead of
     lengthening the inputs column and leaving a blank area beside it."""
-    with st.expander("Board of Public Works exception", expanded=bool(state.get("bpw_exception_requested"))):
+    box = st.expander("Board of Public Works exception", expanded=bool(state.get("bpw_exception_requested")),
+                      key="exception_panel", on_change="rerun")
+    if not box.open:   # closed: nothing in it is built or sent on a slider move (Streamlit's lazy expander)
+        return
+    with box:
         st.caption(md(PROVISION["bpw_exception"].interpretation))
         # The switch first and on its own, so that switching it on leaves it (and its focus) where it was.
         if exception_switch():
@@ -49,13 +53,16 @@ def exception_panel(award) -> None:
                                         for cid, sentence in BPW_CONDITIONS.items()))
 
 
-def readings_note(award) -> None:
-    """Beside the award: that it is a maximum, the readings in use, and, when the award
-    depends on how a passage is read, what the other reading would allow, with a switch."""
+def maximum_note(award) -> str:
+    """Under the binding cap, in grey: that the award is a maximum, and the readings in use."""
     lines = ["The most the State may give under the regulation; the Department sets the amount within it."]
     if not award.readings.is_default:
         lines.append(f"Readings: {award.readings.describe()} (see Rules).")
-    st.caption(md("  \n".join(lines)))
+    return "  \n".join(f":gray[{md(line)}]" for line in lines)
+
+
+def other_readings(award) -> None:
+    """When the award depends on how a passage is read: what the other reading would allow, with a switch."""
     for o in award.other_readings():
         r = READING[o["reading"]]
         alt = r.alternative(o["alternative"])
@@ -76,8 +83,9 @@ def results(award) -> None:
     binding = source_words(award)
     top.markdown(f"**Binding:** {md(award.binding_text)}  \n"
                  f"**Route:** {md(ROUTES[award.route])}  \n"
-                 f"**From:** {md(binding)}")
-    readings_note(award)
+                 f"**From:** {md(binding)}  \n"
+                 + maximum_note(award))   # in the box, not a caption of its own: one element fewer per move
+    other_readings(award)
     # Let the server send the award before the CPU-bound charts below hold the
     # interpreter lock (measured: the award reaches the client ~30 ms sooner).
     time.sleep(0.01)

@@ -150,6 +150,10 @@ def test_each_exception_condition_flips_the_route(flag):
 def test_the_exception_switch_shows_and_hides_its_questions():
     at = app()
     assert "exception_property" not in panels(at)
+    # Closed (a lazy expander), the panel draws nothing inside; the user opens it, then turns the switch on.
+    assert "w:bpw_exception_requested" not in [t.key for t in at.toggle]
+    at.session_state["exception_panel"] = True
+    at.run()
     at.toggle(key="w:bpw_exception_requested").set_value(True).run()
     assert at.query_params["bpw_exception_requested"] == "true"
     questions = Panel(at, "exception_property")
@@ -312,3 +316,26 @@ def test_a_forged_edit_of_an_unknown_field_is_ignored():
     at.__dict__.setdefault("_panel_states", {})["application"] = {"castle": {"value": 1, "n": 1}}
     inputs.move("eligible_cost", 1_100_000)
     assert not at.exception and award(at) == "$550,000"
+
+
+def test_a_chart_table_is_drawn_once_opened_and_follows_every_move():
+    """The 'Numbers behind' expanders are lazy: closed, their table is neither built nor sent
+    (two fewer elements per slider move); opened, it shows the numbers of the inputs now."""
+    from core import chart_text
+    from core.award import evaluate
+    from ui.charts import table_markdown
+
+    def tables(at):
+        return [m.value for m in at.markdown if m.value.startswith("| ")]
+
+    at = app()
+    assert tables(at) == []
+    at.session_state["numbers:headroom"] = True   # the user opens "Numbers behind" the headroom chart
+    at.run()
+    default = evaluate(at.session_state["calc:shown"]["application"])
+    assert tables(at) == [table_markdown(chart_text.headroom(default)[1])]
+    Panel(at).move("eligible_cost", 3_000_000)
+    moved = evaluate(default.application.replace(eligible_cost=300_000_000))
+    assert award(at) == "$600,000"
+    assert tables(at) == [table_markdown(chart_text.headroom(moved)[1])]
+    assert "$600,000" in tables(at)[0] and tables(at) != [table_markdown(chart_text.headroom(default)[1])]

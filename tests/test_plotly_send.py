@@ -48,13 +48,33 @@ class _Recorder:
     def markdown(self, text):
         self.shown.append(text)
 
-    def expander(self, label):
-        import contextlib
+    def expander(self, label, **kwargs):
         self.shown.append(label)
-        return contextlib.nullcontext()
+        return _OpenExpander(self)
 
     def table(self, rows):
         self.shown.append(repr(rows))
+
+
+class _OpenExpander:
+    """An expander the user has opened: what is drawn in it is recorded with the rest."""
+
+    open = True
+
+    def __init__(self, recorder):
+        self.recorder = recorder
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def markdown(self, text):
+        self.recorder.markdown(text)
+
+    def table(self, rows):
+        self.recorder.table(rows)
 
 
 @settings(max_examples=40, deadline=None)

@@ -75,8 +75,11 @@ def chart(fig, key: str, text: tuple[str, list[dict]]) -> None:
         if title:
             st.markdown(f"**{md(title)}**")
         st.plotly_chart(prebuilt(spec), key=key, alt=alt, theme=None, config=CONFIG)
-        with st.expander(f"Numbers behind “{title or 'this chart'}”"):
-            st.markdown(table_markdown(rows))   # the same HTML table as st.table, without a dataframe
+        # Drawn only while open (Streamlit's lazy expander): a closed table is not built and
+        # resent on every slider move; opened, it is drawn at once and follows every move.
+        numbers = st.expander(f"Numbers behind “{title or 'this chart'}”", key=f"numbers:{key}", on_change="rerun")
+        if numbers.open:
+            numbers.markdown(table_markdown(rows))   # the same HTML table as st.table, without a dataframe
         return
     title = plain_title(fig)
     if title:
