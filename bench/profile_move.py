@@ -144,6 +144,15 @@ def sampled(script: str, moves: int) -> None:
     print("\nby element (st.* call, inclusive of its registration and enqueue):")
     for el, c in els.most_common():
         print(f"  st.{el:22s} {100 * c / total:5.1f}%  {per_move * c / total:5.2f} ms")
+    ours = collections.Counter()   # inclusive, once per sample: each function of this project on the stack
+    for s, n in rows:
+        if SCRIPT in s:
+            for name in {f"{m.group(1)} ({m.group(2)})" for m in map(FRAME.match, s.split(";"))
+                         if m and m.group(2).split("/")[0] in ("pages", "ui", "core")}:
+                ours[name] += n
+    print("\nby function of this project (inclusive of what it calls, Streamlit's elements too):")
+    for name, c in ours.most_common(25):
+        print(f"  {100 * c / total:5.1f}%  {per_move * c / total:5.2f} ms  {name[:100]}")
     leaves = collections.Counter()
     for s, n in rows:
         leaves[s.rsplit(";", 1)[-1]] += n
