@@ -1,7 +1,7 @@
 """Streamlit's own floor under issue 17's goals: what each element a rerun sends costs, on the
 server and in the browser, measured on the bare one-slider app itself.
 
-    python bench/element_floor.py [--elements N] [--moves 150] [--presses 24]
+    python bench/element_floor.py [--elements N] [--moves 150] [--presses 24] [--outside]
 
 Measures: the bare one-slider app (bench/bare_slider.py) as it is, and the same app drawing N
 more Markdown lines on each run (BENCH_EXTRA_ELEMENTS=N), as a page re-sends its elements on
@@ -10,7 +10,9 @@ move, counted over Streamlit's protocol in this run. Prints, for both: server CP
 (as bench/rerun_cost.py) and keypress to award on screen in Chromium (as bench/ui_latency.py);
 then the cost of one element and the ratio that N plain elements alone give against the bare
 app. Where that ratio is above a goal, no page re-sending N elements can meet it, whatever
-its own code costs. Goals (issue 17): server 3x, browser 1.5x.
+its own code costs. --outside puts the slider and award in a fragment and the N lines
+outside it, as the calculator's sidebar, title and save box are: what elements a move does
+not resend still cost. Goals (issue 17): server 3x, browser 1.5x.
 """
 from __future__ import annotations
 
@@ -53,6 +55,7 @@ def main() -> None:
                     help="extra elements per run (default: as many as the calculator sends per move)")
     ap.add_argument("--moves", type=int, default=150)
     ap.add_argument("--presses", type=int, default=24)
+    ap.add_argument("--outside", action="store_true", help="the slider in a fragment, the extra elements outside it")
     args = ap.parse_args()
     for name in ("moves", "presses"):
         if getattr(args, name) < 3:
@@ -67,24 +70,27 @@ def main() -> None:
     if n is None:
         n = calculator_deltas()
         print(f"the calculator sends {n} elements and blocks per slider move (counted over the protocol)")
-    extra = {"BENCH_EXTRA_ELEMENTS": str(n)}
+    base = {"BENCH_OUTSIDE": "1"} if args.outside else {}
+    extra = {**base, "BENCH_EXTRA_ELEMENTS": str(n)}
+    where = "outside the fragment" if args.outside else "sent with every move"
     # Server: alternate the two apps, twice, so drift hits both alike; keep each one's lower figure.
     cpu_bare, cpu_more = [], []
     for _ in range(2):
-        cpu_bare.append(server_cpu(BARE, args.moves)[0])
+        cpu_bare.append(server_cpu(BARE, args.moves, base)[0])
         cpu_more.append(server_cpu(BARE, args.moves, extra)[0])
     sb, sm = min(cpu_bare), min(cpu_more)
-    with streamlit_server(BARE) as bare_url, streamlit_server(BARE, env=extra) as more_url, browser() as b:
+    with streamlit_server(BARE, env=base) as bare_url, streamlit_server(BARE, env=extra) as more_url, browser() as b:
         bare, more = [], []
         for _ in range(3):
             bare += keypress(b, bare_url + "/?bench=bare", args.presses // 3)
             more += keypress(b, more_url + "/?bench=bare", args.presses // 3)
     kb, km = (statistics.median(t[0] for t in times) for times in (bare, more))
-    print(f"server CPU per move: bare app {sb:.2f} ms, with {n} more elements {sm:.2f} ms "
+    print(f"server CPU per move: bare app {sb:.2f} ms, with {n} more elements {where} {sm:.2f} ms "
           f"(runs: {', '.join(f'{x:.2f}' for x in cpu_bare)} / {', '.join(f'{x:.2f}' for x in cpu_more)})")
-    print(f"keypress to award (median of {len(bare)}): bare app {kb:.0f} ms, with {n} more elements {km:.0f} ms")
+    print(f"keypress to award (median of {len(bare)}): bare app {kb:.0f} ms, with {n} more elements {where} "
+          f"{km:.0f} ms")
     print(f"one element costs: {(sm - sb) / n * 1000:.0f} us of server CPU, {(km - kb) / n:.2f} ms in the browser")
-    print(f"floor: {n} plain elements alone, server {sm / sb:.2f}x the bare app (goal 3x); "
+    print(f"floor: {n} plain elements {where}, server {sm / sb:.2f}x the bare app (goal 3x); "
           f"browser {km / kb:.2f}x (goal 1.5x)")
 
 
