@@ -14,13 +14,20 @@ from streamlit.testing.v1.element_tree import UnknownElement
 _edits = itertools.count(1)
 
 
+def _data(node: UnknownElement) -> dict:
+    """The panel's data as the page's JSON.parse reads it: NaN or Infinity would fail there."""
+    def refuse(token: str):
+        raise ValueError(f"the panel's data holds {token}, which the page's JSON.parse refuses")
+    return json.loads(node.proto.bytes, parse_constant=refuse)
+
+
 def _nodes(at: AppTest):
     return [n for n in at._tree if isinstance(n, UnknownElement) and n.type == "bidi_component"]
 
 
 def panels(at: AppTest) -> dict[str, dict]:
     """Every fields panel on the page: its key -> its data (title, fields)."""
-    return {n.key: json.loads(n.proto.bytes) for n in _nodes(at)}
+    return {n.key: _data(n) for n in _nodes(at)}
 
 
 class Panel:
@@ -39,7 +46,7 @@ class Panel:
     @property
     def fields(self) -> dict[str, dict]:
         """Field id -> what the page shows for it (label, value or cents, text, error, max...)."""
-        return {f["id"]: f for f in json.loads(self._node().proto.bytes)["fields"]}
+        return {f["id"]: f for f in _data(self._node())["fields"]}
 
     def __getitem__(self, field: str) -> dict:
         return self.fields[field]
@@ -48,7 +55,7 @@ class Panel:
         return field in self.fields
 
     def title(self) -> str:
-        return json.loads(self._node().proto.bytes)["title"]
+        return _data(self._node())["title"]
 
     def edit(self, field: str, **edit) -> AppTest:
         """Send one edit of `field` and run, as the page does on a slider step, Enter or a click."""

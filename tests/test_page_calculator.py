@@ -310,6 +310,19 @@ def test_a_huge_typed_text_is_refused_and_not_echoed_whole():
     assert award(at) == "$500,000"
 
 
+@pytest.mark.parametrize("n", [float("nan"), float("inf"), -float("inf"), True, None, [1]])
+def test_a_forged_edit_number_is_not_echoed(n):
+    """The page takes the server's value only once its newest edit number comes back; a number
+    it could not parse (NaN, Infinity) or no number at all is not echoed, and the edit applies."""
+    at = app()
+    inputs = Panel(at)
+    inputs.edit("eligible_cost", cents=110_000_000, n=n)
+    assert not at.exception and award(at) == "$550,000"
+    assert inputs["eligible_cost"]["applied"] is None        # and the data still parses as the page parses it
+    inputs.edit("eligible_cost", cents=120_000_000, n=1e15)
+    assert award(at) == "$600,000" and inputs["eligible_cost"]["applied"] == 1e15
+
+
 def test_a_forged_edit_of_an_unknown_field_is_ignored():
     at = app()
     inputs = Panel(at)

@@ -149,8 +149,11 @@ def panel(key: str, fields: list[dict], title: str = "", on_edit: dict[str, Call
             if not isinstance(edit, dict):
                 return
             (handlers.get(fid) or (lambda e: APPLY[kind](fid, e)))(edit)
-            n = edit.get("n")   # echoed to the page: a number, or nothing from a page other than ours
-            st.session_state[f"applied:{key}:{fid}"] = n if isinstance(n, (int, float)) and not isinstance(n, bool) else None
+            # Echoed to the page: a number, or nothing from a page other than ours. Not NaN or
+            # Infinity: Python reads them in JSON, but the page's JSON.parse would fail on its answer.
+            n = edit.get("n")
+            number = (isinstance(n, int) and not isinstance(n, bool)) or (isinstance(n, float) and math.isfinite(n))
+            st.session_state[f"applied:{key}:{fid}"] = n if number else None
         return run
 
     for f in fields:
