@@ -16,7 +16,7 @@ from core.rulesets import edition_words
 from core.report import Item
 from core.scenarios import ScenarioError, ScenarioExists
 from ui import auth, present, state
-from ui.charts import chart
+from ui.chart_panel import chart_data, charts
 from ui.library import store
 from ui.reporting import report_buttons
 from ui.text import STATUS_BADGE, error_text, md, ruleset_label
@@ -94,8 +94,8 @@ def results(award) -> None:
     row.metric("Cost after federal grant", fmt(award.remaining))
     row.metric("Funding gap", fmt(gap))
     row.metric("Local match shortfall", fmt(short) if award.route == "standard" else "Waived")
-    chart(headroom_figure(award, large=presenting, as_dict=True), "headroom", chart_text.headroom(award))
-    chart(waterfall_figure(award, large=presenting, as_dict=True), "waterfall", chart_text.waterfall(award))
+    charts([chart_data(headroom_figure(award, large=presenting, as_dict=True), "headroom", chart_text.headroom(award)),
+            chart_data(waterfall_figure(award, large=presenting, as_dict=True), "waterfall", chart_text.waterfall(award))])
 
 
 def details(award) -> None:

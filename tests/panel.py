@@ -27,7 +27,16 @@ def _nodes(at: AppTest):
 
 def panels(at: AppTest) -> dict[str, dict]:
     """Every fields panel on the page: its key -> its data (title, fields)."""
-    return {n.key: _data(n) for n in _nodes(at)}
+    return {n.key: d for n in _nodes(at) if "fields" in (d := _data(n))}
+
+
+def charts(at: AppTest, key: str = "charts") -> list[dict]:
+    """The charts the calculator's chart element (ui/chart_panel.py) draws: for each, its id,
+    title, accessible name (alt), table rows and Plotly figure, as the page receives them."""
+    for n in _nodes(at):
+        if n.key == key:
+            return _data(n)["charts"]
+    raise KeyError(f"no chart element {key!r} on the page")
 
 
 class Panel:

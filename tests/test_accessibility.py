@@ -120,20 +120,24 @@ def test_every_chart_is_named_by_its_finding_with_its_numbers_beside_it(server, 
     wait_ready(page, timeout=90_000)   # a busy machine draws slowly
     award = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": "3000000",
                                             "local_contribution": "1500000"}))
-    charts = page.locator('[data-testid="stPlotlyChart"]')
+    charts = page.locator(".gc-figure")   # the calculator's chart element (ui/chart_panel.js)
+    charts.nth(1).locator(".main-svg").first.wait_for(timeout=20_000)
     assert charts.count() == 2
     assert charts.nth(0).get_attribute("role") == "figure"
     assert charts.nth(0).get_attribute("aria-label") == chart_text.headroom(award)[0]
     assert charts.nth(0).get_attribute("aria-label").startswith(
         "Program maximum binds: award $600,000, $900,000 below the State share limit")
     assert charts.nth(1).get_attribute("aria-label") == chart_text.waterfall(award)[0]
-    # the numbers, as a real table, right after each chart
-    tables = page.locator('[data-testid="stExpander"]', has_text="Numbers behind")
+    # the numbers, as a real table, right after each chart, behind a native disclosure
+    tables = page.locator("details.gc-numbers", has_text="Numbers behind")
     assert tables.count() == 2
-    tables.first.locator("summary").click()
+    summary = tables.first.locator("summary")
+    summary.focus()
+    page.keyboard.press("Enter")      # opened from the keyboard
     table = tables.first.locator("table")
     table.wait_for(timeout=20_000)
     assert "Program maximum" in table.inner_text() and "$600,000" in table.inner_text()
+    assert table.locator("thead th").all_inner_texts() == ["Cap", "Amount", "Headroom above the award", "Binding"]
     assert page.locator(".modebar, .modebar-btn").count() == 0      # no toolbar buttons in the Tab order
     page.close()
 

@@ -3,7 +3,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT
-from tests.panel import Panel, panels
+from tests.panel import Panel, charts, panels
 
 
 def app(params=None) -> AppTest:
@@ -331,24 +331,31 @@ def test_a_forged_edit_of_an_unknown_field_is_ignored():
     assert not at.exception and award(at) == "$550,000"
 
 
-def test_a_chart_table_is_drawn_once_opened_and_follows_every_move():
-    """The 'Numbers behind' expanders are lazy: closed, their table is neither built nor sent
-    (two fewer elements per slider move); opened, it shows the numbers of the inputs now."""
+def test_the_charts_their_names_and_numbers_follow_every_move():
+    """The charts are one element (ui/chart_panel.py): each chart's title, the sentence that
+    names it and its table are those of the inputs now, on every slider move."""
     from core import chart_text
     from core.award import evaluate
-    from ui.charts import table_markdown
-
-    def tables(at):
-        return [m.value for m in at.markdown if m.value.startswith("| ")]
+    from core.charts import headroom_figure, waterfall_figure
 
     at = app()
-    assert tables(at) == []
-    at.session_state["numbers:headroom"] = True   # the user opens "Numbers behind" the headroom chart
-    at.run()
     default = evaluate(at.session_state["calc:shown"]["application"])
-    assert tables(at) == [table_markdown(chart_text.headroom(default)[1])]
+    shown = charts(at)
+    assert [c["id"] for c in shown] == ["headroom", "waterfall"]
+    assert [c["title"] for c in shown] == ["Headroom on every cap: Standard route (50% State share)",
+                                           "Where the money comes from"]
+    assert (shown[0]["alt"], shown[0]["rows"]) == chart_text.headroom(default)
+    assert (shown[1]["alt"], shown[1]["rows"]) == chart_text.waterfall(default)
+    assert shown[0]["figure"]["data"] == headroom_figure(default, as_dict=True)["data"]
+    assert shown[1]["figure"]["data"] == waterfall_figure(default, as_dict=True)["data"]
+    assert shown[0]["figure"]["layout"]["title"]["text"] == ""      # the title is page text, above the figure
+    assert "template" in shown[0]["figure"]["layout"]
     Panel(at).move("eligible_cost", 3_000_000)
     moved = evaluate(default.application.replace(eligible_cost=300_000_000))
     assert award(at) == "$600,000"
-    assert tables(at) == [table_markdown(chart_text.headroom(moved)[1])]
-    assert "$600,000" in tables(at)[0] and tables(at) != [table_markdown(chart_text.headroom(default)[1])]
+    shown = charts(at)
+    assert (shown[0]["alt"], shown[0]["rows"]) == chart_text.headroom(moved)
+    assert (shown[1]["alt"], shown[1]["rows"]) == chart_text.waterfall(moved)
+    assert shown[0]["figure"]["data"] == headroom_figure(moved, as_dict=True)["data"]
+    assert {"Cap": "Program maximum", "Amount": "$600,000", "Headroom above the award": "$0",
+            "Binding": "yes"} in shown[0]["rows"]

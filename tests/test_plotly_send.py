@@ -11,6 +11,7 @@ from core.award import evaluate
 from core.charts import headroom_figure, waterfall_figure
 from core.plotly_send import prebuilt
 from tests.strategies import applications
+from ui.text import md
 
 
 def sent(fig) -> str:
@@ -50,19 +51,7 @@ class _Recorder:
 
     def expander(self, label, **kwargs):
         self.shown.append(label)
-        return _OpenExpander(self)
-
-    def table(self, rows):
-        self.shown.append(repr(rows))
-
-
-class _OpenExpander:
-    """An expander the user has opened: what is drawn in it is recorded with the rest."""
-
-    open = True
-
-    def __init__(self, recorder):
-        self.recorder = recorder
+        return self
 
     def __enter__(self):
         return self
@@ -70,38 +59,34 @@ class _OpenExpander:
     def __exit__(self, *exc):
         return False
 
-    def markdown(self, text):
-        self.recorder.markdown(text)
-
     def table(self, rows):
-        self.recorder.table(rows)
+        self.shown.append(rows)
 
 
 @settings(max_examples=40, deadline=None)
 @given(applications())
-def test_chart_draws_a_plain_dict_as_it_draws_the_figure(app):
-    """ui.charts.chart takes the calculator's figures as plain dicts (no Plotly object tree):
-    the title above, the JSON sent, the alt text and the table are those of the go.Figure."""
+def test_the_calculators_chart_element_draws_what_st_plotly_chart_drew(app):
+    """ui.chart_panel takes the calculator's figures as plain dicts (no Plotly object tree):
+    the title above, the figure sent (template included), the sentence naming it and its
+    numbers are those ui.charts.chart draws for the go.Figure on the other pages."""
     import ui.charts as charts
     from core import chart_text
+    from ui.chart_panel import chart_data
 
     award = evaluate(app)
     for figure, text in ((headroom_figure, chart_text.headroom), (waterfall_figure, chart_text.waterfall)):
         for large in (False, True):
-            drawn = []
-            for fig in (figure(award, validate=False, large=large), figure(award, large=large, as_dict=True)):
-                rec = _Recorder()
-                real, charts.st = charts.st, rec
-                try:
-                    charts.chart(fig, "k", text(award))
-                finally:
-                    charts.st = real
-                drawn.append((rec.shown, [(json.loads(j), kw) for j, kw in rec.sent]))
-            (shown_fig, sent_fig), (shown_dict, sent_dict) = drawn
-            assert sent_dict == sent_fig                 # the chart and its alt text
-            assert shown_dict[:2] == shown_fig[:2]       # title above, expander's label
-            rows = text(award)[1]
-            assert shown_fig[2] == repr(charts.table(rows))
-            assert shown_dict[2] == charts.table_markdown(rows)   # the same rows, as a Markdown table
-            for row in charts.table(rows):                       # each cell as st.table would show it
-                assert all(v in shown_dict[2] for v in row.values())
+            rec = _Recorder()
+            real, charts.st = charts.st, rec
+            try:
+                charts.chart(figure(award, validate=False, large=large), "k", text(award))
+            finally:
+                charts.st = real
+            [(spec, kwargs)] = rec.sent
+            data = json.loads(json.dumps(chart_data(figure(award, large=large, as_dict=True), "k", text(award))))
+            assert data["figure"] == json.loads(spec)                       # the figure, byte for byte in JSON
+            assert data["alt"] == kwargs["alt"] == text(award)[0]          # the sentence that names it
+            assert rec.shown[0] == f"**{md(data['title'])}**"               # the title above it
+            assert rec.shown[1] == f"Numbers behind “{data['title']}”"
+            assert data["rows"] == text(award)[1]                          # its numbers, cell for cell
+            assert rec.shown[2] == charts.table(data["rows"])

@@ -308,9 +308,39 @@ def test_every_request_of_a_session_reached_its_own_replica_and_the_csp_blocked_
         kinds = {re.sub(r"^https?://[^/]+", "", u).split("/")[1] or "page" for u, _ in s.served}
         assert {"static", "media", "_stcore"} <= kinds          # assets, downloads, the upload
         assert any("/_stcore/upload_file/" in u for u, _ in s.served)
-        assert {by for _, by in s.served} == {name}
+        plotly = [u for u, _ in s.served if PLOTLY_JS in u]
+        assert len(plotly) <= 1           # loaded once by the page (none when the browser kept it)
+        assert {by for u, by in s.served if PLOTLY_JS not in u} == {name}   # that one nginx serves itself
         assert s.page.evaluate("() => window.__csp") == []
-        assert s.page.locator(".js-plotly-plot .main-svg").count() >= 1   # scripts ran: charts drawn
+        # Plotly.js loaded and ran: both charts drawn
+        assert s.page.locator(".gc-plot.js-plotly-plot").count() == 2 and s.page.locator(".gc-plot .main-svg").count() >= 2
+
+
+PLOTLY_JS = "/component/ui.chart_panel.plotly_js/plotly.min.js"
+
+
+def test_nginx_serves_the_charts_plotly_js_compressed_once_and_kept_by_browsers(team, sessions):
+    """The calculator's charts load the plotly package's Plotly.js (ui/chart_panel.py). Through a
+    replica it would be gzipped again for every browser; nginx serves run-team's copy instead."""
+    import gzip
+
+    import plotly
+    from ui.chart_panel import plotly_path
+
+    assert plotly_path().startswith(PLOTLY_JS.lstrip("/") + "?v=" + plotly.__version__)
+    page_url = next(u for u, _ in next(iter(sessions.values())).served + [(team.url + "/" + plotly_path(), None)]
+                    if PLOTLY_JS in u)
+    req = urllib.request.Request(page_url, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        body, headers = r.read(), r.headers
+    source = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_bytes()
+    assert headers["Content-Encoding"] == "gzip" and gzip.decompress(body) == source
+    assert headers["Content-Type"].startswith("text/javascript")
+    assert "max-age=31536000" in headers["Cache-Control"]
+    assert headers.get("X-Served-By") is None                    # nginx itself, no replica
+    assert headers["X-Content-Type-Options"] == "nosniff" and "default-src 'self'" in headers["Content-Security-Policy"]
+    status, plain, whole = get(page_url)                         # a client that takes no gzip
+    assert status == 200 and whole == source
 
 
 def test_the_app_cannot_be_framed_by_another_site(team, chromium, tmp_path):  # noqa: F811
@@ -384,7 +414,8 @@ def test_uploads_reach_the_session_through_the_proxy_and_fail_without_affinity_c
         assert set(statuses) == {204, 400}
         page = chromium.new_page()
         replicas = []
-        page.on("response", lambda r: replicas.append(r.headers.get("x-served-by")) if r.url.startswith("http") else None)
+        page.on("response", lambda r: replicas.append(r.headers.get("x-served-by"))
+                if r.url.startswith("http") and PLOTLY_JS not in r.url else None)   # that one, nginx serves
         page.goto(control.url + "/")
         wait_ready(page)
         assert set(replicas) == set(REPLICAS)   # one page, both replicas: the failure affinity prevents
@@ -427,8 +458,9 @@ def test_killing_a_replica_leaves_the_other_working_and_a_reloaded_session_comes
     lost.page.keyboard.press("ArrowRight")
     lost.wait_award("$501,500")
     wait_ready(lost.page)
-    # (the app's static files and icon come from the browser's cache, with their first load's headers)
-    assert {by for u, by in lost.served if not re.search(r"/static/|/favicon", u)} == {"replica-2"}
+    # (the app's static files and icon come from the browser's cache, with their first load's headers;
+    # nginx serves Plotly.js itself)
+    assert {by for u, by in lost.served if not re.search(r"/static/|/favicon", u) and PLOTLY_JS not in u} == {"replica-2"}
     # and new browsers reach the restarted replica again
     assert {get(team.url + "/")[1]["X-Served-By"] for _ in range(4)} == set(REPLICAS)
 

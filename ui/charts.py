@@ -11,8 +11,7 @@ import re
 
 import streamlit as st
 
-from core.plotly_send import prebuilt
-from ui.text import cell, md, table
+from ui.text import md, table
 
 # No mode bar: its 16 buttons per chart came before the form in the Tab order (Save was the
 # 61st stop). Zooming and panning remain with the mouse; every number is in the table.
@@ -29,19 +28,6 @@ def plain_title(fig) -> str:
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", text))).strip()
 
 
-def table_markdown(rows: list[dict]) -> str:
-    """Rows as one Markdown table, cells shown as written (ui.text.cell, as st.table's):
-    drawn as an HTML table like st.table's, without the dataframe and Arrow conversion
-    st.table makes on every slider move (~0.7 ms each)."""
-    if not rows:
-        return ""
-    pipe = lambda c: re.sub(r"(?<!\\)\|", r"\\|", c)  # noqa: E731  a | would end the cell
-    head = list(rows[0])
-    lines = ["| " + " | ".join(pipe(md(str(h))) for h in head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(pipe(cell(r.get(h, ""))) for h in head) + " |" for r in rows]
-    return "\n".join(lines)
-
-
 def _top_margin(top: int, size: int, lines: int) -> int:
     """The top margin once the title leaves the drawing: what the title took is given back,
     but labels drawn above the plot ("Award $500,000") keep room for their own type size."""
@@ -49,9 +35,9 @@ def _top_margin(top: int, size: int, lines: int) -> int:
     return max(44 if large else 20, top - (30 if large else 24) - (36 if large else 24) * lines + 20)
 
 
-def _untitled(spec: dict) -> tuple[str, dict]:
-    """For a plain {"data", "layout"} figure (core.charts' as_dict): its title as text, and
-    the figure without it, its top margin cut as chart() cuts a go.Figure's."""
+def untitled(spec: dict) -> tuple[str, dict]:
+    """For a plain {"data", "layout"} figure (core.charts' as_dict, drawn by ui/chart_panel): its
+    title as text, and the figure without it, its top margin cut as chart() cuts a go.Figure's."""
     layout = spec["layout"]
     t = layout.get("title") or {}
     text = str(t.get("text") or "")
@@ -67,20 +53,8 @@ def _untitled(spec: dict) -> tuple[str, dict]:
 
 def chart(fig, key: str, text: tuple[str, list[dict]]) -> None:
     """Draw `fig` under its title as text, named by text[0], with the rows text[1] as a table.
-    `fig` may be a plain {"data", "layout"} dict (core.charts' as_dict=True): it is then sent
-    without building Plotly's object tree (core.plotly_send, the calculator on every move)."""
+    (The calculator, redrawn on every slider move, draws its charts with ui/chart_panel.)"""
     alt, rows = text
-    if isinstance(fig, dict):
-        title, spec = _untitled(fig)
-        if title:
-            st.markdown(f"**{md(title)}**")
-        st.plotly_chart(prebuilt(spec), key=key, alt=alt, theme=None, config=CONFIG)
-        # Drawn only while open (Streamlit's lazy expander): a closed table is not built and
-        # resent on every slider move; opened, it is drawn at once and follows every move.
-        numbers = st.expander(f"Numbers behind “{title or 'this chart'}”", key=f"numbers:{key}", on_change="rerun")
-        if numbers.open:
-            numbers.markdown(table_markdown(rows))   # the same HTML table as st.table, without a dataframe
-        return
     title = plain_title(fig)
     if title:
         lines = str(fig.layout.title.text).count("<br>") + 1
