@@ -5,7 +5,7 @@
 Measures: in headless Chromium, presses of the right-arrow key on the cost slider, for the
 bare one-slider app and the dashboard's calculator, each under Chrome's tracing (the
 renderer's main thread: scripting, style and layout, paint and compositing, other) and the
-V8 CPU profiler (JavaScript by source: Plotly's chunk, the rest of Streamlit's frontend,
+V8 CPU profiler (JavaScript by source: Plotly, the rest of Streamlit's frontend,
 garbage collection). Per press: keydown to the award on screen (as bench/ui_latency.py)
 and the main thread's busy time until the page is quiet again (charts redrawn).
 --timeline instead prints, for one press of each app, the renderer main thread's tasks from
@@ -75,8 +75,8 @@ def js_by_source(profile: dict) -> dict[str, float]:
             continue
         if fn == "(garbage collector)":
             key = "garbage collection"
-        elif "PlotlyChart" in url:
-            key = "Plotly (PlotlyChart chunk)"
+        elif "PlotlyChart" in url or "plotly.min.js" in url:
+            key = "Plotly (Streamlit's chunk, or plotly.min.js for the calculator)"
         elif url:
             key = "Streamlit frontend and React (other chunks)"
         else:
