@@ -42,6 +42,34 @@ def test_calculator_loads_slider_moves_award_charts_render(server, chromium):  #
     page.screenshot(path=str(ARTIFACTS / "calculator.png"), full_page=True)
 
 
+def test_the_charts_change_in_place_and_follow_the_column(server, chromium):  # noqa: F811
+    """The calculator's charts (ui/chart_panel.js) are drawn once and then changed in place on
+    every move (st.plotly_chart drew them anew each time); they follow their column's width."""
+    url, _ = server
+    page = chromium.new_page(viewport={"width": 1400, "height": 1800})
+    page.goto(url + "/?project_type=renovation&eligible_cost=1000000&local_contribution=500000")
+    wait_ready(page)
+    page.wait_for_function("() => document.querySelectorAll('.gc-plot .annotation-text').length > 0", timeout=30_000)
+    page.evaluate("() => { window.__plots = [...document.querySelectorAll('.gc-plot')]; }")
+    annotation = "() => document.querySelector('.gc-plot .annotation-text').textContent"
+    assert page.evaluate(annotation) == "Award $500,000"
+    slider = page.get_by_role("slider", name="Total cost of eligible work", exact=True)
+    slider.focus()
+    page.keyboard.press("ArrowRight")   # cost $1,001,000: award $500,500
+    page.wait_for_function(f"() => ({annotation})() === 'Award $500,500'", timeout=20_000)
+    assert page.evaluate("() => [...document.querySelectorAll('.gc-plot')].every((p, i) => p === window.__plots[i])")
+    assert "award $500,500" in page.locator(".gc-figure").first.get_attribute("aria-label")
+    width = "() => document.querySelector('.gc-plot .main-svg').getBoundingClientRect().width"
+    before = page.evaluate(width)
+    page.locator("[data-testid=stSidebar]").hover()
+    page.locator("[data-testid=stSidebarCollapseButton] button").first.click()   # the column widens
+    page.wait_for_function(f"() => ({width})() > {before} + 100", timeout=20_000)
+    box = page.evaluate("() => document.querySelector('.gc-plot').getBoundingClientRect().width")
+    assert abs(page.evaluate(width) - box) < 2    # the drawing fills its column again
+    no_error_on(page)
+    page.close()
+
+
 def test_a_mouse_drag_moves_the_cost_and_the_award_follows(server, chromium):  # noqa: F811
     """Dragging sends the amount while the mouse moves (at most every 150 ms) and on release:
     the award, the exact-amount box and the link end on where the thumb was let go."""

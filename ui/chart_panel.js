@@ -101,8 +101,21 @@ function schedule(view) {
 export default function (component) {
   const data = decode(component.data);
   const root = component.parentElement.querySelector(".gc");
-  const view = root.gc || (root.gc = { id: `gc-${Math.random().toString(36).slice(2, 8)}`, charts: new Map(),
-                                       scheduled: false });
+  let view = root.gc;
+  if (!view) {
+    view = root.gc = { id: `gc-${Math.random().toString(36).slice(2, 8)}`, charts: new Map(), scheduled: false };
+    // The column can change width without the window resizing (the sidebar folded, presentation
+    // mode): the drawn charts follow it, once per frame at most.
+    let pending = false;
+    new ResizeObserver(() => {
+      if (pending || !window.Plotly) return;
+      pending = true;
+      window.requestAnimationFrame(() => {
+        pending = false;
+        for (const c of view.charts.values()) if (c.plot._fullLayout) window.Plotly.Plots.resize(c.plot);
+      });
+    }).observe(root);
+  }
   view.plotlyPath = data.plotly;
   view.config = data.config;
   const wanted = new Set(data.charts.map((c) => c.id));
