@@ -70,6 +70,26 @@ def test_the_charts_change_in_place_and_follow_the_column(server, chromium):  # 
     page.close()
 
 
+def test_without_plotly_js_each_chart_says_so_and_shows_its_numbers(server, chromium):  # noqa: F811
+    """If Plotly.js cannot be loaded (a proxy without its file, a network fault), each chart says
+    so in an alert and opens its table; the award and the rest of the page are unaffected."""
+    url, _ = server
+    page = chromium.new_page(viewport={"width": 1400, "height": 1800})
+    page.route(re.compile(r".*/plotly\.min\.js.*"), lambda route: route.abort())
+    page.goto(url)
+    wait_ready(page)
+    assert award_text(page) == "$500,000"
+    problems = page.locator(".gc-problem")
+    problems.first.wait_for(state="visible", timeout=20_000)
+    assert problems.count() == 2
+    assert problems.first.inner_text() == ("This chart could not be drawn (Plotly.js did not load). "
+                                           "Its numbers are in the table below.")
+    assert problems.first.get_attribute("role") == "alert"
+    table = page.locator("details.gc-numbers").first
+    assert table.get_attribute("open") is not None and "Program maximum" in table.locator("table").inner_text()
+    page.close()
+
+
 def test_a_mouse_drag_moves_the_cost_and_the_award_follows(server, chromium):  # noqa: F811
     """Dragging sends the amount while the mouse moves (at most every 150 ms) and on release:
     the award, the exact-amount box and the link end on where the thumb was let go."""
