@@ -1,4 +1,5 @@
-"""Hand a figure to a renderer (st.plotly_chart) without Plotly's per-call overhead.
+"""Hand a figure to a renderer (st.plotly_chart, or the calculator's chart element
+ui/chart_panel.py, which sends its to_dict()) without Plotly's per-call overhead.
 
 `st.plotly_chart` turns every figure into a dict with `Figure.to_dict()`, which deep-copies
 the whole figure, template included, and walks it for numpy arrays; building the
