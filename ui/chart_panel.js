@@ -3,18 +3,6 @@
 // native disclosure. A run's data then only changes what moved, and Plotly.react redraws the
 // figure in place once the browser has painted the run (the award first, the charts right after).
 
-function el(tag, attrs = {}, text = "") {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text) e.textContent = text;
-  return e;
-}
-
-function decode(data) {
-  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) return JSON.parse(new TextDecoder().decode(data));
-  return typeof data === "string" ? JSON.parse(data) : data;
-}
-
 // The app's base URL, from the address of Streamlit's own script (an app may be served under a path).
 function appBase() {
   const script = document.querySelector('script[src*="/static/js/"]');

@@ -19,19 +19,16 @@ from pathlib import Path
 
 import orjson
 import plotly
-import streamlit as st
 import streamlit.components.v1 as components
 
 from core.plotly_send import prebuilt
 from ui.charts import CONFIG, untitled
+from ui.elements import element
 
-_HERE = Path(__file__).parent
 PLOTLY_JS = "plotly.min.js"
 # Registered only so that Streamlit serves the file at component/<name>/plotly.min.js; never drawn.
 _PLOTLY_FILES = components.declare_component("plotly_js", path=str(Path(plotly.__file__).parent / "package_data"))
-PANEL = st.components.v2.component(
-    "grant_charts", html='<div class="gc"></div>', css=(_HERE / "chart_panel.css").read_text(),
-    js=(_HERE / "chart_panel.js").read_text(), isolate_styles=False)
+PANEL = element("grant_charts", "chart_panel", "gc")
 
 
 def plotly_path() -> str:

@@ -8,13 +8,6 @@
 
 const money = (dollars) => "$" + Math.round(dollars).toLocaleString("en-US");
 
-function el(tag, attrs = {}, text = "") {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text) e.textContent = text;
-  return e;
-}
-
 // A label, with a help button that shows the field's explanation below it (a disclosure).
 function labelRow(panel, f, forId) {
   const row = el("div", { class: "gf-label" });
@@ -128,11 +121,6 @@ function buildFlag(panel, f) {
 const BUILD = { money: buildMoney, select: buildSelect, switch: buildFlag, check: buildFlag };
 
 // The server sends its data as JSON bytes (ui/fields_panel.py says why).
-function decode(data) {
-  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) return JSON.parse(new TextDecoder().decode(data));
-  return typeof data === "string" ? JSON.parse(data) : data;
-}
-
 export default function (component) {
   const { parentElement, setStateValue } = component;
   const data = decode(component.data);

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from typing import Callable
 
 import streamlit as st
@@ -25,11 +24,9 @@ import streamlit as st
 from core.fields import FIELD, PROJECT_TYPES
 from core.money import MAX_CENTS, ValidationError, fmt, to_cents
 from ui import state
+from ui.elements import element
 
-_HERE = Path(__file__).parent
-PANEL = st.components.v2.component(
-    "grant_fields", html='<div class="gf"></div>', css=(_HERE / "fields_panel.css").read_text(),
-    js=(_HERE / "fields_panel.js").read_text(), isolate_styles=False)
+PANEL = element("grant_fields", "fields_panel", "gf")
 
 # Slider ceilings (dollars) by field, for capital projects and for master plans.
 RANGES = {"capital": {"eligible_cost": 5_000_000, "federal_grant": 3_000_000, "local_contribution": 3_000_000,
