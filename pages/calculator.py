@@ -17,6 +17,7 @@ from core.report import Item
 from core.scenarios import ScenarioError, ScenarioExists
 from ui import auth, present, state
 from ui.chart_panel import chart_data, charts
+from ui.details_panel import details
 from ui.library import store
 from ui.reporting import report_buttons
 from ui.text import STATUS_BADGE, error_text, md, ruleset_label
@@ -89,32 +90,11 @@ def results(award) -> None:
     # Let the server send the award before the CPU-bound charts below hold the
     # interpreter lock (measured: the award reaches the client ~30 ms sooner).
     time.sleep(0.01)
-    gap, short = award.funding_gap, award.local_shortfall
-    row = st.container(horizontal=True)
-    row.metric("Cost after federal grant", fmt(award.remaining))
-    row.metric("Funding gap", fmt(gap))
-    row.metric("Local match shortfall", fmt(short) if award.route == "standard" else "Waived")
+    short = fmt(award.local_shortfall) if award.route == "standard" else "Waived"
     charts([chart_data(headroom_figure(award, large=presenting, as_dict=True), "headroom", chart_text.headroom(award)),
-            chart_data(waterfall_figure(award, large=presenting, as_dict=True), "waterfall", chart_text.waterfall(award))])
-
-
-def details(award) -> None:
-    # Three elements for three sections: each heading travels in the Markdown beside it, since
-    # every element costs the server time on every slider move, for every user.
-    checks = "  \n".join(f"{STATUS_BADGE[c.status]} **{md(c.label)}**: {md(c.message)}" for c in award.checks)
-    st.markdown(f"## Checks\n\n{checks}\n\n## How the award is worked out")
-    quote = st.toggle("Show the regulation's own sentences", key="w:show_quotes")
-    lines = []
-    for i, step in enumerate(award.steps, 1):
-        source = PROVISION[step.provision].title if step.provision in PROVISION else "Result"
-        lines.append(f"{i}\\. {md(step.text)} :gray[({md(source)})]")
-        if quote and step.provision in PROVISION:
-            p = PROVISION[step.provision]
-            said = f"{p.cite}: “{p.text}”" if p.text else f"{p.title}: no sentence of the regulation says this."
-            lines.append(":gray[" + md(said + (f" Interpretation: {p.interpretation}"
-                                               if p.interpretation else "")) + "]")
-    changed = "\n".join(f"- {md(line)}" for line in changes(award.application, rs, award.readings))
-    st.markdown("  \n".join(lines) + f"\n\n## What would change it\n\n{changed}")
+            chart_data(waterfall_figure(award, large=presenting, as_dict=True), "waterfall", chart_text.waterfall(award))],
+           amounts=[("Cost after federal grant", fmt(award.remaining)), ("Funding gap", fmt(award.funding_gap)),
+                    ("Local match shortfall", short)])
 
 
 def _saved(name: str) -> None:
@@ -198,7 +178,7 @@ def calculator() -> None:
         with col_in:
             application_inputs(rs)
         exception_panel(award)
-        details(award)
+        details(award, changes(award.application, rs, award.readings))
     state.write_url()
 
 

@@ -48,6 +48,12 @@ def _calc_exception(page, url):
     _ready(page)
 
 
+def _calc_quotes(page, url):
+    _calc(page, url)
+    page.get_by_role("switch", name="Show the regulation's own sentences").check()
+    page.locator(".gd-quote").first.wait_for(state="visible")
+
+
 def _calc_present(page, url):
     _calc(page, url)
     _present(page)
@@ -111,6 +117,7 @@ def _rules_present(page, url):
 STATES = {
     "calculator": _calc,
     "calculator, exception panel open": _calc_exception,
+    "calculator, the regulation's sentences shown": _calc_quotes,
     "calculator, presentation mode": _calc_present,
     "compare, empty library": _compare_empty,
     "compare, illustrative scenarios": _compare,

@@ -39,6 +39,23 @@ def charts(at: AppTest, key: str = "charts") -> list[dict]:
     raise KeyError(f"no chart element {key!r} on the page")
 
 
+def amounts(at: AppTest, key: str = "charts") -> dict[str, str]:
+    """The amounts above the calculator's charts: label -> value as shown."""
+    for n in _nodes(at):
+        if n.key == key:
+            return {a["label"]: a["value"] for a in _data(n)["amounts"]}
+    raise KeyError(f"no chart element {key!r} on the page")
+
+
+def details(at: AppTest, key: str = "details") -> dict:
+    """What the calculator's details element (ui/details_panel.py) draws: its checks, steps
+    (text, source, the regulation's sentence) and what would change it."""
+    for n in _nodes(at):
+        if n.key == key:
+            return _data(n)
+    raise KeyError(f"no details element {key!r} on the page")
+
+
 class Panel:
     """One panel of the page by key: "application" (the inputs column) or "exception_property"
     (the Board exception's property questions, shown once its switch is on)."""
@@ -73,6 +90,13 @@ class Panel:
         sent = self.at.__dict__.setdefault("_panel_states", {}).setdefault(self.key, {})
         sent[field] = {"n": next(_edits), **edit}   # a test may forge its own n
         states = self.at._tree.get_widget_states()
+        states.widgets.append(WidgetState(id=self._node().proto.id, json_value=json.dumps(sent)))
+        return self.at._run(states)
+
+    def rerun(self) -> AppTest:
+        """A run another control started: the panel's state goes with it, its edits unchanged."""
+        states = self.at._tree.get_widget_states()
+        sent = self.at.__dict__.get("_panel_states", {}).get(self.key, {})
         states.widgets.append(WidgetState(id=self._node().proto.id, json_value=json.dumps(sent)))
         return self.at._run(states)
 

@@ -90,6 +90,45 @@ def test_without_plotly_js_each_chart_says_so_and_shows_its_numbers(server, chro
     page.close()
 
 
+def test_the_regulations_sentences_show_at_the_switch_without_a_server_run(server, chromium):  # noqa: F811
+    """The details (ui/details_panel.js) show each step's sentence at their switch, from the
+    keyboard, without asking the server for a run; the switch is kept through moves and reloads
+    of the tab, and a move changes the checks, steps and what would change it."""
+    url, _ = server
+    page = chromium.new_page(viewport={"width": 1400, "height": 1800})
+    sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(frame)))
+    page.goto(url)
+    wait_ready(page)
+    switch = page.get_by_role("switch", name="Show the regulation's own sentences")
+    quotes = page.locator(".gd-quote")
+    assert not switch.is_checked() and quotes.count() == 4 and not quotes.first.is_visible()
+    before = len(sent)
+    switch.focus()
+    page.keyboard.press("Space")
+    quotes.first.wait_for(state="visible", timeout=5_000)
+    assert switch.is_checked()
+    assert quotes.nth(1).inner_text().startswith("§A program_max: “A grant for conversion")
+    page.wait_for_timeout(500)
+    assert len(sent) == before            # no run of the server
+    headings = page.locator(".gd h2").all_inner_texts()
+    assert headings == ["Checks", "How the award is worked out", "What would change it"]
+    changes = page.locator(".gd-changes li").first
+    assert changes.inner_text().startswith("Each extra $1 of total cost of eligible work adds $0.50")
+    cost = page.get_by_role("textbox", name="Total cost of eligible work, exact amount")
+    cost.fill("1,300,000")
+    cost.press("Enter")
+    page.wait_for_function("() => document.querySelector('.gd-changes li').textContent"
+                           ".startsWith('Costs above $1,200,000 no longer raise the award')", timeout=20_000)
+    assert page.locator(".gd-check.gd-fail").count() == 2 and quotes.first.is_visible()
+    page.reload()
+    wait_ready(page)
+    assert page.get_by_role("switch", name="Show the regulation's own sentences").is_checked()
+    assert page.locator(".gd-quote").first.is_visible()
+    no_error_on(page)
+    page.close()
+
+
 def test_a_mouse_drag_moves_the_cost_and_the_award_follows(server, chromium):  # noqa: F811
     """Dragging sends the amount while the mouse moves (at most every 150 ms) and on release:
     the award, the exact-amount box and the link end on where the thumb was let go."""

@@ -3,7 +3,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT
-from tests.panel import Panel, charts, panels
+from tests.panel import Panel, amounts, charts, details, panels
 
 
 def app(params=None) -> AppTest:
@@ -225,15 +225,42 @@ def test_a_bad_link_on_another_page_says_so():
     assert any("(eligible_cost=` oops `) is not a number" in w.value.replace("\\", "") for w in at.warning)
 
 
-def test_explanation_and_what_would_change():
+def test_checks_explanation_and_what_would_change_follow_every_move():
+    """One element (ui/details_panel.py) carries the three sections; each step carries its
+    provision's title and the regulation's own sentence, which the page shows at the switch."""
     at = app()
-    texts = [m.value.replace("\\", "") for m in at.markdown]
-    assert any("\n5. The award is the least of these limits: $500,000." in t for t in texts)
-    assert any("Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000" in t for t in texts)
-    quoted = "“A grant for conversion"
-    assert not any(quoted in m.value.replace("\\", "") for m in at.markdown)
-    at.toggle(key="w:show_quotes").set_value(True).run()
-    assert any("“A grant for conversion" in m.value.replace("\\", "") for m in at.markdown)
+    d = details(at)
+    assert d["quotes"] == "Show the regulation's own sentences"
+    assert [(c["word"], c["icon"], c["label"]) for c in d["checks"]] == [
+        ("Pass", "check_circle", "Local match"), ("Pass", "check_circle", "Fully funded"),
+        ("Pass", "check_circle", "Federal grant within the cost")]
+    assert d["checks"][0]["message"] == "Local contributions of $500,000 meet the 50% match of $500,000."
+    assert [s["source"] for s in d["steps"]] == ["Federal grant applied first", "Program maximum", "Funding need",
+                                                 "State share of the cost", "Result"]
+    assert d["steps"][-1] == {"text": "The award is the least of these limits: $500,000. Binding: State share limit "
+                                      "and funding need (both $500,000).", "source": "Result", "quote": None}
+    assert d["steps"][1]["quote"] == ("§A program_max: “A grant for conversion, acquisition, renovation, equipment, "
+                                      "or construction may not exceed $600,000. A grant for the development of a "
+                                      "master plan may not exceed $15,000.”")
+    assert d["steps"][2]["quote"].startswith("Funding need: no sentence of the regulation says this. Interpretation: ")
+    assert d["changes"][0] == ("Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000, "
+                               "where program maximum takes over.")
+    assert amounts(at) == {"Cost after federal grant": "$1,000,000", "Funding gap": "$0", "Local match shortfall": "$0"}
+
+    Panel(at).move("eligible_cost", 1_300_000)
+    d = details(at)
+    assert [(c["label"], c["word"]) for c in d["checks"]][:2] == [("Local match", "Fail"), ("Fully funded", "Fail")]
+    assert d["steps"][-1]["text"] == "The award is the least of these limits: $600,000. Binding: program maximum ($600,000)."
+    assert d["changes"] == ["Costs above $1,200,000 no longer raise the award (program maximum binds).",
+                            "Raising the federal grant from $0 does not change the award until $100,000, where "
+                            "State share limit takes over.",
+                            "Raising the local contribution from $500,000 does not change the award until "
+                            "$700,000, where funding need takes over.",
+                            "Any prior program funds would limit the award to $300,000 less those funds "
+                            "(prior-grant room).",
+                            "Another $200,000 of local funds closes the $200,000 funding gap."]
+    assert amounts(at) == {"Cost after federal grant": "$1,300,000", "Funding gap": "$200,000",
+                           "Local match shortfall": "$150,000"}
 
 
 def test_variant_ruleset_is_labelled():

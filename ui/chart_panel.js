@@ -1,7 +1,8 @@
-// The calculator's charts as one element (ui/chart_panel.py says why). Each chart is built once:
-// its title, the figure (named by the sentence that states its finding), and its numbers in a
-// native disclosure. A run's data then only changes what moved, and Plotly.react redraws the
-// figure in place once the browser has painted the run (the award first, the charts right after).
+// The calculator's charts as one element (ui/chart_panel.py says why), below the sums they break
+// down. Each chart is built once: its title, the figure (named by the sentence that states its
+// finding), and its numbers in a native disclosure. A run's data then only changes what moved,
+// and Plotly.react redraws the figure in place once the browser has painted the run (the award
+// first, the charts right after).
 
 // The app's base URL, from the address of Streamlit's own script (an app may be served under a path).
 function appBase() {
@@ -60,6 +61,19 @@ function fillTable(table, rows) {
   table.append(thead, body);
 }
 
+// The sums the charts break down, each a term and its value, as a row above them.
+function fillAmounts(list, amounts) {
+  const text = JSON.stringify(amounts);
+  if (text === list.dataset.shown) return;
+  list.dataset.shown = text;
+  list.hidden = !amounts.length;
+  list.replaceChildren(...amounts.map((a) => {
+    const item = el("div", { class: "gc-amount" });
+    item.append(el("dt", {}, a.label), el("dd", {}, a.value));
+    return item;
+  }));
+}
+
 // Draw what the last run sent, once the browser has painted it; a newer run's figure replaces a
 // figure not drawn yet, so a held key draws the latest move, not every one in turn.
 function schedule(view) {
@@ -91,7 +105,9 @@ export default function (component) {
   const root = component.parentElement.querySelector(".gc");
   let view = root.gc;
   if (!view) {
-    view = root.gc = { id: `gc-${Math.random().toString(36).slice(2, 8)}`, charts: new Map(), scheduled: false };
+    view = root.gc = { id: `gc-${Math.random().toString(36).slice(2, 8)}`, charts: new Map(), scheduled: false,
+                       amounts: el("dl", { class: "gc-amounts" }) };
+    root.append(view.amounts);
     // The column can change width without the window resizing (the sidebar folded, presentation
     // mode): the drawn charts follow it, once per frame at most.
     let pending = false;
@@ -106,11 +122,13 @@ export default function (component) {
   }
   view.plotlyPath = data.plotly;
   view.config = data.config;
+  fillAmounts(view.amounts, data.amounts || []);
   const wanted = new Set(data.charts.map((c) => c.id));
   for (const [id, c] of view.charts) {
     if (!wanted.has(id)) { c.section.remove(); view.charts.delete(id); }
   }
-  data.charts.forEach((c, i) => {
+  data.charts.forEach((c, n) => {
+    const i = n + 1;   // the amounts come first
     let v = view.charts.get(c.id);
     if (!v) {
       v = build(view, c.id);

@@ -7,7 +7,8 @@ nothing: ~100 ms of the page's main thread per move, the charts on screen ~200 m
 key press (README, "The calculator's cost per move"). Here each chart keeps its drawing and
 Plotly.react changes what moved, after the award is on screen. Each chart's title, its
 sentence (the figure's accessible name) and its numbers (a table in a native disclosure) travel
-in the same element: one element instead of six per move.
+in the same element: one element instead of six per move. So do the amounts above them (cost
+after the federal grant, funding gap, local match shortfall): one element instead of four.
 
 Plotly.js is the copy that ships with the plotly package (the same version that built the
 figure), served by Streamlit's route for component files and loaded once per browser page.
@@ -47,7 +48,9 @@ def chart_data(spec: dict, key: str, text: tuple[str, list[dict]]) -> dict:
             "figure": figure}
 
 
-def charts(items: list[dict], key: str = "charts") -> None:
-    """Draw `items` (chart_data) as one element, one chart under the other."""
+def charts(items: list[dict], amounts: list[tuple[str, str]] = (), key: str = "charts") -> None:
+    """Draw `items` (chart_data) as one element, one chart under the other, below `amounts`
+    ((label, value) pairs: the sums the charts break down, in a row)."""
     # Bytes: Streamlit forwards them as they are (a dict is walked and hashed on every run).
-    PANEL(key=key, data=orjson.dumps({"plotly": plotly_path(), "config": CONFIG, "charts": items}))
+    PANEL(key=key, data=orjson.dumps({"plotly": plotly_path(), "config": CONFIG, "charts": items,
+                                      "amounts": [{"label": label, "value": value} for label, value in amounts]}))

@@ -110,7 +110,7 @@ function buildFlag(panel, f) {
   const id = `${panel.id}-${f.id}`;
   const wrap = el("div", { class: `gf-field gf-flag gf-${f.kind}`, "data-field": f.id });
   const box = el("input", { type: "checkbox", id });
-  if (f.kind === "switch") box.setAttribute("role", "switch");
+  if (f.kind === "switch") { box.setAttribute("role", "switch"); box.classList.add("ui-switch"); }
   box.addEventListener("change", () => panel.send(f.id, { value: box.checked }));
   const parts = labelRow(panel, f, id);
   parts[0].prepend(box);

@@ -28,10 +28,12 @@ _ICON = re.compile(r":(?=material/)", re.IGNORECASE)
 MAX_SHOWN = 200        # characters of one user value in a message or label
 MAX_TEXT = 5_000       # characters of a user's whole text (notes) shown at once
 
-# Material icons ship with Streamlit's own font, so they render without an emoji font.
-STATUS_BADGE = {"pass": ":green[:material/check_circle: Pass]", "fail": ":red[:material/cancel: Fail]",
-                "waived": ":gray[:material/remove_circle: Waived]", "warning": ":orange[:material/warning: Warning]",
-                "not_applicable": ":gray[:material/remove_circle: Not applicable]"}
+# A check's status: colour, Material icon and word. Material icons ship with Streamlit's own
+# font, so they render without an emoji font; the word says it, the colour and icon only repeat it.
+STATUS = {"pass": ("green", "check_circle", "Pass"), "fail": ("red", "cancel", "Fail"),
+          "waived": ("gray", "remove_circle", "Waived"), "warning": ("orange", "warning", "Warning"),
+          "not_applicable": ("gray", "remove_circle", "Not applicable")}
+STATUS_BADGE = {s: f":{colour}[:material/{icon}: {word}]" for s, (colour, icon, word) in STATUS.items()}
 
 
 def md(text: str) -> str:
