@@ -99,11 +99,23 @@ class Line:
     b: Fraction
     margin: tuple | None = None
 
-    def present(self, x: Fraction) -> bool:
-        return self.margin is None or self.margin[0] * x + self.margin[1] < 0
 
+class Lines:
+    """Every cap of every route as a line along one input (`routes`: route -> cap -> Line),
+    and the same lines as integers over one common denominator (`scaled`). Comparing caps at a
+    point x = p/q then needs integers only: a·x + b times that denominator and q is A·p + B·q,
+    and scaling every value by the same positive number keeps which is least, which tie and
+    which are below zero. Fractions made the award's regime the bulk of what_would_change,
+    which the calculator works out on every slider move."""
 
-Lines = dict[str, dict[str, Line]]
+    def __init__(self, routes: dict[str, dict[str, Line]]):
+        self.routes = routes
+        self.d = d = math.lcm(*(f.denominator for caps in routes.values() for ln in caps.values()
+                       for f in (ln.a, ln.b, *(ln.margin or ()))))
+        self.scaled = tuple((route, tuple((c, int(ln.a * d), int(ln.b * d),
+                                           None if ln.margin is None else (int(ln.margin[0] * d), int(ln.margin[1] * d)))
+                                          for c, ln in caps.items()))
+                            for route, caps in routes.items())
 
 
 def _fit(v1, v2) -> Line:
@@ -121,29 +133,36 @@ def _lines(app: Application, rs: Ruleset, field: str, readings: Readings = DEFAU
     then the stretch the input is on); callers must not change what it returns."""
     at1 = raw_caps(_values(app, field, 1), app, rs, readings)
     at2 = raw_caps(_values(app, field, 2), app, rs, readings)
-    return {r: {c: _fit(v1, at2[r][c]) for c, v1 in caps.items()} for r, caps in at1.items()}
+    return Lines({r: {c: _fit(v1, at2[r][c]) for c, v1 in caps.items()} for r, caps in at1.items()})
 
 
 def _constant_lines(app: Application, rs: Ruleset, field: str, x: int, readings: Readings) -> Lines:
     """The caps at one value of the field, as flat lines (the regime at exactly x)."""
     at = raw_caps(_values(app, field, x), app, rs, readings)
-    return {r: {c: (Line(Fraction(0), v.value, (Fraction(0), v.margin)) if isinstance(v, Step) else
-                    Line(Fraction(0), Fraction(v)))
-                for c, v in caps.items()} for r, caps in at.items()}
+    return Lines({r: {c: (Line(Fraction(0), v.value, (Fraction(0), v.margin)) if isinstance(v, Step) else
+                          Line(Fraction(0), Fraction(v)))
+                      for c, v in caps.items()} for r, caps in at.items()})
+
+
+def _present(margin: tuple | None, p: int, q: int) -> bool:
+    """Whether a scaled line with this scaled margin is present at x = p/q."""
+    return margin is None or margin[0] * p + margin[1] * q < 0
 
 
 def _regime(lines: Lines, x: Fraction) -> tuple[State, Fraction]:
-    """Route, binding caps and slope on the stretch around x (x strictly inside it)."""
+    """Route, binding caps and slope on the stretch around x (x strictly inside it), and the
+    award there before rounding."""
+    p, q = x.numerator, x.denominator
     best = None
-    for route, caps in lines.items():
-        values = {c: ln.a * x + ln.b for c, ln in caps.items() if ln.present(x)}
-        award = max(Fraction(0), min(values.values()))
+    for route, route_caps in lines.scaled:
+        values = {c: a * p + b * q for c, a, b, margin in route_caps if _present(margin, p, q)}
+        award = max(0, min(values.values()))
         if best is None or award > best[2]:
             best = (route, values, award)
     route, values, award = best
-    binding = tuple(c for c in CAP_IDS if c in values and max(Fraction(0), values[c]) == award)
-    slope = Fraction(0) if award == 0 else lines[route][binding[0]].a
-    return State(route, binding, slope), award
+    binding = tuple(c for c in CAP_IDS if c in values and max(0, values[c]) == award)
+    slope = Fraction(0) if award == 0 else lines.routes[route][binding[0]].a
+    return State(route, binding, slope), Fraction(award, lines.d * q)
 
 
 def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = None,
@@ -164,16 +183,17 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
     if field == "prior_program_funds" and lo == 0:
         start = 1  # at 0 there is no earlier grant; from one cent on the top-up cap applies
     by_route = _lines(app, rs, field, readings)
-    lines = [(ln.a, ln.b) for caps in by_route.values() for ln in caps.values()]
+    # Where lines cross is the same for the scaled lines (integers: one fraction made per point).
+    lines = [(a, b) for _, caps in by_route.scaled for _, a, b, _ in caps]
     candidates = set()
     for i, (a1, b1) in enumerate(lines):
         if a1:
-            candidates.add(-b1 / a1)                     # the line crosses zero
+            candidates.add(Fraction(-b1, a1))                # the line crosses zero
         for a2, b2 in lines[i + 1:]:
             if a1 != a2:
-                candidates.add((b2 - b1) / (a1 - a2))    # two lines cross
-    jumps = {-ln.margin[1] / ln.margin[0] for caps in by_route.values() for ln in caps.values()
-             if ln.margin is not None and ln.margin[0]}  # a condition starts or stops holding
+                candidates.add(Fraction(b2 - b1, a1 - a2))   # two lines cross
+    margins = [m for _, caps in by_route.scaled for *_, m in caps if m is not None]
+    jumps = {Fraction(-m[1], m[0]) for m in margins if m[0]}  # a condition starts or stops holding
     candidates |= jumps
     cuts = sorted(c for c in candidates if start < c < hi)
     edges = [Fraction(start)] + cuts + [Fraction(hi)]
@@ -184,7 +204,7 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
         if (before.binding, before.route) != (after.binding, after.route):
             breakpoints.append(_breakpoint(app, rs, field, Fraction(1), before, after, readings))
     def steps_on(x: Fraction) -> tuple:
-        return tuple(ln.present(x) for caps in by_route.values() for ln in caps.values() if ln.margin is not None)
+        return tuple(_present(m, x.numerator, x.denominator) for m in margins)
 
     for cut, left, before, after in zip(cuts, edges, regimes, regimes[1:]):
         if before != after:
@@ -266,7 +286,11 @@ def what_would_change(app: Application, rs: Ruleset | None = None, readings: Rea
                              f"award (prior-grant room).")
             continue
         hi = min(MAX_CENTS, max(4 * x, x + 4 * rs.capital_cap, 100))
-        s = sweep(app, field, 0, hi, rs, points=False, readings=readings) if x < hi else None
+        # Only breakpoints above x are named here: sweeping from x - 1 finds the same ones (the
+        # regime is the same anywhere between two adjacent candidate points), without working
+        # out the award at every breakpoint below. The whole sweep is made only where the
+        # breakpoints below are wanted (costs above the last one that raised the award).
+        s = sweep(app, field, max(0, x - 1), hi, rs, points=False, readings=readings) if x < hi else None
         here = _regime(_lines(app, rs, field, readings), Fraction(x) + Fraction(1, 2))[0]
         ahead = [b for b in s.breakpoints if b.value > x] if s else []
         if current.amount == 0:  # only a change that lifts the award from $0 is worth naming
@@ -286,6 +310,8 @@ def what_would_change(app: Application, rs: Ruleset | None = None, readings: Rea
             until = f" until {fmt(nxt.value)}, where {caps_words(nxt.binding_after)} {verb} over."
         if here.slope == 0:
             text = f"Raising the {label} from {fmt(x)} does not change the {'$0 ' if current.amount == 0 else ''}award{until}"
+            if field == "eligible_cost" and s and current.amount > 0:
+                s = sweep(app, field, 0, hi, rs, points=False, readings=readings)
             prev = s and next((b for b in reversed(s.breakpoints) if b.value <= x and b.slope_before > 0), None)
             if field == "eligible_cost" and prev and current.amount > 0:
                 text = f"Costs above {fmt(prev.value)} no longer raise the award ({caps_words(here.binding)} binds)."
