@@ -62,18 +62,26 @@ def maximum_note(award) -> str:
     return "  \n".join(f":gray[{md(line)}]" for line in lines)
 
 
-def other_readings(award) -> None:
-    """When the award depends on how a passage is read: what the other reading would allow, with a switch."""
+def other_readings(award) -> list[tuple]:
+    """When the award depends on how a passage is read: for each such passage, the sentence
+    saying what the other reading would allow, and that reading."""
+    out = []
     for o in award.other_readings():
         r = READING[o["reading"]]
         alt = r.alternative(o["alternative"])
         where = {"f_reference": "§F", "local_match_base": "§B", "local_match_effect": "§B",
                  "funding_need_cap": "the regulation"}[r.id]
-        row = st.container(horizontal=True, vertical_alignment="center")
-        row.markdown(md(f"Read the other way ({alt.title.lower()}), {where} would allow {fmt(o['award'])}."))
-        row.button("Use that reading", key=f"w:reading_switch:{r.id}",
-                   help=f"{r.title}: {alt.meaning}",
-                   on_click=state.put_readings, args=(award.readings.replace(**{r.id: o["alternative"]}),))
+        out.append((f"Read the other way ({alt.title.lower()}), {where} would allow {fmt(o['award'])}.", r, alt))
+    return out
+
+
+def reading_switches(award, others: list[tuple]) -> None:
+    """A button per passage read the other way; its label names the reading, since the
+    sentence it acts on is in the box above it."""
+    for _, r, alt in others:
+        st.button(f"Use the other reading ({alt.title.lower()})", key=f"w:reading_switch:{r.id}",
+                  help=f"{r.title}: {alt.meaning}",
+                  on_click=state.put_readings, args=(award.readings.replace(**{r.id: alt.id}),))
 
 
 def results(award) -> None:
@@ -82,11 +90,14 @@ def results(award) -> None:
     top = st.container(border=True, horizontal=True, wrap=False, vertical_alignment="center", gap="large")
     top.metric("State grant award", fmt(award.amount), width="content")
     binding = source_words(award)
+    others = other_readings(award)
+    # The note and any other reading's sentence travel in the box's Markdown, not elements of
+    # their own: every element costs the server time on each slider move of each user.
     top.markdown(f"**Binding:** {md(award.binding_text)}  \n"
                  f"**Route:** {md(ROUTES[award.route])}  \n"
                  f"**From:** {md(binding)}  \n"
-                 + maximum_note(award))   # in the box, not a caption of its own: one element fewer per move
-    other_readings(award)
+                 + maximum_note(award) + "".join(f"  \n{md(sentence)}" for sentence, _, _ in others))
+    reading_switches(award, others)
     # Let the server send the award before the CPU-bound charts below hold the
     # interpreter lock (measured: the award reaches the client ~30 ms sooner).
     time.sleep(0.01)
