@@ -6,7 +6,12 @@ is divided by the moves. This is what limits how many users one server carries
 bench/inputs_only.py, is the calculator's inputs column alone (the same element, no result
 shown): what a move costs before any of the result is drawn.
 
-    python bench/rerun_cost.py [--moves 200]
+The three apps are measured in turn, --rounds times, and each app's lowest figure is kept: on
+a shared machine a neighbour's load only ever adds to a process's CPU time (a virtual CPU
+taken away mid-run, caches emptied), so the lowest is the nearest to the app's own cost, and
+taking turns lets drift hit every app alike. Every round's figures are printed too.
+
+    python bench/rerun_cost.py [--moves 200] [--rounds 2]
 """
 from __future__ import annotations
 
@@ -51,18 +56,25 @@ def measure(script: str, n: int, env: dict | None = None) -> tuple[float, float]
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=2, help="turns of the three apps; each one's lowest is kept")
     args = ap.parse_args()
     if args.moves < 1:
         sys.exit(f"--moves: {args.moves} must be at least 1")
+    if not 1 <= args.rounds <= 10:
+        sys.exit(f"--rounds: {args.rounds} must be between 1 and 10")
     if not Path("/proc/self/stat").exists():
         sys.exit("this benchmark reads the server's CPU time from /proc: run it on Linux")
     print("Measures: server CPU per slider move, the calculator (dashboard.py) against a bare one-slider app.")
     print("Goal (issue 17): at most 3x the bare app. Breakdown by phase and element: bench/profile_move.py.",
           flush=True)
-    bare = measure(BARE, args.moves)
-    floor = measure("bench/inputs_only.py", args.moves)
-    dash = measure("dashboard.py", args.moves)
-    print(f"moves per app: {args.moves}")
+    runs = {BARE: [], "bench/inputs_only.py": [], "dashboard.py": []}
+    for r in range(1, args.rounds + 1):
+        for script, got in runs.items():
+            got.append(measure(script, args.moves))
+        print(f"round {r}: server CPU per move, bare {runs[BARE][-1][0]:.1f} ms, inputs alone "
+              f"{runs['bench/inputs_only.py'][-1][0]:.1f} ms, dashboard {runs['dashboard.py'][-1][0]:.1f} ms", flush=True)
+    bare, floor, dash = (min(got) for got in runs.values())   # the lowest CPU figure of each app
+    print(f"moves per app: {args.moves}; each app's lowest of {args.rounds} rounds:")
     print(f"bare one-slider app: {bare[0]:.1f} ms of server CPU per move; award received after {bare[1]:.0f} ms (median)")
     print(f"dashboard calculator: {dash[0]:.1f} ms of server CPU per move; award received after {dash[1]:.0f} ms (median)")
     print(f"the calculator's inputs alone (bench/inputs_only.py): {floor[0]:.1f} ms of server CPU per move")

@@ -345,8 +345,9 @@ def other_readings(app: Application, rs: Ruleset | None = None, readings: Readin
     out = []
     for rid in READING_IDS:
         other = readings.switched(rid)
-        a = evaluate(app, rs, other)
-        if a.amount != current.amount:
+        # The amount alone first (no words): most switches leave it, and the calculator asks on every move.
+        if award_amount(app, rs, other) != current.amount:
+            a = evaluate(app, rs, other)
             out.append({"reading": rid, "alternative": getattr(other, rid), "award": a.amount,
                         "binding": a.binding, "route": a.route})
     return out

@@ -69,13 +69,16 @@ def test_other_readings_measure_against_the_award_under_the_readings_given():
 
 
 def test_award_other_readings_reuse_the_award_itself(monkeypatch):
-    """An Award's other readings evaluate only the four switches: the award itself is not recomputed."""
+    """An Award's other readings ask the amount under only the four switches, and work out in
+    full only the switch that changes it: the award itself is not recomputed."""
     a = evaluate(app(**NEED_BINDS_UNDER_VARIANT), load("cap-800k"))
-    calls = []
-    real = core.award.evaluate
-    monkeypatch.setattr(core.award, "evaluate", lambda *args: calls.append(args[2]) or real(*args))
+    amounts, full = [], []
+    real_amount, real = core.award.award_amount, core.award.evaluate
+    monkeypatch.setattr(core.award, "award_amount", lambda *args: amounts.append(args[2]) or real_amount(*args))
+    monkeypatch.setattr(core.award, "evaluate", lambda *args: full.append(args[2]) or real(*args))
     assert a.other_readings() == [NO_NEED_CAP]
-    assert calls == [DEFAULT.switched(rid) for rid in READING]
+    assert amounts == [DEFAULT.switched(rid) for rid in READING]
+    assert full == [DEFAULT.switched("funding_need_cap")]
 
 
 # ---------------------------------------------------------------- the State share step at its edges
