@@ -166,11 +166,14 @@ def _regime(lines: Lines, x: Fraction) -> tuple[State, Fraction]:
 
 
 def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = None,
-          points: bool = True, readings: Readings = DEFAULT) -> Sweep:
+          points: bool = True, readings: Readings = DEFAULT, stop=None) -> Sweep:
     """Every point in [lo, hi] (cents) where the award's slope or binding caps change;
     with points, also the award at each edge and midpoint, for drawing. Where a
     condition switches a cap on or off (the local match under local_match_effect=condition)
-    the award jumps; the breakpoint is the first cent on the far side."""
+    the award jumps; the breakpoint is the first cent on the far side. With `stop` (a test
+    of a Breakpoint; points=False only), the breakpoints end at the first that passes it."""
+    if stop is not None and points:
+        raise ValueError("stop: only a sweep without points may end early")
     rs = rs or load()
     readings = readings or DEFAULT
     if field not in SWEEP_FIELDS:
@@ -186,12 +189,20 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
     # Where lines cross is the same for the scaled lines (integers: one fraction made per point).
     lines = [(a, b) for _, caps in by_route.scaled for _, a, b, _ in caps]
     candidates = set()
+
+    def candidate(num: int, den: int) -> None:
+        """num/den, kept only if strictly between start and hi (checked before a fraction is made)."""
+        if den < 0:
+            num, den = -num, -den
+        if start * den < num < hi * den:
+            candidates.add(Fraction(num, den))
+
     for i, (a1, b1) in enumerate(lines):
         if a1:
-            candidates.add(Fraction(-b1, a1))                # the line crosses zero
+            candidate(-b1, a1)                # the line crosses zero
         for a2, b2 in lines[i + 1:]:
             if a1 != a2:
-                candidates.add(Fraction(b2 - b1, a1 - a2))   # two lines cross
+                candidate(b2 - b1, a1 - a2)   # two lines cross
     margins = [m for _, caps in by_route.scaled for *_, m in caps if m is not None]
     jumps = {Fraction(-m[1], m[0]) for m in margins if m[0]}  # a condition starts or stops holding
     candidates |= jumps
@@ -212,6 +223,8 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
             if cut in jumps and cut.denominator == 1 and steps_on(cut) == steps_on((left + cut) / 2):
                 first = cut + 1  # the condition still holds (or still fails) at the cut itself
             breakpoints.append(_breakpoint(app, rs, field, first, before, after, readings, exact=cut))
+            if stop is not None and stop(breakpoints[-1]):
+                break
     if not points:
         return Sweep(field, lo, hi, tuple(breakpoints), ())
     edges = sorted({lo, hi, *(b.value for b in breakpoints if b.value <= hi)})
@@ -286,15 +299,17 @@ def what_would_change(app: Application, rs: Ruleset | None = None, readings: Rea
                              f"award (prior-grant room).")
             continue
         hi = min(MAX_CENTS, max(4 * x, x + 4 * rs.capital_cap, 100))
-        # Only breakpoints above x are named here: sweeping from x - 1 finds the same ones (the
-        # regime is the same anywhere between two adjacent candidate points), without working
-        # out the award at every breakpoint below. The whole sweep is made only where the
-        # breakpoints below are wanted (costs above the last one that raised the award).
-        s = sweep(app, field, max(0, x - 1), hi, rs, points=False, readings=readings) if x < hi else None
+        # Only the first breakpoint above x worth naming is named here (from a $0 award, only a
+        # change that lifts it). Sweeping from x - 1 finds the same ones (the regime is the same
+        # anywhere between two adjacent candidate points), and the sweep ends at that first one,
+        # so the award is not worked out at the breakpoints below or beyond it. The whole sweep
+        # is made only where the breakpoints below are wanted (costs above the last one that
+        # raised the award).
+        def named(b: Breakpoint) -> bool:
+            return b.value > x and (current.amount > 0 or b.award > 0 or b.slope_after > 0)
+        s = sweep(app, field, max(0, x - 1), hi, rs, points=False, readings=readings, stop=named) if x < hi else None
         here = _regime(_lines(app, rs, field, readings), Fraction(x) + Fraction(1, 2))[0]
-        ahead = [b for b in s.breakpoints if b.value > x] if s else []
-        if current.amount == 0:  # only a change that lifts the award from $0 is worth naming
-            ahead = [b for b in ahead if b.award > 0 or b.slope_after > 0]
+        ahead = [b for b in s.breakpoints if named(b)] if s else []
         nxt = ahead[0] if ahead else None
         if nxt is None:
             until = "."

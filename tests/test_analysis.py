@@ -19,6 +19,20 @@ def values(sw):
     return [(b.value, b.binding_before, b.binding_after) for b in sw.breakpoints]
 
 
+def test_a_sweep_told_where_to_stop_ends_at_the_first_breakpoint_that_passes():
+    """what_would_change names only the first breakpoint above an input: the sweep it asks for
+    ends there (the awards beyond are not worked out), and is the full sweep's beginning."""
+    a = app(eligible_cost=1_000_000, local_contribution=500_000)
+    full = sweep(a, "eligible_cost", 0, 500_000_000, points=False)
+    short = sweep(a, "eligible_cost", 0, 500_000_000, points=False, stop=lambda b: b.value > 60_000_000)
+    assert short.breakpoints == full.breakpoints[:2]
+    assert [b.value for b in short.breakpoints] == [50_000_000, 100_000_000]
+    none = sweep(a, "eligible_cost", 0, 500_000_000, points=False, stop=lambda b: False)
+    assert none.breakpoints == full.breakpoints
+    with pytest.raises(ValueError, match="stop: only a sweep without points may end early"):
+        sweep(a, "eligible_cost", 0, 500_000_000, stop=lambda b: True)
+
+
 def test_issue_example_cost_kinks():
     sw = sweep(app(eligible_cost=1_000_000, local_contribution=500_000), "eligible_cost", 0, 500_000_000)
     assert values(sw) == [(50_000_000, ("funding_need",), ("funding_need",)),
