@@ -25,6 +25,13 @@ def _nodes(at: AppTest):
     return [n for n in at._tree if isinstance(n, UnknownElement) and n.type == "bidi_component"]
 
 
+def _element(at: AppTest, key: str, what: str) -> UnknownElement:
+    for n in _nodes(at):
+        if n.key == key:
+            return n
+    raise KeyError(f"no {what} {key!r} on the page")
+
+
 def panels(at: AppTest) -> dict[str, dict]:
     """Every fields panel on the page: its key -> its data (title, fields)."""
     return {n.key: d for n in _nodes(at) if "fields" in (d := _data(n))}
@@ -33,27 +40,18 @@ def panels(at: AppTest) -> dict[str, dict]:
 def charts(at: AppTest, key: str = "charts") -> list[dict]:
     """The charts the calculator's chart element (ui/chart_panel.py) draws: for each, its id,
     title, accessible name (alt), table rows and Plotly figure, as the page receives them."""
-    for n in _nodes(at):
-        if n.key == key:
-            return _data(n)["charts"]
-    raise KeyError(f"no chart element {key!r} on the page")
+    return _data(_element(at, key, "chart element"))["charts"]
 
 
 def amounts(at: AppTest, key: str = "charts") -> dict[str, str]:
     """The amounts above the calculator's charts: label -> value as shown."""
-    for n in _nodes(at):
-        if n.key == key:
-            return {a["label"]: a["value"] for a in _data(n)["amounts"]}
-    raise KeyError(f"no chart element {key!r} on the page")
+    return {a["label"]: a["value"] for a in _data(_element(at, key, "chart element"))["amounts"]}
 
 
 def details(at: AppTest, key: str = "details") -> dict:
     """What the calculator's details element (ui/details_panel.py) draws: its checks, steps
     (text, source, the regulation's sentence) and what would change it."""
-    for n in _nodes(at):
-        if n.key == key:
-            return _data(n)
-    raise KeyError(f"no details element {key!r} on the page")
+    return _data(_element(at, key, "details element"))
 
 
 class Panel:
