@@ -39,7 +39,8 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], hea
 [data-testid="stMetricValue"] {{ font-size: 3.2rem !important; line-height: 1.15 !important; }}
 [data-testid="stMetricValue"] p, [data-testid="stMetricValue"] div {{ font-size: inherit !important; }}
 [data-testid="stTable"] th, [data-testid="stTable"] td {{ font-size: 1.35rem !important; }}
-.gc-title, .gc-numbers summary {{ font-size: 1.5rem !important; }}
+.gc-title, .gc-numbers summary, .gc-amount dt {{ font-size: 1.5rem !important; }}
+.gc-amount dd {{ font-size: 3.2rem !important; line-height: 1.15 !important; }}
 .gc-table th, .gc-table td {{ font-size: 1.35rem !important; }}
 .st-key-cmp_focus_card [data-testid="stText"] {{ font-size: 2rem !important; font-weight: 700; }}
 .st-key-present_bar a p, .st-key-present_bar button p, .st-key-present_bar [data-testid="stMarkdownContainer"] p
