@@ -9,7 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from core.application import Application
-from core.fields import CAP, CAP_IDS, PROJECT_TYPES
+from core.fields import CAP, PROJECT_TYPES
 from core.money import fmt, plain
 from core.law import INTS, caps, inputs_of
 from core.readings import DEFAULT, READING_IDS, Readings

@@ -8,7 +8,7 @@ from core.charts import cumulative_figure, priority_figure, ranked_figure
 from core.export import csv_bytes
 from core.fields import FIELDS, PROJECT_TYPES
 from core.money import ValidationError, fmt, to_cents
-from core.rulesets import edition_words, version_words
+from core.rulesets import edition_words
 from core.portfolio import FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table, run
 from core.batch import BatchError
 from ui import present, state

@@ -18,7 +18,7 @@ from core.fields import EXCEPTION_FIELDS, FIELD, FIELDS
 from core.money import ValidationError
 from core.readings import DEFAULT as DEFAULT_READINGS, READING, READING_IDS, ReadingError, Readings
 from core.rulesets import RulesetError, Ruleset, available, load
-from ui.text import error_text, literal, md, message
+from ui.text import literal, md, message
 
 # The realistic example the dashboard opens on (ISSUE: renovation, $1,000,000, local $500,000).
 EXAMPLE = {"project_type": "renovation", "eligible_cost": 100_000_000, "local_contribution": 50_000_000}
