@@ -63,9 +63,6 @@ function fillTable(table, rows) {
 
 // The sums the charts break down, each a term and its value, as a row above them.
 function fillAmounts(list, amounts) {
-  const text = JSON.stringify(amounts);
-  if (text === list.dataset.shown) return;
-  list.dataset.shown = text;
   list.hidden = !amounts.length;
   list.replaceChildren(...amounts.map((a) => {
     const item = el("div", { class: "gc-amount" });
@@ -122,7 +119,8 @@ export default function (component) {
   }
   view.plotlyPath = data.plotly;
   view.config = data.config;
-  fillAmounts(view.amounts, data.amounts || []);
+  const amounts = data.amounts || [];
+  if (changed(view, "amountsShown", amounts)) fillAmounts(view.amounts, amounts);
   const wanted = new Set(data.charts.map((c) => c.id));
   for (const [id, c] of view.charts) {
     if (!wanted.has(id)) { c.section.remove(); view.charts.delete(id); }
@@ -141,10 +139,8 @@ export default function (component) {
     const what = `Numbers behind “${c.title || "this chart"}”`;
     v.summary.textContent = what;
     v.scroller.setAttribute("aria-label", what);
-    const rows = JSON.stringify(c.rows);
-    if (rows !== v.rows) { v.rows = rows; fillTable(v.table, c.rows); }
-    const fig = JSON.stringify(c.figure);
-    if (fig !== v.drawn) { v.drawn = fig; v.next = c.figure; }
+    if (changed(v, "rows", c.rows)) fillTable(v.table, c.rows);
+    if (changed(v, "drawn", c.figure)) v.next = c.figure;
   });
   if ([...view.charts.values()].some((c) => c.next !== null)) schedule(view);
 }

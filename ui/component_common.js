@@ -13,3 +13,12 @@ function decode(data) {
   if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) return JSON.parse(new TextDecoder().decode(data));
   return typeof data === "string" ? JSON.parse(data) : data;
 }
+
+// Whether `value` differs from what was last recorded under `key` in `memo` (as JSON), recording
+// it: a run resends every part of an element, and only what a move changed is drawn again.
+function changed(memo, key, value) {
+  const text = JSON.stringify(value);
+  if (memo[key] === text) return false;
+  memo[key] = text;
+  return true;
+}

@@ -65,9 +65,7 @@ export default function (component) {
   const view = root.gd || (root.gd = build(root));
   view.words.textContent = data.quotes;
   for (const [name, item] of Object.entries(ITEM)) {
-    const text = JSON.stringify(data[name]);
-    if (text === view.last[name]) continue;   // a move that left this list alone
-    view.last[name] = text;
+    if (!changed(view.last, name, data[name])) continue;   // a move that left this list alone
     view[name].replaceChildren(...data[name].map(item));
   }
 }

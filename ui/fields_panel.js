@@ -120,7 +120,7 @@ function buildFlag(panel, f) {
 
 const BUILD = { money: buildMoney, select: buildSelect, switch: buildFlag, check: buildFlag };
 
-// The server sends its data as JSON bytes (ui/fields_panel.py says why).
+// The server sends its data as JSON bytes (ui/fields_panel.py says why; decode() reads them).
 export default function (component) {
   const { parentElement, setStateValue } = component;
   const data = decode(component.data);
