@@ -339,7 +339,7 @@ def test_nginx_serves_the_charts_plotly_js_compressed_once_and_kept_by_browsers(
     assert "max-age=31536000" in headers["Cache-Control"]
     assert headers.get("X-Served-By") is None                    # nginx itself, no replica
     assert headers["X-Content-Type-Options"] == "nosniff" and "default-src 'self'" in headers["Content-Security-Policy"]
-    status, plain, whole = get(page_url)                         # a client that takes no gzip
+    status, _, whole = get(page_url)                             # a client that takes no gzip
     assert status == 200 and whole == source
 
 
