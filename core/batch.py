@@ -20,7 +20,8 @@ from core.rulesets import Ruleset, load
 
 ABSENT = ARRAYS.ABSENT                 # a cap that does not apply never binds
 REQUIRED_COLUMNS = tuple(f.name for f in FIELDS if f.required)
-OUTPUT_COLUMNS = ("award", "binding", "route", "local_shortfall", "funding_gap", "error")
+OUTPUT_COLUMNS = ("award", "binding", "route", "standard_award", "local_shortfall", "funding_gap", "error")
+MONEY_OUTPUTS = ("award", "standard_award", "local_shortfall", "funding_gap")
 _FAST_MONEY = r"\d{1,13}(\.\d{1,2})?"
 # Every subset of caps (a bitmask in canonical order) -> "cap;cap" text.
 _BINDING_TEXT = np.array([";".join(c for i, c in enumerate(CAP_IDS) if m >> i & 1)
@@ -149,6 +150,7 @@ def evaluate_parsed(v: pd.DataFrame, rs: Ruleset | None = None, readings: Readin
         "award": award,
         "binding": _BINDING_TEXT[mask],
         "route": np.where(use_exc, "bpw_exception", "standard"),
+        "standard_award": standard,   # what the row gets without the Board's exception
         "local_shortfall": np.where(use_exc, 0, np.maximum(0, law.match_required - local)),
         "funding_gap": np.maximum(0, x.eligible_cost - x.federal_grant - award - local),
     }, index=v.index)
@@ -180,14 +182,14 @@ def cents_text(cents: np.ndarray) -> np.ndarray:
 
 
 def evaluate_table(df: pd.DataFrame, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> pd.DataFrame:
-    """The input columns plus award, binding, route, local_shortfall, funding_gap, error."""
+    """The input columns plus award, binding, route, standard_award, local_shortfall, funding_gap, error."""
     values, errors = parse_frame(df)
     result = evaluate_parsed(values, rs, readings)
     bad = errors != ""
     out = df.copy()
     for col in OUTPUT_COLUMNS[:-1]:
         values = result[col].to_numpy()
-        out[col] = np.where(bad, "", cents_text(values) if col in ("award", "local_shortfall", "funding_gap") else values)
+        out[col] = np.where(bad, "", cents_text(values) if col in MONEY_OUTPUTS else values)
     out["error"] = errors
     return out
 

@@ -21,7 +21,8 @@ SOURCES = {"federal": ("Federal grant", "#00707a"), "state": ("State grant award
            "local": ("Local contribution", "#1e7b45"), "gap": ("Funding gap", "#b35900")}
 SOURCE_COLORS = {key: color for key, (_, color) in SOURCES.items()}
 CAP_COLORS = {"program_max": "#b3261e", "cost_share": "#6a3d9a", "local_match": "#a04000", "property_value": "#7a5c00",
-              "funding_need": "#a8326e", "prior_grant_room": "#4d6b00", "requested_amount": "#555555"}
+              "full_cost": "#3d5a80", "funding_need": "#a8326e", "prior_grant_room": "#4d6b00",
+              "requested_amount": "#555555"}
 BINDING = CAP_COLORS["program_max"]   # the budget line and other "a limit here" marks
 SLACK = "#555555"
 TEXT = "#222222"         # chart text, 15.9:1 (Streamlit's theme drew it #808495, 3.7:1)
@@ -177,7 +178,8 @@ def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False) -> 
                            customdata=[label(n, 24) for n, _ in named],
                            hovertemplate="%{customdata}: award %{text}<extra></extra>"))
     symbols = {"program_max": "diamond", "cost_share": "square", "local_match": "hexagon", "property_value": "triangle-up",
-               "funding_need": "circle", "prior_grant_room": "star", "requested_amount": "x"}
+               "full_cost": "triangle-down", "funding_need": "circle", "prior_grant_room": "star",
+               "requested_amount": "x"}
     size = 18 if large else 13
     for cap in caps:
         rows = [(i, a.caps[cap.id], cap.id in a.binding) for i, (_, a) in enumerate(named) if cap.id in a.caps]

@@ -84,6 +84,9 @@ CAPS: tuple[Cap, ...] = (
         "under the reading that a short local match is a condition of any award: $0 on the standard route"),
     Cap("property_value", "value of local property", "bpw_exception",
         "on the Board exception route, the grant may not exceed the value the local government makes available"),
+    Cap("full_cost", "cost of eligible work", "bpw_exception",
+        "on the Board exception route, the grant may exceed 50% of the cost of eligible work, never the cost "
+        "itself (after the federal grant, when it is applied first)"),
     Cap("funding_need", "funding need", "funding_need",
         "what the project still lacks after the federal grant and local contributions"),
     Cap("prior_grant_room", "prior-grant room", "prior_grant_room",

@@ -195,8 +195,11 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
 
     # §C federal_first. "If a federal grant is available for the project, unless federal law
     # is to the contrary, the federal grant shall be applied to the costs of the project
-    # before a grant under this program is applied."
-    remaining = ops.pos(x.eligible_cost - x.federal_grant)
+    # before a grant under this program is applied." When federal law is to the contrary the
+    # State grant comes first: every amount measured "after the federal grant" (the State
+    # share, the local match, the funding need) is measured on the whole cost.
+    remaining = ops.where(x.federal_law_contrary, x.eligible_cost, ops.pos(x.eligible_cost - x.federal_grant))
+    federal_applied = ops.both(ops.positive(x.federal_grant), ops.negate(x.federal_law_contrary))
 
     # §B cost_share. "Except as provided in §E of this regulation: A State grant may not
     # exceed 50 percent of the total cost of eligible work;"
@@ -205,10 +208,9 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # has been applied, except as provided in §F of this regulation."
     # Reading f_reference=prior_grant: §F (additional eligible work) lifts the §D limit, so
     # only §B's limit on the whole cost remains for a grantee with prior funds.
-    whole_cost = x.federal_law_contrary
+    base = remaining
     if readings.f_reference == "prior_grant":
-        whole_cost = ops.either(whole_cost, ops.positive(x.prior_program_funds))
-    base = ops.where(whole_cost, x.eligible_cost, remaining)
+        base = ops.where(ops.positive(x.prior_program_funds), x.eligible_cost, remaining)
     cost_share = ops.floor_share(base, rs.state_share)
 
     # §B local_match. "At least 50 percent of the cost of eligible work shall be provided
@@ -223,24 +225,37 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # §E bpw_exception. "At the discretion of the Board of Public Works, a grant may exceed 50
     # percent of the cost of eligible work, if: The grant is for conversion, renovation or
     # planning, design and construction ...; State funds have not been used for ... any real
-    # property or improvements made available by the applicant ...; and The State is not
-    # responsible for any bonded indebtedness in connection with [them]." The route opens only
-    # when it is requested and those conditions hold.
+    # property or improvements made available by the applicant, or for the building to be
+    # converted or renovated; and The State is not responsible for any bonded indebtedness in
+    # connection with [them]." Program funds this grantee already received for the project are
+    # State funds used for its building, so prior funds above $0 fail the third condition. The
+    # route opens only when it is requested and those conditions hold.
+    no_state_funds = ops.negate(ops.either(x.state_funds_in_property, ops.positive(x.prior_program_funds)))
     exception_open = ops.both(ops.both(x.bpw_exception_requested, ops.is_type(x.project_type, rs.bpw_eligible_types)),
-                              ops.both(ops.negate(x.state_funds_in_property), ops.negate(x.state_bonded_debt)))
+                              ops.both(no_state_funds, ops.negate(x.state_bonded_debt)))
     # "The value of property and improvements made available by the local government ...
-    # equals or exceeds the amount of the State grant;" On the exception route the 50% limits
-    # of §B and §D and the local match yield; that value caps the grant.
+    # equals or exceeds the amount of the State grant;" On the exception route the 50% limit
+    # and the local match yield; that value caps the grant, and so does the cost the 50% was
+    # measured on: a grant may exceed 50 percent of the cost of eligible work, never the cost.
     property_value = x.local_property_value
+    full_cost = remaining
+    # Reading f_reference=prior_grant: the exception lifts only §B's limit; §D's 50% of the
+    # remainder yields to §F alone, so it holds on this route whenever a federal grant is applied.
+    exception_share = A
+    if readings.f_reference == "prior_grant":
+        exception_share = ops.where(federal_applied, ops.floor_share(remaining, rs.state_share), A)
 
     # §F prior_grant_room. "A grantee that has in the past received funds in a total amount
     # of less than $300,000 ... may receive a grant for additional eligible work in an amount
-    # equal to the difference between the prior grant and $300,000 ..."
-    prior_grant_room = ops.where(ops.positive(x.prior_program_funds),
-                                 ops.pos(rs.prior_grant_ceiling - x.prior_program_funds), A)
+    # equal to the difference between the prior grant and $300,000 ..." Reading
+    # prior_grant_limit=below_only: the sentence limits only grantees below $300,000.
+    room = ops.pos(rs.prior_grant_ceiling - x.prior_program_funds)
+    if readings.prior_grant_limit == "below_only":
+        room = ops.unless(ops.at_least(x.prior_program_funds, rs.prior_grant_ceiling), room)
+    prior_grant_room = ops.where(ops.positive(x.prior_program_funds), room, A)
 
     # funding_need (no sentence: reading funding_need_cap). The State pays no more than the
-    # project still lacks after the federal grant and local contributions.
+    # project still lacks after the federal grant (when it is applied first) and local contributions.
     funding_need = A
     if readings.funding_need_cap == "applies":
         funding_need = ops.pos(remaining - x.local_contribution)
@@ -248,10 +263,11 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # requested_amount (no sentence): the award never exceeds what was asked for.
     requested_amount = ops.where(x.requested, x.requested_amount, A)
 
-    common = {"program_max": program_max, "funding_need": funding_need,
-              "prior_grant_room": prior_grant_room, "requested_amount": requested_amount}
+    common = {"funding_need": funding_need, "prior_grant_room": prior_grant_room,
+              "requested_amount": requested_amount}
     standard = {"program_max": program_max, "cost_share": cost_share, "local_match": local_match} | common
-    exception = {"program_max": program_max, "property_value": property_value} | common
+    exception = {"program_max": program_max, "cost_share": exception_share, "property_value": property_value,
+                 "full_cost": full_cost} | common
     return Caps(remaining, base, match_required, standard, exception, exception_open)
 
 

@@ -1,8 +1,8 @@
 """Readings: the places where the regulation's text can be read two ways (RULES.md,
 "Readings"), stored as data like the parameters of a ruleset.
 
-A `Readings` value names the alternative chosen for each of the four readings; every one
-of the 16 combinations is valid. The default of each reading is the one RULES.md's
+A `Readings` value names the alternative chosen for each of the five readings; every one
+of the 32 combinations is valid. The default of each reading is the one RULES.md's
 "The computation" applies.
 """
 from __future__ import annotations
@@ -56,9 +56,11 @@ READINGS: tuple[Reading, ...] = (
         (Alternative("board_exception", "§F is the Board exception",
                      "The 50%-of-remainder limit yields only on the Board exception route."),
          Alternative("prior_grant", "§F is the top-up for earlier grantees",
-                     "Lettering the paragraphs A to G in order, §F is the paragraph on earlier grantees: for "
-                     "additional eligible work (prior program funds above $0) the 50%-of-remainder limit "
-                     "does not apply, while the 50%-of-total-cost limit still does.")),
+                     "Lettering the text's seven paragraphs A to G in order, §F is the paragraph on earlier "
+                     "grantees: for additional eligible work (prior program funds above $0) the "
+                     "50%-of-remainder limit does not apply, while the 50%-of-total-cost limit still does. The "
+                     "Board's exception then lifts only the 50%-of-total-cost limit: on its route the "
+                     "50%-of-remainder limit still holds whenever a federal grant is applied.")),
     ),
     Reading(
         "local_match_base", "What the 50% local match is measured on", "local_match",
@@ -88,6 +90,19 @@ READINGS: tuple[Reading, ...] = (
          Alternative("none", "No funding-need limit",
                      "No sentence says so, so there is no funding-need cap; the other limits decide.")),
     ),
+    Reading(
+        "prior_grant_limit", "Whom the $300,000 top-up sentence limits", "prior_grant_room",
+        "A grantee that has in the past received funds in a total amount of less than $300,000 for an "
+        "eligible project under this program may receive a grant for additional eligible work in an amount "
+        "equal to the difference between the prior grant and $300,000, if the project meets the other "
+        "requirements of this chapter.",
+        (Alternative("ceiling", "Every earlier grantee, up to $300,000 in all",
+                     "Any grantee with prior program funds may receive at most $300,000 less those funds; at "
+                     "or above $300,000 of prior funds no additional grant is available."),
+         Alternative("below_only", "Only grantees below $300,000",
+                     "The sentence speaks only of grantees who received less than $300,000: they may receive "
+                     "the difference. A grantee at or above $300,000 is held by the other limits alone.")),
+    ),
 )
 READING = {r.id: r for r in READINGS}
 READING_IDS = tuple(r.id for r in READINGS)
@@ -100,6 +115,7 @@ class Readings:
     local_match_base: str = "remaining"
     local_match_effect: str = "check"
     funding_need_cap: str = "applies"
+    prior_grant_limit: str = "ceiling"
 
     def __post_init__(self):
         for r in READINGS:
@@ -163,5 +179,5 @@ def from_dict(data) -> Readings:
 
 
 def every() -> list[Readings]:
-    """All 16 combinations, the default first."""
+    """All 32 combinations, the default first."""
     return [Readings(*combo) for combo in product(*[[a.id for a in r.alternatives] for r in READINGS])]

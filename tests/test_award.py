@@ -36,7 +36,8 @@ CASES = [
     ("prior-one-cent-below", dict(eligible_cost=900_000, prior_program_funds="299999.99"), "0.01", ("prior_grant_room",), "standard"),
     # federal grant first, and federal law to the contrary
     ("federal-first", dict(eligible_cost=1_000_000, federal_grant=600_000, local_contribution=0), "200000.00", ("cost_share",), "standard"),
-    ("federal-law-contrary", dict(eligible_cost=1_000_000, federal_grant=600_000, local_contribution=0, federal_law_contrary=True), "400000.00", ("funding_need",), "standard"),
+    # federal law contrary: the State grant comes first, so what the project lacks is measured before the federal grant
+    ("federal-law-contrary", dict(eligible_cost=1_000_000, federal_grant=600_000, local_contribution=0, federal_law_contrary=True), "500000.00", ("cost_share",), "standard"),
     ("federal-law-contrary-share", dict(eligible_cost=1_000_000, federal_grant=200_000, local_contribution=0, federal_law_contrary=True), "500000.00", ("cost_share",), "standard"),
     ("federal-covers-all", dict(eligible_cost=500_000, federal_grant=800_000), "0.00", ("cost_share", "funding_need"), "standard"),
     # odd cents: the share is rounded down

@@ -53,7 +53,7 @@ def test_batch_good_and_bad_rows(tmp_path):
     assert [r["award"] for r in rows] == ["500000.00", "", "15000.00"]
     assert rows[1]["error"] == "eligible_cost: 'oops' is not a number; enter dollars such as 1250000 or 1,250,000.50"
     assert list(rows[0]) == ["name", "project_type", "eligible_cost", "local_contribution", "award", "binding",
-                             "route", "local_shortfall", "funding_gap", "error"]
+                             "route", "standard_award", "local_shortfall", "funding_gap", "error"]
 
 
 def test_batch_all_good_exit_0_and_missing_file(tmp_path):

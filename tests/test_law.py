@@ -1,6 +1,6 @@
 """The three engines (one application, batch, breakpoints) run core.law's one statement of
 the caps; these tests hold them to each other and to an independent computation written
-straight from RULES.md, under every ruleset and all 16 combinations of readings."""
+straight from RULES.md, under every ruleset and all 32 combinations of readings."""
 import math
 from fractions import Fraction
 
@@ -24,27 +24,33 @@ RULESETS = [load(i) for i in available()]
 def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
     """(award in cents, route), computed again from RULES.md without core.law."""
     cost, fed, local, prior = app.eligible_cost, app.federal_grant, app.local_contribution, app.prior_program_funds
-    remaining = max(0, cost - fed)
-    whole = app.federal_law_contrary or (rd.f_reference == "prior_grant" and prior > 0)
-    base = cost if whole else remaining
+    remaining = cost if app.federal_law_contrary else max(0, cost - fed)
+    base = cost if (rd.f_reference == "prior_grant" and prior > 0) else remaining
+    share = rs.state_share
+
+    def half(amount):
+        return amount * share.numerator // share.denominator
+
     limits = [rs.master_plan_cap if app.project_type == "master_plan" else rs.capital_cap]
     if rd.funding_need_cap == "applies":
         limits.append(max(0, remaining - local))
-    if prior > 0:
+    if prior > 0 and (rd.prior_grant_limit == "ceiling" or prior < rs.prior_grant_ceiling):
         limits.append(max(0, rs.prior_grant_ceiling - prior))
     if app.requested_amount is not None:
         limits.append(app.requested_amount)
-    share = rs.state_share
-    standard_limits = limits + [base * share.numerator // share.denominator]
+    standard_limits = limits + [half(base)]
     match_of = cost if rd.local_match_base == "total_cost" else remaining
     ls = rs.local_share
     required = -(-match_of * ls.numerator // ls.denominator)
     if rd.local_match_effect == "condition" and local < required:
         standard_limits.append(0)
     standard = max(0, min(standard_limits))
-    if (app.bpw_exception_requested and app.project_type in rs.bpw_eligible_types
+    if (app.bpw_exception_requested and app.project_type in rs.bpw_eligible_types and prior == 0
             and not app.state_funds_in_property and not app.state_bonded_debt):
-        exception = max(0, min(limits + [app.local_property_value]))
+        exception_limits = limits + [app.local_property_value, remaining]
+        if rd.f_reference == "prior_grant" and fed > 0 and not app.federal_law_contrary:
+            exception_limits.append(half(remaining))
+        exception = max(0, min(exception_limits))
         if exception > standard:
             return exception, "bpw_exception"
     return standard, "standard"
@@ -167,7 +173,8 @@ def test_other_readings_name_each_switch_that_changes_the_award():
     assert others["local_match_effect"]["award"] == 0
     d = a.to_dict()
     assert d["readings"] == {"f_reference": "board_exception", "local_match_base": "remaining",
-                             "local_match_effect": "check", "funding_need_cap": "applies"}
+                             "local_match_effect": "check", "funding_need_cap": "applies",
+                             "prior_grant_limit": "ceiling"}
     assert d["other_readings"] == [{"reading": "local_match_effect", "alternative": "condition",
                                     "award": "0.00", "binding": ["local_match"]}]
 
@@ -187,7 +194,7 @@ def test_readings_parse_rejects_unknown_ids_and_alternatives_by_name():
         R.parse(["f_ref=prior_grant"])
     with pytest.raises(R.ReadingError, match="f_reference: unknown alternative 'sideways'"):
         R.parse(["f_reference=sideways"])
-    assert len(R.every()) == 16 and len(set(R.every())) == 16
+    assert len(R.every()) == 32 and len(set(R.every())) == 32
     assert R.every()[0] == R.DEFAULT
 
 
@@ -240,3 +247,117 @@ def test_the_engines_hold_no_copy_of_the_caps():
                         "* rs.state_share", "local_share.numerator", "bpw_eligible_types and"):
             assert formula not in text, (name, formula)
         assert "from core.law import" in text
+
+
+# ---------------------------------------------------------------- the legal review's four defects (issue 26)
+
+def _award(data: dict, *readings: str):
+    return evaluate(Application.from_dict(data), None, R.parse(list(readings)))
+
+
+@pytest.mark.parametrize("data", [
+    {"project_type": "conversion", "eligible_cost": "0", "bpw_exception": {"local_property_value": "1000000"}},
+    {"project_type": "conversion", "eligible_cost": "100000", "federal_grant": "100000",
+     "bpw_exception": {"local_property_value": "1000000"}},
+], ids=["cost-0", "all-federal"])
+def test_defect_1_a_board_exception_grant_is_never_larger_than_the_cost(data):
+    a = _award(data, "funding_need_cap=none")
+    assert (a.amount, a.binding, a.route) == (0, ("cost_share",), "standard")
+    assert a.routes["bpw_exception"].caps["full_cost"] == 0
+    assert a.routes["bpw_exception"].binding == ("full_cost",)
+    batch = evaluate_parsed(frame_of([a.application]), load(), R.parse(["funding_need_cap=none"]))
+    assert (int(batch.award[0]), batch.binding[0], batch.route[0]) == (0, "cost_share", "standard")
+
+
+def test_defect_1_the_cost_binds_on_the_exception_route():
+    a = _award({"project_type": "renovation", "eligible_cost": "500000",
+                "bpw_exception": {"local_property_value": "1000000"}}, "funding_need_cap=none")
+    assert (a.amount, a.binding, a.route) == (50_000_000, ("full_cost",), "bpw_exception")
+    assert a.binding_text == "cost of eligible work ($500,000)"
+
+
+def test_defect_2_federal_law_contrary_measures_the_need_and_the_match_on_the_whole_cost():
+    a = _award({"project_type": "conversion", "eligible_cost": "1000000", "federal_grant": "500000",
+                "federal_law_contrary": True, "local_contribution": "500000"})
+    assert (a.amount, a.binding) == (50_000_000, ("cost_share", "funding_need"))
+    assert a.remaining == a.base == 100_000_000
+    assert a.check("local_match").message == ("Local contributions of $500,000 meet the 50% match of $500,000 of the "
+                                              "whole cost of eligible work (the federal grant is not applied first).")
+    texts = {s.provision: s.text for s in a.steps}
+    assert texts["federal_first"].startswith("Federal law requires otherwise, so the $500,000 federal grant is not "
+                                             "applied first: the State grant comes before it")
+    assert texts["funding_need"] == ("Before the federal grant, with $500,000 of local contributions, the project "
+                                     "still lacks $500,000; the State does not pay more than that (funding need).")
+
+
+def test_defect_3_prior_program_funds_close_the_exception_in_words_that_say_why():
+    a = _award({"project_type": "renovation", "eligible_cost": "300000", "prior_program_funds": "100000",
+                "bpw_exception": {"local_property_value": "1000000"}})
+    assert (a.amount, a.binding, a.route) == (15_000_000, ("cost_share",), "standard")
+    assert "bpw_exception" not in a.routes
+    check = a.check("bpw_no_state_funds")
+    assert (check.status, check.message) == ("fail", "This grantee already received $100,000 under this program for "
+                                                     "this project: State funds were used for the building, so the "
+                                                     "exception is not available.")
+    assert a.check("bpw_property_value").status == "not_applicable"
+    assert "No State funds were used" not in " ".join(c.message for c in a.checks)
+
+
+def test_defect_4_f_reference_prior_grant_keeps_the_remainder_limit_on_the_exception_route():
+    data = {"project_type": "construction", "eligible_cost": "800000", "federal_grant": "200000",
+            "bpw_exception": {"local_property_value": "1000000"}}
+    a = _award(data, "f_reference=prior_grant")
+    assert (a.amount, a.binding, a.route) == (30_000_000, ("cost_share",), "standard")
+    assert a.routes["bpw_exception"].caps["cost_share"] == 30_000_000
+    default = _award(data)
+    assert (default.amount, default.route) == (60_000_000, "bpw_exception")
+    assert [(o["reading"], o["alternative"], o["award"]) for o in default.other_readings()] == \
+        [("f_reference", "prior_grant", 30_000_000)]
+
+
+def test_under_f_reference_prior_grant_no_federal_grant_leaves_the_exception_route_as_it_was():
+    a = _award({"project_type": "construction", "eligible_cost": "800000",
+                "bpw_exception": {"local_property_value": "1000000"}}, "f_reference=prior_grant")
+    assert (a.amount, a.route) == (60_000_000, "bpw_exception") and "cost_share" not in a.caps
+
+
+# ---------------------------------------------------------------- the fifth reading: prior_grant_limit
+
+def test_prior_grant_limit_below_only_leaves_a_grantee_at_or_above_300000_to_the_other_limits():
+    data = {"project_type": "renovation", "eligible_cost": "900000", "prior_program_funds": "350000"}
+    ceiling, below = _award(data), _award(data, "prior_grant_limit=below_only")
+    assert (ceiling.amount, ceiling.binding) == (0, ("prior_grant_room",))
+    assert (below.amount, below.binding) == (45_000_000, ("cost_share",))
+    assert "prior_grant_room" not in below.caps
+    assert below.check("prior_grant_room").status == "not_applicable"
+    assert [(o["reading"], o["award"]) for o in ceiling.other_readings()] == [("prior_grant_limit", 45_000_000)]
+    assert [(o["reading"], o["award"]) for o in below.other_readings()] == [
+        ("local_match_effect", 0), ("prior_grant_limit", 0)]
+    assert "under the reading “Every earlier grantee, up to $300,000 in all” no additional grant is available" in \
+        ceiling.check("prior_grant_room").message
+
+
+def test_prior_grant_limit_jumps_exactly_at_300000_in_the_sweep():
+    app = Application.from_dict({"project_type": "renovation", "eligible_cost": "900000"})
+    s = sweep(app, "prior_program_funds", 0, 40_000_000, readings=R.parse(["prior_grant_limit=below_only"]))
+    assert [(b.value, b.award, b.binding_after) for b in s.breakpoints] == [
+        (1, 29_999_999, ("prior_grant_room",)), (30_000_000, 45_000_000, ("cost_share",))]
+    assert evaluate(app.replace(prior_program_funds=29_999_999), None,
+                    R.parse(["prior_grant_limit=below_only"])).amount == 1
+
+
+def test_the_cli_takes_the_fifth_reading(capsys):
+    import json
+    from core.cli import main
+    import io
+    import sys
+    data = '{"project_type": "renovation", "eligible_cost": "900000", "prior_program_funds": "350000"}'
+    old = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data.encode()))
+    try:
+        assert main(["evaluate", "-", "--reading", "prior_grant_limit=below_only"]) == 0
+    finally:
+        sys.stdin = old
+    out = json.loads(capsys.readouterr().out)
+    assert (out["award"], out["readings"]["prior_grant_limit"]) == ("450000.00", "below_only")
+    assert [o["reading"] for o in out["other_readings"]] == ["local_match_effect", "prior_grant_limit"]

@@ -98,9 +98,9 @@ def test_cost_share_step_at_the_edges_of_the_federal_grant(fields, cost_share):
     assert [s.text for s in steps] == [cost_share]
 
 
-WHOLE = ("The State share may not exceed 50% of the whole $1,000,000 cost of eligible work (reading "
-         "f_reference=prior_grant: for additional eligible work §F lifts the limit on the remainder after the "
-         "federal grant): $500,000 (State share limit, rounded down to the cent).")
+WHOLE = ("The State share may not exceed 50% of the whole $1,000,000 cost of eligible work (under the reading "
+         "“§F is the top-up for earlier grantees”, for additional eligible work “§F” lifts the limit on the "
+         "remainder after the federal grant): $500,000 (State share limit, rounded down to the cent).")
 PLAIN_ZERO = ("The State share may not exceed 50% of the $0 cost of eligible work: $0 (State share limit, "
               "rounded down to the cent).")
 
@@ -111,8 +111,8 @@ PLAIN_ZERO = ("The State share may not exceed 50% of the $0 cost of eligible wor
     (dict(eligible_cost=1_000_000, federal_grant="0.01", prior_program_funds="0.01"), "prior_grant", WHOLE),
     # federal law to the contrary: the whole cost, but not because of §F
     (dict(eligible_cost=1_000_000, federal_grant=600_000, prior_program_funds=10_000, federal_law_contrary=True),
-     "prior_grant", "The State share may not exceed 50% of the $1,000,000 cost of eligible work: $500,000 (State "
-                    "share limit, rounded down to the cent)."),
+     "prior_grant", "The State share may not exceed 50% of the whole $1,000,000 cost of eligible work (the "
+                    "federal grant is not applied first): $500,000 (State share limit, rounded down to the cent)."),
     # no prior funds, or the default reading: §F does not apply, even where the share's base is the whole cost
     (dict(eligible_cost=0, federal_grant=100), "prior_grant", PLAIN_ZERO),
     (dict(eligible_cost=0, federal_grant=100, prior_program_funds=100), "board_exception", PLAIN_ZERO),
@@ -264,7 +264,7 @@ def test_unknown_reading_and_alternative_messages_whole():
     with pytest.raises(ReadingError) as err:
         DEFAULT.replace(colour="red")
     assert str(err.value) == ("unknown reading 'colour'; known: f_reference, local_match_base, "
-                              "local_match_effect, funding_need_cap")
+                              "local_match_effect, funding_need_cap, prior_grant_limit")
     with pytest.raises(ReadingError) as err:
         parse(["f_reference=prior_grant=x"])
     assert str(err.value) == ("reading f_reference: unknown alternative 'prior_grant=x'; use one of "

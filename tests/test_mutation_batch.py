@@ -163,15 +163,16 @@ def test_whole_cost_share_under_f_reference_prior_grant_in_batch():
         {"project_type": "renovation", "eligible_cost": "500000", "federal_grant": "300000",
          "prior_program_funds": "0.01", "federal_law_contrary": "yes"},
     ]
-    expected = [("500000.00", "cost_share", "standard", "300000.00", "100000.00", ""),
+    # (With federal law contrary the local match and the funding need are of the whole cost too.)
+    expected = [("500000.00", "cost_share", "standard", "500000.00", "100000.00", ""),
                 ("200000.00", "funding_need", "standard", "100000.00", "0.00", ""),
                 ("100000.00", "cost_share", "standard", "100000.00", "100000.00", ""),
-                ("200000.00", "funding_need", "standard", "100000.00", "0.00", "")]
+                ("250000.00", "cost_share", "standard", "250000.00", "0.00", "")]
     assert rows_of(evaluate_table(pd.DataFrame(records), readings=rd)) == expected
     assert [scalar(r, None, rd) for r in records] == expected
     # Under the default reading prior funds do not lift the remainder limit; federal law still does.
     assert list(evaluate_table(pd.DataFrame(records))["award"]) == ["500000.00", "100000.00", "100000.00",
-                                                                     "200000.00"]
+                                                                     "250000.00"]
 
 
 # ---------------------------------------------------------------- the parsed table's shape

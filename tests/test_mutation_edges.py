@@ -363,10 +363,12 @@ BOUNDARIES = [
      ("cost_share", "funding_need"), "standard", "0.00", "0.00", {"federal_exceeds_cost": "warning"}),
     ("federal-zero-cost-zero", dict(eligible_cost=0), "0.00", ("cost_share", "funding_need"), "standard",
      "0.00", "0.00", {"federal_exceeds_cost": "pass", "fully_funded": "pass", "local_match": "pass"}),
+    # Federal law contrary: the State grant comes first, so the local match and the funding need are
+    # measured on the whole cost, like the State share (RULES.md, step 1).
     ("federal-contrary", dict(eligible_cost=1_000_000, federal_grant=200_000, federal_law_contrary=True),
-     "500000.00", ("cost_share",), "standard", "400000.00", "300000.00", {}),
+     "500000.00", ("cost_share",), "standard", "500000.00", "300000.00", {}),
     ("federal-contrary-above-cost", dict(eligible_cost=1_000_000, federal_grant=1_200_000, federal_law_contrary=True),
-     "0.00", ("funding_need",), "standard", "0.00", "0.00", {"federal_exceeds_cost": "warning"}),
+     "500000.00", ("cost_share",), "standard", "500000.00", "0.00", {"federal_exceeds_cost": "warning"}),
     # Rounding of the State share: down to the cent.
     ("share-rounded-down", dict(eligible_cost="0.03"), "0.01", ("cost_share",), "standard", "0.02", "0.02", {}),
     ("share-rounded-down-2", dict(eligible_cost="999999.99"), "499999.99", ("cost_share",), "standard",
@@ -421,7 +423,8 @@ def test_check_sentences_at_the_edges():
         "The $1,000,000 federal grant alone covers the $1,000,000 cost of eligible work; no State grant is needed.")
     a = evaluate(app(eligible_cost=1_000_000, prior_program_funds=300_001))
     assert a.check("prior_grant_room").message == (
-        "Prior funds of $300,001 reach the $300,000 ceiling; no additional grant is available.")
+        "Prior funds of $300,001 reach the $300,000 ceiling; under the reading “Every earlier grantee, up to "
+        "$300,000 in all” no additional grant is available.")
     assert a.check("prior_grant_room").amount == 0
     a = evaluate(app(eligible_cost=1_000_000, prior_program_funds="299999.99"))
     assert a.check("prior_grant_room").message == "$0.01 of room remains below the $300,000 ceiling."

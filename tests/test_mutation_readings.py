@@ -63,13 +63,13 @@ def test_readings_in_words_and_back():
     assert from_dict(None) == DEFAULT == from_dict({}) == parse([]) == parse(None)
     assert r.switched("f_reference") == parse(["local_match_effect=condition"])
     assert DEFAULT.switched("funding_need_cap").describe() == "funding_need_cap=none"
-    assert len(every()) == 16 and every()[0] == DEFAULT and len(set(every())) == 16
+    assert len(every()) == 32 and every()[0] == DEFAULT and len(set(every())) == 32
 
 
 @pytest.mark.parametrize("pairs,message", [
     (["f_reference"], "reading 'f_reference': write ID=ALTERNATIVE, e.g. f_reference=prior_grant"),
     (["colour=red"], "unknown reading 'colour'; known: f_reference, local_match_base, local_match_effect, "
-                     "funding_need_cap"),
+                     "funding_need_cap, prior_grant_limit"),
 ])
 def test_readings_rejected_with_their_names(pairs, message):
     with pytest.raises(ReadingError) as err:
