@@ -20,6 +20,7 @@ from fractions import Fraction
 from core.application import Application
 from core.award import award_amount, evaluate, funding_gap
 from core.fields import CAP, CAP_IDS, FIELD
+from core.explain import EXCEPTION_ROUTE, EXCEPTION_ROUTE_CAP, reading_words
 from core.money import MAX_CENTS, fmt, plain
 from core.law import EXACT, Step, caps, inputs_of
 from core.readings import DEFAULT, Readings
@@ -119,21 +120,28 @@ class Lines:
 
 
 def _fit(v1, v2) -> Line:
-    """The line through the values at 1 and 2 cents (a Step: its margin's line)."""
+    """The line through the values at 1 and 2 cents (a Step: its value's line, present
+    while its margin's line is below zero)."""
     if isinstance(v1, Step):
-        return Line(Fraction(0), v1.value, (v2.margin - v1.margin, 2 * v1.margin - v2.margin))
+        return Line(v2.value - v1.value, 2 * v1.value - v2.value, (v2.margin - v1.margin, 2 * v1.margin - v2.margin))
     return Line(v2 - v1, 2 * v1 - v2)
 
 
 @lru_cache(maxsize=256)
 def _lines(app: Application, rs: Ruleset, field: str, readings: Readings = DEFAULT) -> Lines:
     """Every cap of every route as a line along the field, for x > 0 (each cap is exactly
-    affine before the clamp). Measured at 1 and 2 cents: at 0 of prior funds the top-up
-    cap does not exist yet. Remembered: what_would_change asks twice per field (the sweep,
+    affine before the clamp). Measured at 1 and 2 cents: at 0 some caps and routes do not
+    exist yet (the top-up cap and the closed exception route at 0 of prior funds). Remembered: what_would_change asks twice per field (the sweep,
     then the stretch the input is on); callers must not change what it returns."""
     at1 = raw_caps(_values(app, field, 1), app, rs, readings)
     at2 = raw_caps(_values(app, field, 2), app, rs, readings)
     return Lines({r: {c: _fit(v1, at2[r][c]) for c, v1 in caps.items()} for r, caps in at1.items()})
+
+
+def _shape(app: Application, rs: Ruleset, field: str, x: int, readings: Readings) -> tuple:
+    """Which routes and caps exist at one value of the field."""
+    at = raw_caps(_values(app, field, x), app, rs, readings)
+    return tuple((r, tuple(caps)) for r, caps in at.items())
 
 
 def _constant_lines(app: Application, rs: Ruleset, field: str, x: int, readings: Readings) -> Lines:
@@ -183,8 +191,8 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
     if field == "local_property_value" and not app.bpw_exception_requested:
         app = app.replace(bpw_exception_requested=True, local_property_value=0)
     start = lo
-    if field == "prior_program_funds" and lo == 0:
-        start = 1  # at 0 there is no earlier grant; from one cent on the top-up cap applies
+    if lo == 0 and _shape(app, rs, field, 0, readings) != _shape(app, rs, field, 1, readings):
+        start = 1  # at 0 some cap or route is not there yet (no earlier grant, no federal grant applied)
     by_route = _lines(app, rs, field, readings)
     # Where lines cross is the same for the scaled lines (integers: one fraction made per point).
     lines = [(a, b) for _, caps in by_route.scaled for _, a, b, _ in caps]
@@ -210,7 +218,7 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
     edges = [Fraction(start)] + cuts + [Fraction(hi)]
     regimes = [_regime(by_route, (a + b) / 2)[0] for a, b in zip(edges, edges[1:])]
     breakpoints = []
-    if start != lo:  # the top-up cap appears at one cent of prior funds
+    if start != lo:  # a cap or route appears (or goes) at one cent
         before, after = _regime(_constant_lines(app, rs, field, 0, readings), Fraction(0))[0], regimes[0]
         if (before.binding, before.route) != (after.binding, after.route):
             breakpoints.append(_breakpoint(app, rs, field, Fraction(1), before, after, readings))
@@ -267,78 +275,133 @@ def describe(bp: Breakpoint, field: str) -> str:
     return f"{caps_words(bp.binding_after).capitalize()} {binds(bp.binding_after)} from {fmt(bp.value)} of {label}{route}"
 
 
+NEAR = 100   # cents: a change point less than $1 from the input is not worth a sentence
+
+
+def _jump(app: Application, rs: Ruleset, field: str, b: Breakpoint, readings: Readings) -> int:
+    """How far the award jumps at the breakpoint (cents; 0 where it only bends)."""
+    before = award_amount(app.replace(**{field: b.value - 1}), rs, readings)
+    return abs(b.award - before - int(b.slope_before))
+
+
+def _moves(app: Application, rs: Ruleset, field: str, b: Breakpoint, readings: Readings) -> bool:
+    """Whether the award's course changes at the breakpoint: its slope, or a jump."""
+    return b.slope_before != b.slope_after or _jump(app, rs, field, b, readings) > 1
+
+
+def _until(current: int, here: State, x: int, nxt: Breakpoint | None) -> str:
+    """The end of a change sentence: where the next change point is and what happens there."""
+    if nxt is None:
+        return "."
+    if current == 0 and here.slope == 0:
+        return (f" until {fmt(nxt.value)}, where the award starts to rise from $0." if nxt.award == 0 else
+                f" until {fmt(nxt.value)}, where it becomes {fmt(nxt.award)}.")
+    if nxt.award == 0:
+        return f" until {fmt(nxt.value)}, where the award reaches $0."
+    expected = current + here.slope * (nxt.value - x)
+    if nxt.award < expected - 100:
+        return f" until {fmt(nxt.value)}, where the award drops to {fmt(nxt.award)} ({caps_words(nxt.binding_after)})."
+    if nxt.award > expected + 100:
+        return f" until {fmt(nxt.value)}, where the award jumps to {fmt(nxt.award)} ({caps_words(nxt.binding_after)})."
+    new = [c for c in nxt.binding_after if c not in nxt.binding_before]
+    route = f" {EXCEPTION_ROUTE}" if nxt.route_after == "bpw_exception" != here.route else ""
+    if nxt.route_after != nxt.route_before:
+        route = f" ({'the Board' + chr(39) + 's exception route' if route else 'back to the standard route'})"
+    if not new:
+        trend = "starts to rise" if nxt.slope_after > 0 else "stops changing" if nxt.slope_after == 0 else "starts to fall"
+        return f" until {fmt(nxt.value)}, where the award {trend} ({caps_words(nxt.binding_after)}){route}."
+    return f" until {fmt(nxt.value)}, where {caps_words(new)} {'take' if len(new) > 1 else 'takes'} over{route}."
+
+
+def _along(app: Application, rs: Ruleset, readings: Readings, current: int, field: str) -> str:
+    """The sentence for one input: what an extra dollar of it does, up to the next change point
+    at least $1 away where the award's course changes (a change of binding caps alone, with the
+    award moving as before, is not one)."""
+    x = getattr(app, field)
+    label = FIELD[field].label.lower()
+    hi = min(MAX_CENTS, max(4 * x, x + 4 * rs.capital_cap, 100))
+
+    def named(b: Breakpoint) -> bool:
+        """A change worth a sentence: the award's course changes there (and from $0 it rises),
+        at least $1 away, or nearer but jumping by more than $1."""
+        if b.value <= x or not (current > 0 or b.award > 0 or b.slope_after > 0):
+            return False
+        if b.value < x + NEAR:
+            return _jump(app, rs, field, b, readings) > NEAR
+        return _moves(app, rs, field, b, readings)
+    # Sweeping from x - 1 finds the same breakpoints above x (the regime is the same anywhere
+    # between two adjacent candidates), and the sweep ends at the first one named.
+    s = sweep(app, field, max(0, x - 1), hi, rs, points=False, readings=readings, stop=named) if x < hi else None
+    here = _regime(_lines(app, rs, field, readings), Fraction(x) + Fraction(1, 2))[0]
+    nxt = None
+    for b in s.breakpoints if s else ():
+        if named(b):
+            nxt = b
+            break
+        if x < b.value < x + NEAR:   # a bend within a dollar: say what holds from there on
+            here, current = State(b.route_after, b.binding_after, b.slope_after), b.award
+    if current == 0 and here.slope < 0:   # nothing below $0 to take away
+        here = State(here.route, here.binding, Fraction(0))
+    until = _until(current, here, x, nxt)
+    if here.slope:
+        verb = "adds" if here.slope > 0 else "takes away"
+        each = "Each" if here.route == "standard" else f"{EXCEPTION_ROUTE_CAP}, if the Board approves, each"
+        return f"{each} extra $1 of {label} {verb} {fmt(int(abs(here.slope) * 100))} of award{until}"
+    if field == "eligible_cost" and s and current > 0 and not (nxt and nxt.value < x + NEAR):
+        full = sweep(app, field, 0, hi, rs, points=False, readings=readings)
+        prev = next((b for b in reversed(full.breakpoints) if b.value < x + NEAR and b.slope_before > 0), None)
+        if prev:
+            return f"Costs above {fmt(prev.value)} no longer raise the award ({caps_words(here.binding)} binds)."
+    return f"Raising the {label} from {fmt(x)} does not change the {'$0 ' if current == 0 else ''}award{until}"
+
+
+def _first_prior(app: Application, rs: Ruleset, readings: Readings, current: int) -> str:
+    """Prior program funds where there are none: what the first cent of them would do, then
+    where the award would start to fall as they grow."""
+    first = award_amount(app.replace(prior_program_funds=1), rs, readings)
+    ceiling = fmt(rs.prior_grant_ceiling)
+    if first > current:
+        under = "" if readings.is_default else " (under " + " and ".join(
+            reading_words(readings, r) for r in readings.changed()) + ")"
+        return (f"Any prior program funds would raise the award to {fmt(first)} at one cent of them{under}, within "
+                f"the prior-grant room of {ceiling} less those funds.")
+    if first < current and award_amount(app.replace(bpw_exception_requested=False), rs, readings) < current:
+        return (f"Any prior program funds would close the Board's exception (State funds would then have gone into "
+                f"the building) and cut the award to {fmt(first)}.")
+    if first < current:
+        return f"Any prior program funds would limit the award to {ceiling} less those funds (prior-grant room)."
+    if current == 0:
+        return "Prior program funds would not raise the $0 award."
+    at_once = _regime(_lines(app, rs, "prior_program_funds", readings), Fraction(3, 2))[0]
+    if at_once.slope < 0:   # falling from the first cent on
+        return f"Prior program funds above $0.01 would start to cut the award ({caps_words(at_once.binding)})."
+    s = sweep(app, "prior_program_funds", 1, max(2, 4 * rs.prior_grant_ceiling), rs, points=False,
+              readings=readings, stop=lambda b: b.slope_after < 0 or b.award < first)
+    fall = next((b for b in s.breakpoints if b.slope_after < 0 or b.award < first), None)
+    if fall is None:
+        return "Prior program funds would not change the award."
+    return f"Prior program funds above {fmt(fall.value)} would start to cut the award ({caps_words(fall.binding_after)})."
+
+
 def what_would_change(app: Application, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> list[str]:
-    """For each input, the nearest points where the award's regime changes, in words.
+    """For each input, the nearest point where the award's course changes, in words.
     Only points within the accepted inputs (up to $10^12) are named."""
     rs = rs or load()
     readings = readings or DEFAULT
-    current = evaluate(app, rs, readings)
-    lines = []
+    current = award_amount(app, rs, readings)
     fields = ["eligible_cost", "federal_grant", "local_contribution", "prior_program_funds"]
     if app.requested_amount is not None:
         fields.append("requested_amount")
     if app.bpw_exception_requested:
         fields.append("local_property_value")
-    for field in fields:
-        x = getattr(app, field)
-        label = FIELD[field].label.lower()
-        if field == "prior_program_funds" and x == 0:
-            ceiling = rs.prior_grant_ceiling
-            first = award_amount(app.replace(prior_program_funds=1), rs, readings)
-            if first > current.amount:
-                lines.append(f"Any prior program funds would raise the award to {fmt(first)} at one cent of them "
-                             f"({readings.describe()}), within the prior-grant room of {fmt(ceiling)} less those "
-                             f"funds.")
-            elif current.amount == 0:
-                lines.append("Prior program funds would not raise the $0 award.")
-            elif current.amount >= ceiling:
-                lines.append(f"Any prior program funds would limit the award to {fmt(ceiling)} less those funds "
-                             f"(prior-grant room).")
-            else:
-                lines.append(f"Prior program funds above {fmt(ceiling - current.amount)} would start to cut the "
-                             f"award (prior-grant room).")
-            continue
-        hi = min(MAX_CENTS, max(4 * x, x + 4 * rs.capital_cap, 100))
-        # Only the first breakpoint above x worth naming is named here (from a $0 award, only a
-        # change that lifts it). Sweeping from x - 1 finds the same ones (the regime is the same
-        # anywhere between two adjacent candidate points), and the sweep ends at that first one,
-        # so the award is not worked out at the breakpoints below or beyond it. The whole sweep
-        # is made only where the breakpoints below are wanted (costs above the last one that
-        # raised the award).
-        def named(b: Breakpoint) -> bool:
-            return b.value > x and (current.amount > 0 or b.award > 0 or b.slope_after > 0)
-        s = sweep(app, field, max(0, x - 1), hi, rs, points=False, readings=readings, stop=named) if x < hi else None
-        here = _regime(_lines(app, rs, field, readings), Fraction(x) + Fraction(1, 2))[0]
-        ahead = [b for b in s.breakpoints if named(b)] if s else []
-        nxt = ahead[0] if ahead else None
-        if nxt is None:
-            until = "."
-        elif current.amount == 0:
-            until = (f" until {fmt(nxt.value)}, where the award starts to rise from $0." if nxt.award == 0 else
-                     f" until {fmt(nxt.value)}, where it becomes {fmt(nxt.award)}.")
-        elif nxt.award == 0:
-            until = f" until {fmt(nxt.value)}, where the award reaches $0."
-        elif nxt.award < current.amount + here.slope * (nxt.value - x) - 100:
-            until = f" until {fmt(nxt.value)}, where the award drops to {fmt(nxt.award)} ({caps_words(nxt.binding_after)})."
-        else:
-            verb = "take" if len(nxt.binding_after) > 1 else "takes"
-            until = f" until {fmt(nxt.value)}, where {caps_words(nxt.binding_after)} {verb} over."
-        if here.slope == 0:
-            text = f"Raising the {label} from {fmt(x)} does not change the {'$0 ' if current.amount == 0 else ''}award{until}"
-            if field == "eligible_cost" and s and current.amount > 0:
-                s = sweep(app, field, 0, hi, rs, points=False, readings=readings)
-            prev = s and next((b for b in reversed(s.breakpoints) if b.value <= x and b.slope_before > 0), None)
-            if field == "eligible_cost" and prev and current.amount > 0:
-                text = f"Costs above {fmt(prev.value)} no longer raise the award ({caps_words(here.binding)} binds)."
-        else:
-            verb = "adds" if here.slope > 0 else "takes away"
-            text = f"Each extra $1 of {label} {verb} {fmt(int(abs(here.slope) * 100))} of award{until}"
-        lines.append(text)
-    if current.funding_gap:
+    lines = [_first_prior(app, rs, readings, current) if f == "prior_program_funds" and app.prior_program_funds == 0
+             else _along(app, rs, readings, current, f) for f in fields]
+    gap = funding_gap(app, current)
+    if gap:
         need = closing_local(app, rs, readings)
         if need is not None:
             lines.append(f"Another {fmt(need - app.local_contribution)} of local funds closes the "
-                         f"{fmt(current.funding_gap)} funding gap.")
+                         f"{fmt(gap)} funding gap.")
     return lines
 
 

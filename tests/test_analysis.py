@@ -142,3 +142,47 @@ def test_map_figure_outlines_and_labels_regions():
     labels = {an.text for an in fig.layout.annotations}
     assert {"<b>program maximum</b>", "<b>State share limit</b>", "<b>funding need</b>"} <= labels
     assert fig.layout.title.text == "Which cap binds where" and fig.layout.xaxis.title.text == "Cost ($)"
+
+
+# ---------------------------------------------------------------- the review's sentence defects (issue 26)
+
+def test_a_zero_award_is_never_said_to_fall_further():
+    lines = what_would_change(app(project_type="renovation", eligible_cost="0.01"))
+    assert lines[1] == "Raising the federal grant from $0 does not change the $0 award."
+
+
+def test_no_change_point_less_than_a_dollar_away_and_none_where_the_award_does_not_move():
+    """At $1,000,000.01 with $500,000 local the State share and the funding need tie a cent away:
+    that is no change worth a sentence, and funding need 'taking over' where it binds already is none."""
+    lines = what_would_change(app(project_type="renovation", eligible_cost="1000000.01", local_contribution=500_000))
+    assert lines[1:3] == ["Each extra $1 of federal grant takes away $1 of award until $500,000.01, where the award "
+                          "reaches $0.",
+                          "Each extra $1 of local contribution takes away $1 of award until $1,000,000.01, where the "
+                          "award reaches $0."]
+    assert not any("$0.01, where" in line or "takes over" in line for line in lines[1:3])
+
+
+def test_a_change_point_within_a_dollar_is_described_from_where_it_holds():
+    lines = what_would_change(app(project_type="renovation", eligible_cost="1199999.50"))
+    assert lines[0] == "Costs above $1,200,000 no longer raise the award (program maximum binds)."
+
+
+def test_the_board_route_is_named_in_what_would_change():
+    lines = what_would_change(app(eligible_cost=800_000, federal_grant=200_000,
+                                  bpw_exception={"local_property_value": "1000000"}))
+    assert lines[1] == ("On the Board's exception route, if the Board approves, each extra $1 of federal grant takes "
+                        "away $1 of award until $800,000, where the award reaches $0.")
+    assert lines[3] == ("Any prior program funds would close the Board's exception (State funds would then have gone "
+                        "into the building) and cut the award to $299,999.99.")
+    lower = what_would_change(app(project_type="renovation", eligible_cost=1_000_000, local_contribution=100_000,
+                                  bpw_exception={"local_property_value": "450000"}))
+    assert lower[-2] == ("Raising the value of property made available locally from $450,000 does not change the "
+                         "award until $500,000, where value of local property takes over (the Board's exception route).")
+
+
+def test_a_jump_up_is_said_as_a_jump():
+    from core.readings import parse
+    lines = what_would_change(app(project_type="renovation", eligible_cost=900_000, prior_program_funds=200_000),
+                              None, parse(["prior_grant_limit=below_only"]))
+    assert lines[3] == ("Each extra $1 of prior program funds takes away $1 of award until $300,000, where the award "
+                        "jumps to $450,000 (State share limit).")

@@ -66,8 +66,8 @@ SENTENCES = [
         "Each extra $1 of federal grant takes away $0.50 of award until $1,000,000, where the award reaches $0.",
         "Raising the local contribution from $0 does not change the award until $200,000, where funding need "
         "takes over.",
-        "Any prior program funds would raise the award to $299,999.99 at one cent of them "
-        "(f_reference=prior_grant), within the prior-grant room of $300,000 less those funds.",
+        "Any prior program funds would raise the award to $299,999.99 at one cent of them (under the reading "
+        "“§F is the top-up for earlier grantees”), within the prior-grant room of $300,000 less those funds.",
         "Another $200,000 of local funds closes the $200,000 funding gap."]),
     # 3. The local match of the whole cost ($500,000) as a condition: $0 until it is met, then
     #    the State share of the $600,000 remainder less... the funding need of $100,000.
@@ -99,10 +99,11 @@ SENTENCES = [
         "Raising the local contribution from $0 does not change the $0 award.",
         "Prior program funds would not raise the $0 award."]),
     # 7. The range starts at $0: the award starts to rise at the first cent of cost above the
-    #    one-cent federal grant.
+    #    one-cent federal grant, less than $1 away: no change point of its own (issue 26), the
+    #    sentence says what holds from there on.
     ("a change at one cent", app(eligible_cost=0, federal_grant="0.01"), None, None, [
-        "Raising the total cost of eligible work from $0 does not change the $0 award until $0.01, where the "
-        "award starts to rise from $0.",
+        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000.01, where program "
+        "maximum takes over.",
         "Raising the federal grant from $0.01 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
         "Prior program funds would not raise the $0 award."]),
@@ -115,9 +116,10 @@ SENTENCES = [
         "Another $899,999,400,000 of local funds closes the $899,999,400,000 funding gap."]),
     # 9. A program maximum of 10 cents: the range is at least $1 (100 cents), so the federal grant
     #    of 50 cents is in it...
+    #    (both the rise at $0.50 and the cap at $0.70 are less than $1 from the input: what holds
+    #    beyond them is said).
     ("range of at least $1", app(eligible_cost=0, federal_grant="0.50"), TINY_CAP, None, [
-        "Raising the total cost of eligible work from $0 does not change the $0 award until $0.50, where the "
-        "award starts to rise from $0.",
+        "Costs above $0.70 no longer raise the award (program maximum binds).",
         "Raising the federal grant from $0.50 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
         "Prior program funds would not raise the $0 award."]),
@@ -129,8 +131,9 @@ SENTENCES = [
         "Prior program funds would not raise the $0 award."]),
     # 11. From a $0 award, a change worth naming lifts it: here to one cent (the requested amount),
     #     flat after.
+    #     flat after, both within a dollar of the input.
     ("lifted to one cent", app(eligible_cost=0, requested_amount="0.01"), None, None, [
-        "Each extra $1 of total cost of eligible work adds $0.50 of award until $0.02, where it becomes $0.01.",
+        "Costs above $0.02 no longer raise the award (requested amount binds).",
         "Raising the federal grant from $0 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
         "Prior program funds would not raise the $0 award.",
@@ -171,24 +174,27 @@ SENTENCES = [
                                                 bpw_exception={"local_property_value": 100_000}),
      None, Readings(local_match_effect="condition"), [
         "Costs above $1,300,000 no longer raise the award (value of local property binds).",
-        "Raising the federal grant from $0 does not change the award until $600,000, where program maximum "
-        "takes over.",
+        # at $600,000 of federal grant the match is met and the standard route's award appears at once
+        "Raising the federal grant from $0 does not change the award until $600,000, where the award jumps to "
+        "$600,000 (program maximum).",
         "Raising the local contribution from $700,000 does not change the award until $1,000,000, where "
-        "program maximum takes over.",
-        "Prior program funds above $200,000 would start to cut the award (prior-grant room).",
-        "Each extra $1 of value of property made available locally adds $1 of award until $600,000, where "
-        "program maximum takes over.",
+        "the award jumps to $600,000 (program maximum).",
+        # prior program funds are State funds used for the building: they close the exception (issue 26)
+        "Any prior program funds would close the Board's exception (State funds would then have gone into the "
+        "building) and cut the award to $0.",
+        "On the Board's exception route, if the Board approves, each extra $1 of value of property made "
+        "available locally adds $1 of award until $600,000, where program maximum takes over.",
         "Another $700,000 of local funds closes the $1,200,000 funding gap."]),
 ]
 
 
 # 16. A kink inside the next cent: with a 33.33% share the funding need ($300,000.01 less
 #     $200,010.01) meets the State share 0.49993 cents above the cost, so from the next cent on
-#     the share binds and each whole extra dollar adds $0.33 (not the funding need's $1); the
-#     breakpoint is reported at that next cent.
+#     the share binds and each whole extra dollar adds $0.33 (not the funding need's $1); that
+#     kink is less than $1 away, so the sentence says what holds from it on, up to the next one.
 SENTENCES.append(("kink inside the next cent", Application("renovation", 30_000_001, local_contribution=20_001_001),
                   THIRD, None, [
-    "Each extra $1 of total cost of eligible work adds $0.33 of award until $300,000.02, where State share limit "
+    "Each extra $1 of total cost of eligible work adds $0.33 of award until $1,800,180.02, where program maximum "
     "takes over.",
     "Each extra $1 of federal grant takes away $1 of award until $99,990, where the award reaches $0.",
     "Each extra $1 of local contribution takes away $1 of award until $300,000.01, where the award reaches $0.",
@@ -210,9 +216,9 @@ DROP_REST = [
     "Prior program funds above $150,000.50 would start to cut the award (prior-grant room).",
 ]
 SENTENCES += [
+    # a fall of $1 within a dollar of the input is no change point: what holds from it on is said
     ("a fall of exactly $1 is no drop", drop_case("149999.01"), None, Readings(local_match_effect="condition"), [
-        "Each extra $1 of total cost of eligible work adds $1 of award until $300,000.01, where value of local "
-        "property takes over.", *DROP_REST,
+        "Costs above $300,000.01 no longer raise the award (value of local property binds).", *DROP_REST,
         "Raising the value of property made available locally from $149,999.01 does not change the award."]),
     ("a fall of $1.01 is a drop", drop_case("149999.00"), None, Readings(local_match_effect="condition"), [
         "Each extra $1 of total cost of eligible work adds $1 of award until $300,000.01, where the award drops "
