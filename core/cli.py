@@ -236,13 +236,19 @@ def cmd_allocate(args) -> int:
         raise CliError(str(exc)) from None
     try:
         table = read_table(read_source(args.input, MAX_CSV_BYTES), args.input)
-        result = run(table, budget, args.mode, weights, rs, readings)
+        result = run(table, budget, args.mode, weights, rs, readings, exceptions=args.exceptions)
     except (PortfolioError, BatchError) as exc:
         raise CliError(str(exc)) from None
     write_atomic(args.output, csv_bytes(result.table))
     bad = int((~result.good).sum())
     print(f"{int(result.good.sum())} applications ranked, {bad} with errors; allocated "
           f"{fmt(int(result.allocated.sum()), True)} of {fmt(budget, True)} -> {args.output}", file=sys.stderr)
+    on = int(result.on_exception.sum())
+    if on:
+        counted = "counted" if args.exceptions == "assumed" else "not counted (--exceptions excluded)"
+        print(f"{on} on the Board's exception route, {counted}: "
+              f"{fmt(int((result.best - result.standard)[result.on_exception].sum()), True)} depends on the "
+              f"Board's discretion", file=sys.stderr)
     return 1 if bad else 0
 
 
@@ -308,7 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Columns named as the RULES.md fields; the Board exception flattened to "
                                    "bpw_exception_requested, local_property_value, state_funds_in_property, "
                                    "state_bonded_debt. Output: the input columns plus award, binding, route, "
-                                   "local_shortfall, funding_gap, error. Exit status 1 if any row was bad.")
+                                   "standard_award (without the Board's exception), local_shortfall, "
+                                   "funding_gap, error. Exit status 1 if any row was bad.")
     p.add_argument("input", metavar="IN.csv")
     p.add_argument("-o", "--output", required=True, metavar="OUT.csv")
     p.add_argument("--force", action="store_true", help="replace the output file if it exists")
@@ -378,12 +385,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("allocate", help="rank a portfolio by the Department's considerations and allocate a budget",
                        description="Columns: the batch columns plus name, locality, senior_density, "
-                                   "distance_to_center_miles, previously_funded. Adds award, binding, "
-                                   "priority_score, rank, allocated (and error). Exit status 1 if any row was bad.")
+                                   "distance_to_center_miles, previously_funded. Adds award, binding, route, "
+                                   "standard_award (without the Board's exception), priority_score, rank, "
+                                   "allocated (and error). Exit status 1 if any row was bad.")
     p.add_argument("input", metavar="IN.csv")
     p.add_argument("--budget", required=True, metavar="B", help="the appropriation, in dollars")
     p.add_argument("--mode", choices=["priority", "whole", "pro-rata"], default="priority")
     p.add_argument("--weights", default="", metavar="density=1,proximity=1,new_locality=1")
+    p.add_argument("--exceptions", choices=["assumed", "excluded"], default="assumed",
+                   help="assumed (default): a row on the Board of Public Works' exception route counts the award "
+                        "that route gives; excluded: allocate as if no exception were granted (every row's "
+                        "standard_award)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.csv")
     p.add_argument("--force", action="store_true", help="replace the output file if it exists")
     p.add_argument("--ruleset", default="regulation", help=rs_help)

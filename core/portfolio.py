@@ -23,6 +23,9 @@ MAX_NAME = 120        # characters in an application's name (as for a saved scen
 MODES = {"priority": "In priority order, the last award partly funded",
          "whole": "In priority order, skipping awards that do not fit whole",
          "pro-rata": "Pro rata: every award scaled by the same share"}
+# Whether an amount that exists only on the Board of Public Works' exception route is counted.
+EXCEPTIONS = {"assumed": "Count the Board's exception where it would help (the default)",
+              "excluded": "Count the Board's exception only if approved: allocate the standard route's awards"}
 FACTORS = {"density": ("senior_density", "denser senior population"),
            "proximity": ("distance_to_center_miles", "farther from an existing senior center"),
            "new_locality": ("previously_funded", "a locality not funded before")}
@@ -153,25 +156,41 @@ def allocate(awards: np.ndarray, order: np.ndarray, budget: int, mode: str) -> n
 
 @dataclass
 class Result:
-    table: pd.DataFrame        # input columns + award, binding, priority_score, rank, allocated, error
+    table: pd.DataFrame        # input columns + award, binding, route, standard_award, priority_score, rank,
+                               # allocated, error
     good: np.ndarray           # mask of rows that validated
-    awards: np.ndarray         # cents
+    awards: np.ndarray         # cents: the awards counted (the standard route's under exceptions="excluded")
     allocated: np.ndarray      # cents
     binding: np.ndarray        # text
     budget: int
     values: pd.DataFrame       # the parsed applications (the batch engine's input)
     readings: Readings = DEFAULT
+    route: np.ndarray = None   # "standard" or "bpw_exception" per row ("" for a bad row)
+    standard: np.ndarray = None   # cents: what each row gets without the Board's exception
+    best: np.ndarray = None    # cents: each row's maximum award with the Board's exception where it helps
+    exceptions: str = "assumed"
+
+    @property
+    def on_exception(self) -> np.ndarray:
+        """Rows whose maximum award needs the Board's exception (counted or not)."""
+        return self.good & (self.best > self.standard)
 
 
 def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | None = None,
-        rs: Ruleset | None = None, readings: Readings = DEFAULT) -> Result:
+        rs: Ruleset | None = None, readings: Readings = DEFAULT, exceptions: str = "assumed") -> Result:
+    """Rank and allocate. exceptions="excluded" allocates as if no Board exception were granted:
+    every row's counted award is its standard route's."""
+    if exceptions not in EXCEPTIONS:
+        raise ValueError(f"exceptions: {exceptions!r}; use one of {', '.join(EXCEPTIONS)}")
     rs = rs or load()
     weights = weights or {k: 1.0 for k in FACTORS}
     values, errors = parse_frame(df)
     if "name" in df.columns:   # names are labels on charts and in files: capped, no hidden characters
         errors = np.array([_join(e, _name_problem(n)) for e, n in zip(errors, df["name"])], dtype=object)
     good = errors == ""
-    ev = evaluate_parsed(values, rs, readings)
+    with_exception = evaluate_parsed(values, rs, readings)
+    ev = with_exception if exceptions == "assumed" else evaluate_parsed(
+        values.assign(bpw_exception_requested=False), rs, readings)
     awards = np.where(good, ev["award"].to_numpy(), 0)
     # Scaled across the valid rows only: a rejected row must not move anyone's score.
     score = np.full(len(df), np.nan)
@@ -186,12 +205,16 @@ def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | N
     out = df.copy()
     out["award"] = np.where(good, cents_text(awards), "")
     out["binding"] = np.where(good, ev["binding"].to_numpy(), "")
+    out["route"] = np.where(good, ev["route"].to_numpy(), "")
+    standard = np.where(good, with_exception["standard_award"].to_numpy(), 0)
+    out["standard_award"] = np.where(good, cents_text(standard), "")
     out["priority_score"] = np.where(good, [f"{s:.4f}" if s == s else "" for s in score], "")
     out["rank"] = np.where(good, rank.astype(str), "")
     out["allocated"] = np.where(good, cents_text(allocated), "")
     out["error"] = errors
     return Result(out, good, awards, allocated, np.where(good, ev["binding"].to_numpy(), ""), budget, values,
-                  readings)
+                  readings, np.where(good, ev["route"].to_numpy(), ""), standard,
+                  np.where(good, with_exception["award"].to_numpy(), 0), exceptions)
 
 
 def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list[str]:
@@ -206,6 +229,7 @@ def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list
              f"{n} applications; requested {fmt(requested)} in total (by the {int(named.sum())} that named an amount).",
              f"Maximum awards under {rs.label}: {fmt(total_max)}. Allocated: {fmt(total_alloc)} of the "
              f"{fmt(result.budget)} budget. Unfunded: {fmt(total_max - total_alloc)}."]
+    lines += _board_discretion(result)
     plan = values["type_code"].to_numpy() == TYPE_CODES["master_plan"]
     for cap in CAP_IDS:
         held_rows = np.array([cap in b.split(";") for b in result.binding], dtype=bool) & g
@@ -230,6 +254,25 @@ def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list
         lines.append(f"Under {variant.label}, the maximum awards would total {fmt(int(other[g].sum()))}: "
                      f"{fmt(abs(diff))} {'more' if diff >= 0 else 'less'}.")
     return lines
+
+
+def _board_discretion(result: Result) -> list[str]:
+    """How much of the totals exists only if the Board of Public Works grants its exception."""
+    on = result.on_exception
+    n = int(on.sum())
+    if not n:
+        return []
+    extra = int((result.best[on] - result.standard[on]).sum())
+    rows = f"{n} application{'s' if n > 1 else ''}"
+    if result.exceptions == "excluded":
+        return [f"The Board of Public Works exception is not counted: {rows} would get {fmt(extra)} more in "
+                f"all if the Board approves it."]
+    above = int(np.maximum(0, result.allocated[on] - result.standard[on]).sum())
+    total, allocated = int(result.awards[result.good].sum()), int(result.allocated[result.good].sum())
+    return [f"{fmt(extra)} of the {fmt(total)} in maximum awards exists only at the Board of Public Works' "
+            f"discretion: {rows} {'is' if n == 1 else 'are'} on the Board's exception route (without it, "
+            f"{fmt(int(result.standard[on].sum()))}). Of the {fmt(allocated)} allocated, {fmt(above)} depends on "
+            f"the Board's approval."]
 
 
 def _name_problem(raw) -> str:

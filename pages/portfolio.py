@@ -9,7 +9,8 @@ from core.export import csv_bytes
 from core.fields import FIELDS, PROJECT_TYPES
 from core.money import ValidationError, fmt, to_cents
 from core.rulesets import edition_words
-from core.portfolio import FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table, run
+from core.portfolio import (FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table,
+                            run)
 from core.batch import BatchError
 from ui import present, state
 from ui.charts import chart
@@ -31,6 +32,9 @@ def people_table(good: pd.DataFrame, result) -> pd.DataFrame:
         "Project type": [PROJECT_TYPES.get(t, t) for t in good["project_type"].astype(str)],
         "Maximum award": [fmt(int(c)) for c in result.awards[idx]],
         "Held down by": [caps_words(b.split(";")) if b else "" for b in result.binding[idx]],
+        "Board's exception": [f"needed: +{fmt(int(result.best[i] - result.standard[i]))}"
+                              + ("" if result.exceptions == "assumed" else ", not counted")
+                              if result.best[i] > result.standard[i] else "" for i in idx],
         "Priority score (0 to 1)": [f"{float(v):.3f}" for v in good["priority_score"]],
         "Allocated": [fmt(int(c)) for c in result.allocated[idx]],
     })
@@ -81,6 +85,10 @@ except ValidationError as err:   # said beside the field; the page keeps the las
             else md("Budget: ") + literal(budget_text, 40) + md(f" {err.problem}"))
     c1.error(said + md(f". Still using {fmt(budget)}."), icon=":material/error:")
 mode = c2.radio("Allocation", list(MODES), format_func=MODES.get, key="w:pf_mode", horizontal=False)
+approved_only = c2.toggle("Count the Board exception only if approved", key="w:pf_exceptions",
+                          help="On: every application is allocated what the standard route gives, as if the Board "
+                               "of Public Works granted no exception. Off: an application on the Board's exception "
+                               "route counts that route's larger award, which exists only if the Board approves.")
 weights_box = st.container(key="ctl_pf_weights")
 weights_box.header("Weights of the considerations")
 wcols = weights_box.columns(3)
@@ -89,7 +97,8 @@ weights = {k: wcols[i].slider(words.capitalize(), 0.0, 5.0, 1.0, 0.5, key=f"w:pf
 st.caption(md(formula_words(weights)))
 
 try:
-    result = run(table, budget, mode, weights, rs, state.readings())
+    result = run(table, budget, mode, weights, rs, state.readings(),
+                 exceptions="excluded" if approved_only else "assumed")
 except BatchError as err:
     st.error(literal(source) + md(f": {err}"), icon=":material/error:")
     st.stop()
@@ -109,7 +118,11 @@ variant = None if variant_id is None else state.ruleset_by_id(variant_id)
 st.header("Findings")
 good = result.table[result.good]
 m = st.columns(4)
-m[0].metric("Maximum awards", fmt(int(result.awards[result.good].sum())))
+on_exception = int((result.best - result.standard)[result.on_exception].sum())
+m[0].metric("Maximum awards", fmt(int(result.awards[result.good].sum())),
+            help=(f"Includes {fmt(on_exception)} that exists only if the Board of Public Works grants its exception."
+                  if on_exception and result.exceptions == "assumed" else
+                  f"Without the {fmt(on_exception)} the Board's exception would add." if on_exception else None))
 m[1].metric("Allocated", fmt(int(result.allocated.sum())))
 m[2].metric("Budget", fmt(budget))
 m[3].metric("Unfunded", fmt(int(result.awards[result.good].sum() - result.allocated.sum())))

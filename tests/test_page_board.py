@@ -124,7 +124,8 @@ def test_portfolio_table_in_peoples_words():
     at = start(page="pages/portfolio.py")
     df = at.dataframe[-1].value
     assert list(df.columns) == ["Rank", "Application", "Locality", "Project type", "Maximum award", "Held down by",
-                                "Priority score (0 to 1)", "Allocated"]
+                                "Board's exception", "Priority score (0 to 1)", "Allocated"]
+    assert set(df["Board's exception"]) == {"", "needed: +$50,000"}
     assert list(df["Rank"]) == sorted(df["Rank"])
     assert all(v.startswith("$") and "," in v or v == "$0" for v in df["Maximum award"])
     assert not any("_" in v or ";" in v for v in df["Held down by"])

@@ -133,3 +133,48 @@ def test_variant_cost_insight():
     lines = insight(r, load(), load("cap-800k"))
     assert any(line.startswith("7 of 20 are held by the $600,000 program maximum") for line in lines)
     assert "more" in lines[-1] and "variant, not the regulation in force" in lines[-1]
+
+
+# ---------------------------------------------------------------- the Board's discretion, downstream (issue 26)
+
+def test_rows_on_the_exception_route_carry_their_route_and_standard_award():
+    r = run(read_sample(), 400_000_000)
+    glen = r.table[r.table["name"] == "Illustrative: Glenwood senior center"].iloc[0]
+    assert (glen.award, glen.route, glen.standard_award, glen.binding) == ("500000.00", "bpw_exception", "450000.00",
+                                                                           "funding_need")
+    assert set(r.table["route"]) == {"standard", "bpw_exception"}
+    from core.portfolio import insight
+    lines = insight(r, load())
+    assert lines[2] == ("$50,000 of the $6,553,000 in maximum awards exists only at the Board of Public Works' "
+                        "discretion: 1 application is on the Board's exception route (without it, $450,000). Of the "
+                        "$4,000,000 allocated, $0 depends on the Board's approval.")
+
+
+def test_exceptions_excluded_allocates_every_row_its_standard_award():
+    df = read_sample()
+    assumed, excluded = run(df, 1_000_000_000), run(df, 1_000_000_000, exceptions="excluded")
+    assert list(excluded.table["award"]) == list(excluded.table["standard_award"])
+    assert list(excluded.allocated) == list(excluded.standard)   # a budget above the total: all allocated
+    assert set(excluded.table["route"]) == {"standard"}
+    assert int(assumed.allocated.sum()) - int(excluded.allocated.sum()) == 5_000_000
+    from core.portfolio import insight
+    assert insight(excluded, load())[2] == ("The Board of Public Works exception is not counted: 1 application would "
+                                            "get $50,000 more in all if the Board approves it.")
+    with pytest.raises(ValueError, match="exceptions: 'maybe'"):
+        run(df, 1, exceptions="maybe")
+
+
+def test_cli_allocate_exceptions_excluded(tmp_path):
+    sample = str(ROOT / "core/samples/portfolio_illustrative.csv")
+    outs = {}
+    for flag in ("assumed", "excluded"):
+        out = tmp_path / f"{flag}.csv"
+        r = subprocess.run([sys.executable, "-m", "core", "allocate", sample, "--budget", "10000000",
+                            "--exceptions", flag, "-o", str(out)], capture_output=True, text=True, cwd=ROOT)
+        assert r.returncode == 0, r.stderr
+        assert "1 on the Board's exception route" in r.stderr
+        outs[flag] = {row["name"]: row for row in csv.DictReader(out.open())}
+    glen = "Illustrative: Glenwood senior center"
+    assert (outs["assumed"][glen]["route"], outs["assumed"][glen]["allocated"]) == ("bpw_exception", "500000.00")
+    assert (outs["excluded"][glen]["route"], outs["excluded"][glen]["allocated"]) == ("standard", "450000.00")
+    assert all(row["allocated"] == row["standard_award"] for row in outs["excluded"].values())
