@@ -11,12 +11,12 @@ class Provision:
     title: str
     text: str                 # the regulation's sentence(s), verbatim; "" when no sentence says it
     interpretation: str = ""  # RULES.md's reading, shown to users, never hidden
-    paragraph: str = ""       # "A".."G": inferred lettering (docs/rules.md, "Paragraph letters")
+    paragraph: str = ""       # "A".."H": inferred lettering (docs/rules.md, "Paragraph letters")
 
     @property
     def cite(self) -> str:
-        """'§B cost_share' (paragraph, then id), or the id alone for an inference."""
-        return f"§{self.paragraph} {self.id}" if self.paragraph else self.id
+        """'§C', or 'an interpretation' for a provision with no sentence of its own."""
+        return f"§{self.paragraph}" if self.paragraph else "an interpretation"
 
 
 PROVISIONS: tuple[Provision, ...] = (
@@ -36,8 +36,8 @@ PROVISIONS: tuple[Provision, ...] = (
         "At least 50 percent of the cost of eligible work shall be provided from local contributions.",
         "With a federal grant, the 50% local share is measured on the cost remaining after it, "
         "mirroring the State share; otherwise the three sources could be required to exceed the "
-        "cost. The match is a check reported beside the award, rounded up to the cent; it is "
-        "waived on the Board exception route.",
+        "cost; with federal law to the contrary, on the whole cost. The match is a check reported "
+        "beside the award, rounded up to the cent; it would be waived on the Board's exception route.",
     ),
     Provision(
         "federal_first", "Federal grant applied first",
@@ -46,8 +46,9 @@ PROVISIONS: tuple[Provision, ...] = (
         "program is applied. If a federal grant is applied, a grant under this program may not "
         "exceed 50 percent of the total cost of eligible work remaining after the federal grant "
         "has been applied, except as provided in §F of this regulation.",
-        "When federal law is to the contrary, the State share is taken of the whole cost of "
-        "eligible work; the funding need is still measured after the federal grant.",
+        "When federal law is to the contrary, the federal grant is not applied first: the State "
+        "share, the local match and what the project still lacks are all measured on the whole cost "
+        "of eligible work.",
     ),
     Provision(
         "bpw_exception", "Board of Public Works exception",
@@ -61,9 +62,12 @@ PROVISIONS: tuple[Provision, ...] = (
         "the building to be converted or renovated; and The State is not responsible for any "
         "bonded indebtedness in connection with any real property or improvements made available "
         "by the applicant, or in connection with the building to be converted, acquired, or renovated.",
-        "The exception lifts the 50% limit up to the value of the property made available and up "
-        "to the project's funding need; the program maximum still applies. It is used only when "
-        "it pays strictly more than the standard route.",
+        "The exception lifts the 50% limit up to the value of the property made available, the cost "
+        "of eligible work (after the federal grant, when it is applied first) and the project's "
+        "funding need; the program maximum still applies. Program funds this grantee already "
+        "received for the project are State funds used for its building, so they close the "
+        "exception. It is used only when it pays strictly more than the standard route, and it is "
+        "the Board's discretion: an amount on its route exists only if the Board approves.",
     ),
     Provision(
         "prior_grant_room", "Top-up for earlier grantees",
@@ -71,15 +75,17 @@ PROVISIONS: tuple[Provision, ...] = (
         "an eligible project under this program may receive a grant for additional eligible work "
         "in an amount equal to the difference between the prior grant and $300,000, if the project "
         "meets the other requirements of this chapter.",
-        "The text fixes $300,000, not the current cap. At or above $300,000 of prior funds no "
-        "additional grant is available.",
+        "The text fixes $300,000, not the current cap. By default any grantee with prior program "
+        "funds may receive at most $300,000 less those funds, so at or above $300,000 no additional "
+        "grant is available; the other reading (“Only grantees below $300,000”) limits only "
+        "grantees below $300,000.",
     ),
     Provision(
         "funding_need", "Funding need",
         "",
         "No sentence of the regulation says this; it is this project's reading of the regulation as a "
-        "whole (reading funding_need_cap): the State does not pay more than the project still lacks "
-        "after the federal grant and local contributions.",
+        "whole (a reading that can be switched off on the Rules page): the State does not pay more "
+        "than the project still lacks after the federal grant and local contributions.",
     ),
     Provision(
         "requested_amount", "Requested amount",
@@ -93,54 +99,42 @@ PROVISIONS: tuple[Provision, ...] = (
         "citizen population density of the area for which the project is proposed; The proximity "
         "of the project to existing senior centers; and Localities eligible for funding that have "
         "not received funds in the past.",
-        "Decision support for ranking applications; never used to compute an award amount.",
+        "They order applications and guide the Department within the ceiling, never raising it: a "
+        "denser senior population, a project farther from an existing senior center and a locality "
+        "never funded before score higher; a missing value scores 0.",
     ),
 )
-# Paragraph letters, A to G in the order of the text. The regulation names two of its
-# paragraphs, "§E" (the exception to the 50% limits) and "§F"; lettering the seven
-# paragraphs in order makes §E the Board exception, which is what the text's "Except as
-# provided in §E" requires. That is an inference, stated in docs/rules.md.
-PARAGRAPH = {"program_max": "A", "cost_share": "B", "local_match": "B", "federal_first": "C–D",
-             "bpw_exception": "E", "prior_grant_room": "F", "considerations": "G"}
+# Paragraph letters, inferred: the text carries none (docs/rules.md, "Paragraph letters").
+# Eight paragraphs A to H in the order of the text (the capital and the master-plan maximums
+# each a paragraph) make both of the text's cross-references literal: §C's 50% limits yield "as
+# provided in §E", the 50% of the cost remaining after a federal grant, and §E's limit yields
+# "as provided in §F", the Board's exception. The default readings read them so.
+PARAGRAPH = {"program_max": "A–B", "cost_share": "C", "local_match": "C", "federal_first": "D–E",
+             "bpw_exception": "F", "prior_grant_room": "G", "considerations": "H"}
 PROVISIONS = tuple(replace(p, paragraph=PARAGRAPH.get(p.id, "")) for p in PROVISIONS)
 PROVISION = {p.id: p for p in PROVISIONS}
+LETTERS_INFERRED = "Paragraph letters are inferred: the regulation's text carries none."
+# The lettering cited, paragraph by paragraph, for people (the Rules page and the report).
+LETTERING = (("A", "the maximum for conversion, acquisition, renovation, equipment or construction"),
+             ("B", "the maximum for a master plan"),
+             ("C", "the State's 50% limit and the 50% local match, “except as provided in §E”"),
+             ("D", "a federal grant applied first, unless federal law is to the contrary"),
+             ("E", "with a federal grant applied, 50% of the cost remaining after it, “except as provided in §F”"),
+             ("F", "the Board of Public Works exception and its four conditions"),
+             ("G", "earlier grantees below $300,000"),
+             ("H", "what the Department also considers"))
 
-# The sentence of §D: with a federal grant it, not §B's 50%-of-total sentence, limits the State share.
+# Sentences that govern one case of a provision: the maximum of each kind of grant, and §E,
+# which with a federal grant applied (not §C's 50% of the total) limits the State share.
+CAPITAL_SENTENCE = "A grant for conversion, acquisition, renovation, equipment, or construction may not exceed $600,000."
+MASTER_PLAN_SENTENCE = "A grant for the development of a master plan may not exceed $15,000."
+FEDERAL_FIRST_SENTENCE = ("If a federal grant is available for the project, unless federal law is to the contrary, the "
+                          "federal grant shall be applied to the costs of the project before a grant under this program "
+                          "is applied.")
 REMAINDER_SENTENCE = ("If a federal grant is applied, a grant under this program may not exceed 50 percent of the "
                       "total cost of eligible work remaining after the federal grant has been applied, except as "
                       "provided in §F of this regulation.")
-
-
-def cited_sentences(award) -> dict[str, list[str]]:
-    """For each provision whose cap binds: the regulation's sentences that govern it for this
-    application (with a federal grant applied, the State share comes from §D's 50% of the
-    remainder, not §B's 50% of the total); [] for a provision with no sentence."""
-    out: dict[str, list[str]] = {}
-    from core.fields import CAP
-    for cap in award.binding:
-        pid = CAP[cap].provision
-        p = PROVISION[pid]
-        if cap == "cost_share" and award.base != award.application.eligible_cost:
-            out[pid] = [REMAINDER_SENTENCE]
-        else:
-            out[pid] = [p.text] if p.text else []
-    return out
-
-
-def source_words(award) -> str:
-    """The 'From:' line: each binding provision by paragraph and title, the §D sentence named
-    when it is the one that governs."""
-    from core.fields import CAP
-    parts = []
-    for cap in award.binding:
-        p = PROVISION[CAP[cap].provision]
-        if cap == "cost_share" and award.base != award.application.eligible_cost:
-            parts.append("§D State share of the cost remaining after the federal grant")
-        elif p.paragraph:
-            parts.append(f"§{p.paragraph} {p.title}")
-        else:
-            parts.append(f"{p.title} (no sentence of its own: an interpretation)")
-    return "; ".join(dict.fromkeys(parts))
+EXCEPTION_SENTENCE = "At the discretion of the Board of Public Works, a grant may exceed 50 percent of the cost of eligible work, if:"
 
 # The four conditions of the Board exception, each with its own sentence of the regulation.
 BPW_CONDITIONS = {
@@ -156,3 +150,58 @@ BPW_CONDITIONS = {
                          "property or improvements made available by the applicant, or in connection with the "
                          "building to be converted, acquired, or renovated.",
 }
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where one limit of one result comes from: its paragraph (inferred; "" for an
+    interpretation with no sentence), a title and the sentences that govern it."""
+    paragraph: str
+    title: str
+    sentences: tuple
+
+    @property
+    def words(self) -> str:
+        """'§E State share of the cost remaining after the federal grant', or for an interpretation
+        'Funding need (an interpretation: no sentence says it)'."""
+        return f"§{self.paragraph} {self.title}" if self.paragraph else f"{self.title} (an interpretation: no sentence says it)"
+
+
+def _remainder_governs(award) -> bool:
+    """With a federal grant applied, the State share is §E's 50% of the remainder (unless, read
+    with "§F" as the top-up paragraph, additional eligible work lifts it to §C's whole cost)."""
+    app = award.application
+    return app.federal_grant > 0 and not app.federal_law_contrary and award.base == award.remaining
+
+
+def citation(cap: str, award) -> Citation:
+    """The one citation of a cap (or a provision's step) for this result, the same on every
+    surface: calculator, Compare, report, PDF and the CLI's JSON."""
+    from core.fields import CAP
+    pid = CAP[cap].provision if cap in CAP else cap
+    app = award.application
+    if pid == "program_max":
+        plan = app.project_type == "master_plan"
+        return Citation("B" if plan else "A", "Program maximum", (MASTER_PLAN_SENTENCE if plan else CAPITAL_SENTENCE,))
+    if cap == "cost_share" and (_remainder_governs(award) or award.route == "bpw_exception"):
+        return Citation("E", "State share of the cost remaining after the federal grant", (REMAINDER_SENTENCE,))
+    if pid == "federal_first":
+        sentences = (FEDERAL_FIRST_SENTENCE, REMAINDER_SENTENCE) if _remainder_governs(award) else (FEDERAL_FIRST_SENTENCE,)
+        return Citation("D", "Federal grant applied first", sentences)
+    if cap == "property_value":
+        return Citation("F", "Board of Public Works exception: value of local property",
+                        (EXCEPTION_SENTENCE, BPW_CONDITIONS["bpw_property_value"]))
+    if cap == "full_cost":
+        return Citation("F", "Board of Public Works exception: never more than the cost", (EXCEPTION_SENTENCE,))
+    p = PROVISION[pid]
+    return Citation(p.paragraph, p.title, (p.text,) if p.text else ())
+
+
+def citations(award) -> list[Citation]:
+    """The binding caps' citations, in order, each once."""
+    return list(dict.fromkeys(citation(c, award) for c in award.binding))
+
+
+def source_words(award) -> str:
+    """The 'From:' line: each binding cap's citation, once."""
+    return "; ".join(c.words for c in citations(award))

@@ -21,10 +21,12 @@ from core.award import Award
 from core.charts import change_figure, compare_caps_figure, funding_figure, headroom_figure, waterfall_figure
 from core.fields import CAP, FIELDS, PROJECT_TYPES, ROUTES
 from core.money import fmt
-from core.provisions import PROVISION, source_words
+from core.explain import other_readings_words
+from core.provisions import LETTERING, LETTERS_INFERRED, PROVISION, citation, citations, source_words
 from core.rulesets import edition_words
 
-STATUS = {"pass": "Pass", "fail": "Fail", "waived": "Waived", "warning": "Warning", "not_applicable": "Not applicable"}
+STATUS = {"pass": "Pass", "fail": "Fail", "waived": "Would be waived", "warning": "Warning",
+          "not_applicable": "Does not apply"}
 
 
 class ReportError(RuntimeError):
@@ -161,6 +163,10 @@ def _scenario(item: Item, chart, first: bool) -> str:
                  f'{esc(a.readings.describe())}</div></div></div>')
     parts.append("<p class='cite'>The award is the most the State may give under the regulation; the Department "
                  "sets the amount within it.</p>")
+    others = other_readings_words(a)
+    parts.append("<div class='keep readings'><h3>Readings that would change this award</h3>" + (
+        "<ul>" + "".join(f"<li>{esc(t)}</li>" for t in others) + "</ul>" if others else
+        "<p>No single other reading of the regulation changes this award.</p>") + "</div>")
     parts.append('<div class="pair keep"><div><h3>Inputs</h3>' + _inputs_table(a) + "</div>")
     parts.append("<div><h3>Funding plan</h3><table>" + "".join(
         f"<tr><th>{label}</th><td class='num'>{esc(fmt(a.funding[k]))}</td></tr>"
@@ -176,7 +182,7 @@ def _scenario(item: Item, chart, first: bool) -> str:
     # The caps that bind close the explanation as its last line, not as a paragraph of their own
     # that a page break could leave alone on a page.
     parts.append("<h3>How the award is worked out</h3><ol>" + "".join(
-        f"<li>{esc(s.text)} <span class='cite'>({esc(PROVISION[s.provision].title if s.provision in PROVISION else 'Result')})"
+        f"<li>{esc(s.text)} <span class='cite'>({esc(citation(s.provision, a).words if s.provision in PROVISION else 'Result')})"
         f"</span></li>" for s in a.steps) + f"</ol><p class='cite'>Caps binding: {esc(binding)}.</p></div></section>")
     return "".join(parts)
 
@@ -201,21 +207,15 @@ def _comparison(items: list[Item], chart) -> str:
 
 
 def _sources(items: list[Item]) -> str:
-    from core.provisions import cited_sentences
     from core.readings import READING
     used = dict.fromkeys(s.provision for i in items for s in i.award.steps if s.provision in PROVISION)
-    cited: dict[str, list[str]] = {}
-    for i in items:
-        for pid, sentences in cited_sentences(i.award).items():
-            cited.setdefault(pid, [])
-            cited[pid] += [t for t in sentences if t not in cited[pid]]
+    cited = dict.fromkeys(c for i in items for c in citations(i.award))
     parts = ['<section class="sources"><h2>The regulation and the interpretations used</h2>',
              "<h3>The regulation's sentences for the caps that bind</h3>"]
-    for pid, sentences in cited.items():
-        p = PROVISION[pid]
-        parts.append(f"<p><b>{esc(p.cite)}: {esc(p.title)}</b></p>")
-        if sentences:
-            parts += [f"<blockquote>{esc(t)}</blockquote>" for t in sentences]
+    for c in cited:
+        parts.append(f"<p><b>{esc(c.words)}</b></p>")
+        if c.sentences:
+            parts += [f"<blockquote>{esc(t)}</blockquote>" for t in c.sentences]
         else:
             parts.append("<p>No sentence of the regulation says this; it is an interpretation (below).</p>")
     parts.append("<h3>Interpretations applied</h3><ul>")
@@ -233,11 +233,29 @@ def _sources(items: list[Item]) -> str:
         for rid, alt in rd.as_dict().items():
             r = READING[rid]
             a = r.alternative(alt)
-            note = "default" if alt == r.default else "not the default"
-            parts.append(f"<li><b>{esc(r.title)}: {esc(a.title)}</b> ({esc(rid)}={esc(alt)}, {note})"
+            note = "the default" if alt == r.default else "not the default"
+            parts.append(f"<li><b>{esc(r.title)}: {esc(a.title)}</b> ({note})"
                          + (f" for {who}" if len(readings) > 1 else "") + f": {esc(a.meaning)}</li>")
-    parts.append("</ul></section>")
+    parts.append("</ul><h3>Paragraph letters</h3><p>This report letters the paragraphs in the order of the text "
+                 "(an inference, as said under the title): " + esc("; ".join(f"§{k}, {w}" for k, w in LETTERING))
+                 + ".</p>")
+    parts.append(_glossary(items) + "</section>")
     return "".join(parts)
+
+
+def _glossary(items: list[Item]) -> str:
+    """For programs reading the JSON and CSV files: the names used there for what this report
+    calls by its label (caps, routes and readings that appear in it)."""
+    from core.readings import READINGS
+    caps = dict.fromkeys(c for i in items for c in i.award.caps)
+    routes = dict.fromkeys(i.award.route for i in items)
+    rulesets = dict.fromkeys((i.award.ruleset_label, i.award.ruleset_id) for i in items)
+    rows = ([(label, f"ruleset {rid}") for label, rid in rulesets] + [(CAP[c].label.capitalize(), c) for c in caps]
+            + [(ROUTES[r], r) for r in routes] + [(r.title, r.id) for r in READINGS])
+    return ("<div class='keep glossary'><h3>For programs: the names used in the data files</h3><table><tr><th>In this "
+            "report</th><th>In JSON and CSV</th></tr>" + "".join(
+                f"<tr><td>{esc(label)}</td><td><code>{esc(name)}</code></td></tr>" for label, name in rows)
+            + "</table></div>")
 
 
 def render(report: Report, static: bool = False) -> str:
@@ -251,11 +269,11 @@ def render(report: Report, static: bool = False) -> str:
             f"<p class='meta'>{esc(report.on.strftime('%B %-d, %Y'))}"
             + (f" · Prepared by {esc(report.prepared_by)}" if report.prepared_by.strip() else "") + "</p>"]
     for label, rid, version, variant, edition in rulesets:
-        head.append(f"<p class='meta'>Ruleset: {esc(edition_words(label, edition, version))}; "
-                    f"id {esc(rid)}</p>")
+        head.append(f"<p class='meta'>Ruleset: {esc(edition_words(label, edition, version))}</p>")
         if variant:
             head.append(f"<p class='variant'>Policy variant: {esc(label)}. These figures are a what-if, "
                         f"not the regulation in force.</p>")
+    head.append(f"<p class='meta'>{esc(LETTERS_INFERRED)} The letters used here are set out on the last page.</p>")
     body = ["<header>" + "".join(head) + "</header>"]
     body += [_scenario(item, chart, first=(k == 0)) for k, item in enumerate(report.items)]
     if len(report.items) > 1:

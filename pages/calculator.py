@@ -10,7 +10,8 @@ from core import chart_text
 from core.charts import headroom_figure, waterfall_figure
 from core.fields import ROUTES
 from core.money import ValidationError, fmt
-from core.provisions import BPW_CONDITIONS, PROVISION, source_words
+from core.explain import other_reading_words
+from core.provisions import BPW_CONDITIONS, LETTERS_INFERRED, PROVISION, source_words
 from core.readings import READING
 from core.rulesets import edition_words
 from core.report import Item
@@ -55,30 +56,22 @@ def exception_panel(award) -> None:
 
 
 def maximum_note(award) -> str:
-    """Under the binding cap, in grey: that the award is a maximum, and the readings in use."""
-    lines = ["The most the State may give under the regulation; the Department sets the amount within it."]
+    """Under the binding cap, in grey: that the award is a maximum, the readings in use, and
+    (once on this page) that the paragraph letters are inferred."""
+    lines = ["The most the State may give under the regulation; the Department sets the amount within it.",
+             LETTERS_INFERRED]
     if not award.readings.is_default:
-        lines.append(f"Readings: {award.readings.describe()} (see Rules).")
+        lines.append("Readings: " + "; ".join(f"{READING[r].title}: {READING[r].alternative(a).title}"
+                                              for r, a in award.readings.changed().items()) + " (see Rules).")
     return "  \n".join(f":gray[{md(line)}]" for line in lines)
 
 
-def other_readings(award) -> list[tuple]:
-    """When the award depends on how a passage is read: for each such passage, the sentence
-    saying what the other reading would allow, and that reading."""
-    out = []
-    for o in award.other_readings():
-        r = READING[o["reading"]]
-        alt = r.alternative(o["alternative"])
-        where = {"f_reference": "§F", "local_match_base": "§B", "local_match_effect": "§B",
-                 "funding_need_cap": "the regulation"}[r.id]
-        out.append((f"Read the other way ({alt.title.lower()}), {where} would allow {fmt(o['award'])}.", r, alt))
-    return out
-
-
-def reading_switches(award, others: list[tuple]) -> None:
+def reading_switches(award, others: list[dict]) -> None:
     """A button per passage read the other way; its label names the reading, since the
     sentence it acts on is in the box above it."""
-    for _, r, alt in others:
+    for o in others:
+        r = READING[o["reading"]]
+        alt = r.alternative(o["alternative"])
         st.button(f"Use the other reading ({alt.title.lower()})", key=f"w:reading_switch:{r.id}",
                   help=f"{r.title}: {alt.meaning}",
                   on_click=state.put_readings, args=(award.readings.replace(**{r.id: alt.id}),))
@@ -90,18 +83,18 @@ def results(award) -> None:
     top = st.container(border=True, horizontal=True, wrap=False, vertical_alignment="center", gap="large")
     top.metric("State grant award", fmt(award.amount), width="content")
     binding = source_words(award)
-    others = other_readings(award)
+    others = award.other_readings()
     # The note and any other reading's sentence travel in the box's Markdown, not elements of
     # their own: every element costs the server time on each slider move of each user.
     top.markdown(f"**Binding:** {md(award.binding_text)}  \n"
                  f"**Route:** {md(ROUTES[award.route])}  \n"
                  f"**From:** {md(binding)}  \n"
-                 + maximum_note(award) + "".join(f"  \n{md(sentence)}" for sentence, _, _ in others))
+                 + maximum_note(award) + "".join(f"  \n{md(other_reading_words(o))}" for o in others))
     reading_switches(award, others)
     # Let the server send the award before the CPU-bound charts below hold the
     # interpreter lock (measured: the award reaches the client ~30 ms sooner).
     time.sleep(0.01)
-    short = fmt(award.local_shortfall) if award.route == "standard" else "Waived"
+    short = fmt(award.local_shortfall) if award.route == "standard" else "Would be waived"
     charts([chart_data(headroom_figure(award, large=presenting, as_dict=True), "headroom", chart_text.headroom(award)),
             chart_data(waterfall_figure(award, large=presenting, as_dict=True), "waterfall", chart_text.waterfall(award))],
            amounts=[("Cost after federal grant", fmt(award.remaining)), ("Funding gap", fmt(award.funding_gap)),

@@ -13,6 +13,7 @@ from core.rulesets import version_words
 from core.export import csv_bytes
 from core.money import ValidationError, fmt
 from core.award import evaluate
+from core.explain import other_readings_words
 from core.scenarios import ScenarioError, parse_export
 from ui import auth, present, state
 from ui.charts import chart
@@ -175,6 +176,10 @@ else:
         answer = ["Scenario", *ANSWER]
         shown_df = table_cells(df)   # st.table reads cells as Markdown: names literal
         st.table(shown_df[answer].style.apply(lambda _: style[answer], axis=None), hide_index=True)
+        others = [literal(n) + md(": " + words) for n, a in named for words in other_readings_words(a)]
+        st.subheader("Readings that would change an award")
+        st.markdown("\n".join(f"- {line}" for line in others) if others else
+                    md("No single other reading of the regulation changes any of these awards."))
         st.header("The inputs behind it")
         inputs = ["Scenario", *INPUTS]
         if present.on():   # large type that wraps, like the answer (a grid's canvas keeps its small type)

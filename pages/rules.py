@@ -5,7 +5,7 @@ from core.award import evaluate, pct, types_words
 from core.compare import table
 from core.fields import PROJECT_TYPES
 from core.money import ValidationError, fmt, plain, to_cents
-from core.provisions import PROVISIONS
+from core.provisions import LETTERING, LETTERS_INFERRED, PROVISIONS
 from core.readings import READINGS
 from core.rulesets import PARAMETER_KINDS, RulesetError, available, load, load_text, to_toml, version_words
 from ui import present, state
@@ -33,6 +33,9 @@ def shown(p) -> str:
 
 
 st.header("Provisions")
+st.caption(md(f"{LETTERS_INFERRED} The app letters the paragraphs A to H in the order of the text (docs/rules.md "
+              f"sets out why, and the other lettering that fits): ") +
+           md("; ".join(f"§{k}, {w}" for k, w in LETTERING) + "."))
 for prov in PROVISIONS:
     # While presenting, every provision is open: a room cannot click an expander.
     box = (st.container(border=True) if present.on()
@@ -50,12 +53,12 @@ for prov in PROVISIONS:
 
 st.header("Readings")
 st.caption(md("Where a passage can be read two ways, the app uses the first reading below unless you switch it "
-              "here, for this session (the page address records it). Every result says which readings it used. "
-              "Paragraph letters are inferred (docs/rules.md)."))
+              "here, for this session (the page address records it). Every result says which readings it used, "
+              "and which single switch would change its award."))
 current = state.readings()
 for r in READINGS:
     with st.container(border=True):
-        st.markdown(f"**{md(r.title)}** (`{r.id}`)")
+        st.markdown(f"**{md(r.title)}**  \n:gray[In links and on the command line: `{r.id}`]")
         st.markdown(f"> {md(r.sentence)}" if r.sentence else
                     "*No sentence of the regulation: an inference from the regulation as a whole.*")
         st.markdown("  \n".join(f"**{md(a.title)}**{' (default)' if a.id == r.default else ''}: {md(a.meaning)}"

@@ -65,17 +65,19 @@ def test_every_parameter_citation_is_in_the_regulation(rid):
 
 
 def test_paragraph_letters_follow_the_order_of_the_text_and_its_cross_references():
-    """A to G in the order the paragraphs appear; §E must be the paragraph that lets a grant
-    exceed 50% (the text's 'Except as provided in §E')."""
-    first = {p.id: TEXT.index(norm(p.text).split(". ")[0][:60]) for p in PROVISIONS if p.text}
-    by_letter = sorted((PARAGRAPH[pid][0], pos) for pid, pos in first.items())
-    assert [pos for _, pos in by_letter] == sorted(pos for _, pos in by_letter)
-    assert [p.paragraph for p in PROVISIONS if p.paragraph] == ["A", "B", "B", "C–D", "E", "F", "G"]
-    e = next(p for p in PROVISIONS if p.paragraph == "E")
-    assert "may exceed 50 percent" in e.text
-    assert "Except as provided in §E" in TEXT and "except as provided in §F" in TEXT
-    # §D, the federal remainder sentence, sits between §C and §E
-    assert first["federal_first"] < TEXT.index(REMAINDER_SENTENCE[:40]) < first["bpw_exception"]
+    """A to H in the order the paragraphs appear (the two maximums each a paragraph); §E must be
+    the 50% of the remainder, to which §C's 50% limits yield ('Except as provided in §E'), and §F
+    the Board's exception, to which §E's limit yields ('except as provided in §F')."""
+    from core.provisions import (CAPITAL_SENTENCE, EXCEPTION_SENTENCE, FEDERAL_FIRST_SENTENCE, LETTERING,
+                                 MASTER_PLAN_SENTENCE, PROVISION)
+    at = {"A": CAPITAL_SENTENCE, "B": MASTER_PLAN_SENTENCE, "C": PROVISION["cost_share"].text,
+          "D": FEDERAL_FIRST_SENTENCE, "E": REMAINDER_SENTENCE, "F": EXCEPTION_SENTENCE,
+          "G": PROVISION["prior_grant_room"].text, "H": PROVISION["considerations"].text}
+    positions = [TEXT.index(norm(at[k])) for k, _ in LETTERING]
+    assert [k for k, _ in LETTERING] == list("ABCDEFGH") and positions == sorted(positions)
+    assert [p.paragraph for p in PROVISIONS if p.paragraph] == ["A–B", "C", "C", "D–E", "F", "G", "H"]
+    assert "Except as provided in §E" in at["C"] and "except as provided in §F" in at["E"]
+    assert "may exceed 50 percent" in at["F"]
 
 
 def test_a_variant_holds_only_what_it_changes():

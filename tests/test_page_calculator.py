@@ -239,9 +239,8 @@ def test_checks_explanation_and_what_would_change_follow_every_move():
                                                  "State share of the cost", "Result"]
     assert d["steps"][-1] == {"text": "The award is the least of these limits: $500,000. Binding: State share limit "
                                       "and funding need (both $500,000).", "source": "Result", "quote": None}
-    assert d["steps"][1]["quote"] == ("§A program_max: “A grant for conversion, acquisition, renovation, equipment, "
-                                      "or construction may not exceed $600,000. A grant for the development of a "
-                                      "master plan may not exceed $15,000.”")
+    assert d["steps"][1]["quote"] == ("§A Program maximum: “A grant for conversion, acquisition, renovation, "
+                                      "equipment, or construction may not exceed $600,000.”")
     assert d["steps"][2]["quote"].startswith("Funding need: no sentence of the regulation says this. Interpretation: ")
     assert d["changes"][0] == ("Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000, "
                                "where program maximum takes over.")

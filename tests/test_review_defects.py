@@ -125,12 +125,13 @@ def test_board_exception_is_the_boards_discretion_never_applies():
 # --- Citations ------------------------------------------------------------------------
 
 def test_with_a_federal_grant_the_remainder_sentence_is_cited():
-    from core.provisions import cited_sentences
+    from core.provisions import citation
     a = evaluate(app(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=300_000))
-    cited = cited_sentences(a)
-    assert any("remaining after the federal grant has been applied" in s for s in cited["cost_share"])
-    plain_case = cited_sentences(evaluate(app(eligible_cost=1_000_000, local_contribution=500_000)))
-    assert not any("remaining after" in s for s in plain_case["cost_share"])
+    cited = citation("cost_share", a)
+    assert cited.paragraph == "E" and any("remaining after the federal grant has been applied" in s
+                                          for s in cited.sentences)
+    plain_case = citation("cost_share", evaluate(app(eligible_cost=1_000_000, local_contribution=500_000)))
+    assert plain_case.paragraph == "C" and not any("remaining after" in s for s in plain_case.sentences)
 
 
 def test_funding_need_is_not_quoted_as_a_sentence_of_the_regulation():

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import orjson
 
-from core.provisions import PROVISION
+from core.provisions import PROVISION, citation
 from ui.elements import element
 from ui.text import STATUS
 
@@ -28,8 +28,10 @@ def details_data(award, changes) -> dict:
     for step in award.steps:
         p = PROVISION.get(step.provision)
         quote = None
-        if p is not None:
-            quote = f"{p.cite}: “{p.text}”" if p.text else f"{p.title}: no sentence of the regulation says this."
+        if p is not None:   # the same citation as the award box's "From:" and the report's
+            c = citation(step.provision, award)
+            quote = (f"{c.words}: “{' '.join(c.sentences)}”" if c.sentences else
+                     f"{p.title}: no sentence of the regulation says this.")
             if p.interpretation:
                 quote += f" Interpretation: {p.interpretation}"
         steps.append({"text": step.text, "source": p.title if p else "Result", "quote": quote})
