@@ -142,7 +142,7 @@ def test_version_words_with_and_without_an_edition():
     assert version_words(rs) == f"The regulation in force, edition 1 of November 29, 2026 (fingerprint {rs.version})"
     v = load("cap-800k")
     assert version_words(v) == ("Capital cap raised to $800,000 (later statute) (variant, not the regulation in force), "
-                                f"edition 1 of November 29, 2026 (fingerprint {v.version})")
+                                f"edition 2 of December 1, 2026 (fingerprint {v.version})")
 
 
 @pytest.mark.parametrize("label,edition,version,words", [
