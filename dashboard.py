@@ -13,8 +13,8 @@ if __name__ == "__main__" and not runtime.exists():   # `python dashboard.py`: s
 
 server.disable_nagle()   # once per process; see ui/server.py
 # Once per process: the pages' modules loaded and left out of full garbage collections (ui/server.py).
-server.settle_heap(("pandas", "numpy", "plotly.graph_objects", "core.analysis", "core.charts", "core.compare",
-                    "core.portfolio", "core.report", "core.scenarios"))
+server.settle_heap(("pandas", "numpy", "plotly.graph_objects", "core.law.analysis", "core.report.charts", "core.report.compare",
+                    "core.law.portfolio", "core.report.html", "core.store.repository"))
 
 st.set_page_config(page_title="State capital grant what-if", page_icon="🏛️", layout="wide")
 st.html(widgets.CODE_CSS)

@@ -21,9 +21,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.application import Application  # noqa: E402
-from core.award import evaluate  # noqa: E402
-from core.fields import PROJECT_TYPES  # noqa: E402
+from core.law.application import Application  # noqa: E402
+from core.law.award import evaluate  # noqa: E402
+from core.law.fields import PROJECT_TYPES  # noqa: E402
 
 
 def make_csv(path: Path, rows: int, seed: int = 7) -> None:

@@ -24,9 +24,9 @@ sys.path.insert(0, str(ROOT))
 
 
 def fill(url: str, n: int) -> None:
-    from core.application import Application
-    from core.rulesets import load
-    from core.scenarios import Scenario, ScenarioStore, now
+    from core.law.application import Application
+    from core.law.rulesets import load
+    from core.store.repository import Scenario, ScenarioStore, now
     rs = load()
     data, stamp = rs.to_data(), now()
     items = [Scenario(f"Illustrative scenario {i:05d}",

@@ -18,11 +18,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.batch import make_csv  # noqa: E402
-from core.application import Application  # noqa: E402
-from core.award import evaluate  # noqa: E402
-from core.batch import evaluate_parsed, parse_frame, read_csv  # noqa: E402
-from core.readings import DEFAULT, every  # noqa: E402
-from core.rulesets import available, load  # noqa: E402
+from core.law.application import Application  # noqa: E402
+from core.law.award import evaluate  # noqa: E402
+from core.law.batch import evaluate_parsed, parse_frame, read_csv  # noqa: E402
+from core.law.readings import DEFAULT, every  # noqa: E402
+from core.law.rulesets import available, load  # noqa: E402
 
 
 def compare(df, rs, rd) -> tuple[int, int]:

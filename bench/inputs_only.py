@@ -1,5 +1,5 @@
 """The calculator's inputs column alone (bench/rerun_cost.py's third line): drawn by the very
-code the calculator uses (ui.widgets.application_inputs, one element: ui/fields_panel.py) in a
+code the calculator uses (ui.widgets.application_inputs, one element: ui/components/fields_panel.py) in a
 fragment, with the award computed and the URL written as the calculator does, and nothing
 shown of the result. What a move costs before a single number of the award is drawn."""
 import sys
@@ -8,7 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from core.award import evaluate  # noqa: E402
+from core.law.award import evaluate  # noqa: E402
 from ui import server, state  # noqa: E402
 from ui.widgets import application_inputs  # noqa: E402
 

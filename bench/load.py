@@ -41,9 +41,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.stclient import Session  # noqa: E402
-from core.application import Application  # noqa: E402
-from core.award import evaluate  # noqa: E402
-from core.money import fmt  # noqa: E402
+from core.law.application import Application  # noqa: E402
+from core.law.award import evaluate  # noqa: E402
+from core.law.money import fmt  # noqa: E402
 from tests.serve import CHROMIUM_FLAGS, chromium_path, free_port, streamlit_server  # noqa: E402
 
 # Installed before the app loads: note when a server message carrying an expected text arrives,

@@ -17,8 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.batch import make_csv  # noqa: E402
-from core.batch import evaluate_parsed, parse_frame, read_csv  # noqa: E402
-from core.portfolio import run  # noqa: E402
+from core.law.batch import evaluate_parsed, parse_frame, read_csv  # noqa: E402
+from core.law.portfolio import run  # noqa: E402
 
 
 def main() -> None:

@@ -44,7 +44,7 @@ class Session:
         self.url = url.rstrip("/")
         self.timeout = timeout                   # seconds a rerun may take before giving up
         self.widgets: dict[str, tuple] = {}      # user key -> (widget id, element type, fragment id)
-        self.panels: dict[str, tuple] = {}       # field -> (panel's widget id, fragment id) (ui/fields_panel.py)
+        self.panels: dict[str, tuple] = {}       # field -> (panel's widget id, fragment id) (ui/components/fields_panel.py)
         self.edits = itertools.count(1)
         self.values: dict[str, WidgetState] = {}  # widget id -> its current value, as the browser has it
         self.page_hash = ""
@@ -82,7 +82,7 @@ class Session:
 
     async def set_slider(self, key: str, value: float, watch: str = "State grant award") -> Run:
         """Move the slider with this key to value, as a drag or arrow key does. On the calculator
-        the money sliders are in one element (ui/fields_panel.py): "s:eligible_cost" moves its
+        the money sliders are in one element (ui/components/fields_panel.py): "s:eligible_cost" moves its
         eligible_cost slider there, as its page does."""
         field = key.removeprefix("s:")
         if key not in self.widgets and field in self.panels:
@@ -99,7 +99,7 @@ class Session:
         return await self._rerun(msg, watch)
 
     async def edit_field(self, field: str, edit: dict, watch: str = "State grant award") -> Run:
-        """An edit of one field of a ui/fields_panel element, numbered as its page numbers them."""
+        """An edit of one field of a ui/components/fields_panel element, numbered as its page numbers them."""
         wid, fragment = self.panels[field]
         state = json.loads(self.values[wid].json_value or "{}")
         state[field] = {**edit, "n": next(self.edits)}

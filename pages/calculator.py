@@ -4,21 +4,21 @@ import time
 
 import streamlit as st
 
-from core.analysis import changes
-from core.award import evaluate
-from core import chart_text
-from core.charts import headroom_figure, waterfall_figure
-from core.fields import ROUTES
-from core.money import ValidationError, fmt
-from core.explain import other_reading_words
-from core.provisions import BPW_CONDITIONS, LETTERS_INFERRED, PROVISION, source_words
-from core.readings import READING
-from core.rulesets import edition_words
-from core.report import Item
-from core.scenarios import ScenarioError, ScenarioExists
+from core.law.analysis import changes
+from core.law.award import evaluate
+from core.report import chart_text
+from core.report.charts import headroom_figure, waterfall_figure
+from core.law.fields import ROUTES
+from core.law.money import ValidationError, fmt
+from core.law.explain import other_reading_words
+from core.law.provisions import BPW_CONDITIONS, LETTERS_INFERRED, PROVISION, source_words
+from core.law.readings import READING
+from core.law.rulesets import edition_words
+from core.report.html import Item
+from core.store.repository import ScenarioError, ScenarioExists
 from ui import auth, present, state
-from ui.chart_panel import chart_data, charts
-from ui.details_panel import details
+from ui.components.chart_panel import chart_data, charts
+from ui.components.details_panel import details
 from ui.library import store
 from ui.reporting import report_buttons
 from ui.text import STATUS_BADGE, error_text, md, ruleset_label

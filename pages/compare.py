@@ -4,24 +4,24 @@ import json
 
 import streamlit as st
 
-from core.application import Application
-from core import chart_text
-from core.charts import change_figure, compare_caps_figure, funding_figure
-from core.compare import ANSWER, INPUTS, differs, place_words, plural, table
-from core.fields import ROUTES
-from core.rulesets import version_words
-from core.export import csv_bytes
-from core.money import ValidationError, fmt
-from core.award import evaluate
-from core.explain import other_readings_words
-from core.scenarios import ScenarioError, parse_export
+from core.law.application import Application
+from core.report import chart_text
+from core.report.charts import change_figure, compare_caps_figure, funding_figure
+from core.report.compare import ANSWER, INPUTS, differs, place_words, plural, table
+from core.law.fields import ROUTES
+from core.law.rulesets import version_words
+from core.report.export import csv_bytes
+from core.law.money import ValidationError, fmt
+from core.law.award import evaluate
+from core.law.explain import other_readings_words
+from core.store.repository import ScenarioError, parse_export
 from ui import auth, present, state
 from ui.charts import chart
 from ui.library import store
 from ui.reporting import report_buttons
-from core.report import Item
-from core.inputs import InputError, parse_json
-from core.verify import relabelled
+from core.report.html import Item
+from core.law.inputs import InputError, parse_json
+from core.store.verify import relabelled
 from ui.text import error_text, literal, md, message, table_cells
 from ui.uploads import upload_bytes
 

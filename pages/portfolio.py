@@ -2,16 +2,16 @@
 import pandas as pd
 import streamlit as st
 
-from core import chart_text
-from core.analysis import caps_words
-from core.charts import cumulative_figure, priority_figure, ranked_figure
-from core.export import csv_bytes
-from core.fields import FIELDS, PROJECT_TYPES
-from core.money import ValidationError, fmt, to_cents
-from core.rulesets import edition_words
-from core.portfolio import (FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table,
+from core.report import chart_text
+from core.law.analysis import caps_words
+from core.report.charts import cumulative_figure, priority_figure, ranked_figure
+from core.report.export import csv_bytes
+from core.law.fields import FIELDS, PROJECT_TYPES
+from core.law.money import ValidationError, fmt, to_cents
+from core.law.rulesets import edition_words
+from core.law.portfolio import (FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table,
                             run)
-from core.batch import BatchError
+from core.law.batch import BatchError
 from ui import present, state
 from ui.charts import chart
 from ui.text import literal, md, ruleset_label, table_cells

@@ -1,16 +1,16 @@
 """The regulation, its parameters and citations, the interpretations, and policy variants."""
 import streamlit as st
 
-from core.award import evaluate, pct, types_words
-from core.compare import table
-from core.fields import PROJECT_TYPES
-from core.money import ValidationError, fmt, plain, to_cents
-from core.provisions import LETTERING, LETTERS_INFERRED, PROVISIONS
-from core.readings import READINGS
-from core.rulesets import PARAMETER_KINDS, RulesetError, available, load, load_text, to_toml, version_words
+from core.law.award import evaluate, pct, types_words
+from core.report.compare import table
+from core.law.fields import PROJECT_TYPES
+from core.law.money import ValidationError, fmt, plain, to_cents
+from core.law.provisions import LETTERING, LETTERS_INFERRED, PROVISIONS
+from core.law.readings import READINGS
+from core.law.rulesets import PARAMETER_KINDS, RulesetError, available, load, load_text, to_toml, version_words
 from ui import present, state
-from core.names import check_text, variant_id
-from core.verify import accept_loaded_variant
+from core.law.names import check_text, variant_id
+from core.store.verify import accept_loaded_variant
 from ui.text import error_text, literal, md, message
 
 MAX_TITLE = 80

@@ -3,16 +3,16 @@ all for the application on the Calculator."""
 import numpy as np
 import streamlit as st
 
-from core.analysis import SWEEP_FIELDS, describe, grid, sweep
-from core import chart_text
-from core.charts import map_figure, sweep_figure
-from core.fields import FIELD
-from core.money import fmt
-from core.readings import READING, READING_IDS
+from core.law.analysis import SWEEP_FIELDS, describe, grid, sweep
+from core.report import chart_text
+from core.report.charts import map_figure, sweep_figure
+from core.law.fields import FIELD
+from core.law.money import fmt
+from core.law.readings import READING, READING_IDS
 from ui import present, state
 from ui.charts import chart
 from ui.text import md, ruleset_label
-from ui.fields_panel import nice_ceiling
+from ui.components.fields_panel import nice_ceiling
 
 state.init()
 rs = state.ruleset()

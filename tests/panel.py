@@ -1,4 +1,4 @@
-"""The calculator's inputs (ui/fields_panel.py, one custom element) in AppTest, driven the way
+"""The calculator's inputs (ui/components/fields_panel.py, one custom element) in AppTest, driven the way
 the browser drives them: an edit is the field's new state value, numbered, sent with the next
 run. AppTest has no handle for custom elements, so this speaks their widget protocol itself,
 as bench/stclient.py does over the websocket."""
@@ -38,7 +38,7 @@ def panels(at: AppTest) -> dict[str, dict]:
 
 
 def charts(at: AppTest, key: str = "charts") -> list[dict]:
-    """The charts the calculator's chart element (ui/chart_panel.py) draws: for each, its id,
+    """The charts the calculator's chart element (ui/components/chart_panel.py) draws: for each, its id,
     title, accessible name (alt), table rows and Plotly figure, as the page receives them."""
     return _data(_element(at, key, "chart element"))["charts"]
 
@@ -49,7 +49,7 @@ def amounts(at: AppTest, key: str = "charts") -> dict[str, str]:
 
 
 def details(at: AppTest, key: str = "details") -> dict:
-    """What the calculator's details element (ui/details_panel.py) draws: its checks, steps
+    """What the calculator's details element (ui/components/details_panel.py) draws: its checks, steps
     (text, source, the regulation's sentence) and what would change it."""
     return _data(_element(at, key, "details element"))
 

@@ -1,8 +1,8 @@
 """Hypothesis strategies for applications (shared by property tests)."""
 from hypothesis import strategies as st
 
-from core.application import Application
-from core.fields import PROJECT_TYPES
+from core.law.application import Application
+from core.law.fields import PROJECT_TYPES
 
 # Mostly realistic amounts, sometimes exact ties and zeros.
 cents = st.one_of(st.integers(0, 300_000_000), st.sampled_from([0, 1, 1_500_000, 30_000_000, 60_000_000]),

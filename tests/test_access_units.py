@@ -2,9 +2,9 @@
 palette's contrast, one colour per source and per cap, chart sentences, large type."""
 import pytest
 
-from core import chart_text, charts
-from core.application import Application
-from core.award import evaluate
+from core.report import chart_text, charts
+from core.law.application import Application
+from core.law.award import evaluate
 from tests.panel import Panel
 from tests.test_page_calculator import app, award
 
@@ -14,7 +14,7 @@ LINK = {"project_type": "renovation", "eligible_cost": "1000000", "federal_grant
 
 def test_each_edit_is_answered_with_its_number_and_applied_once():
     """The page takes the server's values only once the server has seen its newest edit of a
-    field (ui/fields_panel.js): a reply to an older edit would pull a held key back. So each
+    field (ui/components/fields_panel.js): a reply to an older edit would pull a held key back. So each
     run answers with the number of the last edit it applied; and a run started by another
     control, which carries the panel's state unchanged, applies nothing again."""
     at = app(LINK)
@@ -56,7 +56,7 @@ def test_every_chart_colour_reads_on_white_and_under_white_labels(name, color):
 
 
 def test_colours_are_one_per_source_and_one_per_cap():
-    from core.fields import CAP
+    from core.law.fields import CAP
     assert len(set(charts.SOURCE_COLORS.values())) == 4
     assert set(charts.CAP_COLORS) == set(CAP) and len(set(charts.CAP_COLORS.values())) == len(CAP)
     assert charts.COST not in charts.SOURCE_COLORS.values()

@@ -62,7 +62,7 @@ def test_holding_an_arrow_key_moves_the_slider(server, chromium):  # noqa: F811
 
 
 def test_the_inputs_speak_for_themselves(server, chromium):  # noqa: F811
-    """The calculator's inputs (ui/fields_panel.js): a slider says its amount, a "?" opens the
+    """The calculator's inputs (ui/components/fields_panel.js): a slider says its amount, a "?" opens the
     field's explanation in place, a refused entry is an alert tied to its box, and a switch
     that shows more fields keeps the focus."""
     page = chromium.new_page(viewport={"width": 1400, "height": 1600})
@@ -112,15 +112,15 @@ def test_axe_finds_no_violation(server, chromium, state):  # noqa: F811
 
 
 def test_every_chart_is_named_by_its_finding_with_its_numbers_beside_it(server, chromium):  # noqa: F811
-    from core import chart_text
-    from core.application import Application
-    from core.award import evaluate
+    from core.report import chart_text
+    from core.law.application import Application
+    from core.law.award import evaluate
     page = chromium.new_page(viewport={"width": 1280, "height": 2400})
     page.goto(server + "/?project_type=renovation&eligible_cost=3000000&local_contribution=1500000")
     wait_ready(page, timeout=90_000)   # a busy machine draws slowly
     award = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": "3000000",
                                             "local_contribution": "1500000"}))
-    charts = page.locator(".gc-figure")   # the calculator's chart element (ui/chart_panel.js)
+    charts = page.locator(".gc-figure")   # the calculator's chart element (ui/components/chart_panel.js)
     charts.nth(1).locator(".main-svg").first.wait_for(timeout=20_000)
     assert charts.count() == 2
     assert charts.nth(0).get_attribute("role") == "figure"

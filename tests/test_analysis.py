@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from core.analysis import closing_local, describe, grid, sweep, what_would_change
-from core.application import Application
-from core.award import evaluate
+from core.law.analysis import closing_local, describe, grid, sweep, what_would_change
+from core.law.application import Application
+from core.law.award import evaluate
 from tests.strategies import applications
 
 
@@ -66,7 +66,7 @@ def test_requested_and_property_value_sweeps():
 
 
 def test_odd_share_breakpoint_reported_at_first_cent():
-    from core.rulesets import load
+    from core.law.rulesets import load
     rs = load().with_changes("third", "Third", {"state_share": "0.3333"})
     sw = sweep(app(eligible_cost=1_000_000, local_contribution=600_000), "eligible_cost", 0, 500_000_000, rs)
     exact = [b.exact for b in sw.breakpoints]
@@ -131,7 +131,7 @@ def test_grid_equals_scalar():
 
 
 def test_map_figure_outlines_and_labels_regions():
-    from core.charts import map_figure
+    from core.report.charts import map_figure
     a = app(eligible_cost=1_000_000, local_contribution=500_000)
     xs = np.linspace(0, 500_000_000, 60).round().astype(np.int64)
     ys = np.linspace(0, 300_000_000, 60).round().astype(np.int64)
@@ -181,7 +181,7 @@ def test_the_board_route_is_named_in_what_would_change():
 
 
 def test_a_jump_up_is_said_as_a_jump():
-    from core.readings import parse
+    from core.law.readings import parse
     lines = what_would_change(app(project_type="renovation", eligible_cost=900_000, prior_program_funds=200_000),
                               None, parse(["prior_grant_limit=below_only"]))
     assert lines[3] == ("Each extra $1 of prior program funds takes away $1 of award until $300,000, where the award "

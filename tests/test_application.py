@@ -1,7 +1,7 @@
 import pytest
 
-from core.application import Application, InvalidApplication
-from core.money import ValidationError, fmt, to_cents
+from core.law.application import Application, InvalidApplication
+from core.law.money import ValidationError, fmt, to_cents
 
 
 @pytest.mark.parametrize("raw,cents", [

@@ -1,10 +1,10 @@
 """Table-driven cases: RULES.md's worked examples, each cap alone, ties, checks, exceptions."""
 import pytest
 
-from core.application import Application
-from core.award import evaluate
-from core.money import plain
-from core.rulesets import load
+from core.law.application import Application
+from core.law.award import evaluate
+from core.law.money import plain
+from core.law.rulesets import load
 
 # (name, inputs, award, binding, route)
 CASES = [

@@ -3,10 +3,10 @@ import io
 import pandas as pd
 import pytest
 
-from core.application import Application
-from core.award import evaluate
-from core.batch import BatchError, evaluate_table, read_csv
-from core.money import ValidationError, plain
+from core.law.application import Application
+from core.law.award import evaluate
+from core.law.batch import BatchError, evaluate_table, read_csv
+from core.law.money import ValidationError, plain
 
 CSV = """name,project_type,eligible_cost,federal_grant,local_contribution,prior_program_funds,requested_amount,federal_law_contrary,bpw_exception_requested,local_property_value,state_funds_in_property,state_bonded_debt
 ex1,renovation,1000000,,500000,,,,,,,

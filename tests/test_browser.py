@@ -43,7 +43,7 @@ def test_calculator_loads_slider_moves_award_charts_render(server, chromium):  #
 
 
 def test_the_charts_change_in_place_and_follow_the_column(server, chromium):  # noqa: F811
-    """The calculator's charts (ui/chart_panel.js) are drawn once and then changed in place on
+    """The calculator's charts (ui/components/chart_panel.js) are drawn once and then changed in place on
     every move (st.plotly_chart drew them anew each time); they follow their column's width."""
     url, _ = server
     page = chromium.new_page(viewport={"width": 1400, "height": 1800})
@@ -91,7 +91,7 @@ def test_without_plotly_js_each_chart_says_so_and_shows_its_numbers(server, chro
 
 
 def test_the_regulations_sentences_show_at_the_switch_without_a_server_run(server, chromium):  # noqa: F811
-    """The details (ui/details_panel.js) show each step's sentence at their switch, from the
+    """The details (ui/components/details_panel.js) show each step's sentence at their switch, from the
     keyboard, without asking the server for a run; the switch is kept through moves and reloads
     of the tab, and a move changes the checks, steps and what would change it."""
     url, _ = server
@@ -218,7 +218,7 @@ def test_save_two_compare_restart_still_there(chromium, tmp_path):  # noqa: F811
 def test_save_and_report_after_a_slider_move_hold_the_moved_inputs(server, chromium):  # noqa: F811
     """A slider move redraws only the calculator; the save box and report, drawn before it,
     must still use what the screen shows when they are clicked."""
-    from core.scenarios import ScenarioStore
+    from core.store.repository import ScenarioStore
     url, db = server
     page = chromium.new_page(viewport={"width": 1400, "height": 2400})
     page.goto(url)

@@ -39,8 +39,8 @@ TICK_SIZES = """() => [...document.querySelectorAll('.js-plotly-plot .xtick text
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, chromium):  # noqa: F811
-    from core.application import Application
-    from core.scenarios import ScenarioStore
+    from core.law.application import Application
+    from core.store.repository import ScenarioStore
     db = tmp_path_factory.mktemp("db") / "lib.db"
     store = ScenarioStore(f"sqlite:///{db}")
     for name, inputs in SCENARIOS:
@@ -200,9 +200,9 @@ def test_pdf_pages_each_carry_a_real_share(tmp_path):
     table and numbered explanation, kept together: about a fifth of the page)."""
     from pypdf import PdfReader
 
-    from core.application import Application
-    from core.award import evaluate
-    from core.report import Item, Report, find_browser, pdf
+    from core.law.application import Application
+    from core.law.award import evaluate
+    from core.report.html import Item, Report, find_browser, pdf
     from tests.browser_fixtures import require_chromium
     require_chromium()
     assert find_browser()

@@ -7,12 +7,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from core.application import Application
-from core.award import evaluate
-from core.batch import evaluate_table, read_csv
-from core.provisions import PROVISION
-from core.readings import parse
-from core.rulesets import load
+from core.law.application import Application
+from core.law.award import evaluate
+from core.law.batch import evaluate_table, read_csv
+from core.law.provisions import PROVISION
+from core.law.readings import parse
+from core.law.rulesets import load
 
 CASES = Path(__file__).parent / "cases"
 TABLES = sorted(CASES.glob("*.csv"))

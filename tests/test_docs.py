@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from core.provisions import BPW_CONDITIONS, PARAGRAPH, PROVISIONS, REMAINDER_SENTENCE
-from core.readings import READINGS
-from core.rulesets import RulesetError, available, from_data, load, load_text
+from core.law.provisions import BPW_CONDITIONS, PARAGRAPH, PROVISIONS, REMAINDER_SENTENCE
+from core.law.readings import READINGS
+from core.law.rulesets import RulesetError, available, from_data, load, load_text
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXT = " ".join((ROOT / "docs" / "regulation.txt").read_text(encoding="utf-8").split())
@@ -68,7 +68,7 @@ def test_paragraph_letters_follow_the_order_of_the_text_and_its_cross_references
     """A to H in the order the paragraphs appear (the two maximums each a paragraph); §E must be
     the 50% of the remainder, to which §C's 50% limits yield ('Except as provided in §E'), and §F
     the Board's exception, to which §E's limit yields ('except as provided in §F')."""
-    from core.provisions import (CAPITAL_SENTENCE, EXCEPTION_SENTENCE, FEDERAL_FIRST_SENTENCE, LETTERING,
+    from core.law.provisions import (CAPITAL_SENTENCE, EXCEPTION_SENTENCE, FEDERAL_FIRST_SENTENCE, LETTERING,
                                  MASTER_PLAN_SENTENCE, PROVISION)
     at = {"A": CAPITAL_SENTENCE, "B": MASTER_PLAN_SENTENCE, "C": PROVISION["cost_share"].text,
           "D": FEDERAL_FIRST_SENTENCE, "E": REMAINDER_SENTENCE, "F": EXCEPTION_SENTENCE,
@@ -81,7 +81,7 @@ def test_paragraph_letters_follow_the_order_of_the_text_and_its_cross_references
 
 
 def test_a_variant_holds_only_what_it_changes():
-    text = (ROOT / "core" / "rulesets" / "cap-800k.toml").read_text(encoding="utf-8")
+    text = (ROOT / "core" / "law" / "rulesets" / "cap-800k.toml").read_text(encoding="utf-8")
     keys = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
     assert len(keys) <= 10
     assert re.findall(r"^\[parameters\.(\w+)\]", text, re.M) == ["capital_cap"]

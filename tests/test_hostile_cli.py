@@ -11,7 +11,7 @@ import sys
 import pandas as pd
 import pytest
 
-from core.export import csv_bytes, dangerous
+from core.report.export import csv_bytes, dangerous
 from tests.conftest import ROOT
 
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
@@ -84,10 +84,10 @@ def test_allocate_output_is_safe(tmp_path):
 
 
 def test_portfolio_and_comparison_downloads_are_safe():
-    from core.award import evaluate
-    from core.application import Application
-    from core.compare import table
-    from core.portfolio import read_table, run as allocate
+    from core.law.award import evaluate
+    from core.law.application import Application
+    from core.report.compare import table
+    from core.law.portfolio import read_table, run as allocate
 
     result = allocate(read_table((HOSTILE / "formulas.csv").read_bytes(), "formulas.csv"), 100_000_000)
     assert_safe(cells(csv_bytes(result.table)))
@@ -202,7 +202,7 @@ def test_input_size_is_capped():
 @pytest.mark.parametrize("fixture, text", [("deep.toml", "nested more than 12 levels deep"),
                                            ("huge_int.toml", "cannot be read")])
 def test_hostile_toml(fixture, text):
-    from core.rulesets import RulesetError, load_text
+    from core.law.rulesets import RulesetError, load_text
     with pytest.raises(RulesetError, match=text) as err:
         load_text((HOSTILE / fixture).read_text(), fixture)
     assert "\n" not in str(err.value)
@@ -219,9 +219,9 @@ def test_failing_browser_gives_one_line_fast(export, tmp_path):
 def test_hanging_browser_is_stopped_at_the_timeout(tmp_path, monkeypatch):
     """A browser that answers --version and then hangs: the packet gives up at the timeout
     with a message, and the next packet is not blocked by the one that hung."""
-    import core.report as rep
-    from core.award import evaluate
-    from core.application import Application
+    import core.report.html as rep
+    from core.law.award import evaluate
+    from core.law.application import Application
 
     fake = tmp_path / "hangs"
     fake.write_text("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'Chromium 1'; exit 0; }\nexec sleep 600\n")
@@ -257,9 +257,9 @@ def test_two_sessions_making_pdfs_at_once_both_get_one():
     require_chromium()
     import threading
 
-    import core.report as rep
-    from core.award import evaluate
-    from core.application import Application
+    import core.report.html as rep
+    from core.law.award import evaluate
+    from core.law.application import Application
 
     made = rep.Report([rep.Item("A", evaluate(Application.from_dict(APP)))])
     results, errors = [], []
@@ -285,16 +285,16 @@ def test_two_sessions_making_pdfs_at_once_both_get_one():
     ("duplicate_keys.json", "appears twice in one object"),
 ])
 def test_the_compare_page_parser_gives_one_line(fixture, text):
-    """The Compare page's import reads uploads with the same parser (core.inputs.parse_json)."""
-    from core.inputs import InputError, parse_json
+    """The Compare page's import reads uploads with the same parser (core.law.inputs.parse_json)."""
+    from core.law.inputs import InputError, parse_json
     with pytest.raises(InputError, match=text) as err:
         parse_json((HOSTILE / fixture).read_bytes(), fixture)
     assert str(err.value).startswith(fixture) and "\n" not in str(err.value)
 
 
 def test_long_titles_and_files_refused_before_drawing():
-    from core.rulesets import RulesetError, load, load_text, to_toml
-    from core.verify import accept_loaded_variant
+    from core.law.rulesets import RulesetError, load, load_text, to_toml
+    from core.store.verify import accept_loaded_variant
     long = load().with_changes("long", "t" * 9_000_000, {"capital_cap": "1"})
     with pytest.raises(RulesetError, match="is 9,000,000 characters long; at most 80"):
         accept_loaded_variant(long, {})
@@ -319,8 +319,8 @@ def test_any_text_reads_back_as_one_safe_row(values):
 def test_list_keeps_one_line_per_scenario_for_names_saved_before_the_checks(tmp_path):
     from sqlalchemy import text
 
-    from core.application import Application
-    from core.scenarios import ScenarioStore
+    from core.law.application import Application
+    from core.store.repository import ScenarioStore
     url = f"sqlite:///{tmp_path / 'lib.db'}"
     store = ScenarioStore(url)
     store.save("old", Application.from_dict(APP))

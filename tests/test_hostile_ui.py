@@ -7,10 +7,10 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.application import Application
-from core.money import ValidationError
-from core.rulesets import RulesetError, load, load_text, to_toml
-from core.scenarios import Scenario, ScenarioStore, check_name, now, parse_export
+from core.law.application import Application
+from core.law.money import ValidationError
+from core.law.rulesets import RulesetError, load, load_text, to_toml
+from core.store.repository import Scenario, ScenarioStore, check_name, now, parse_export
 from tests.panel import Panel
 from tests.conftest import ROOT
 from tests.test_scenarios import url  # noqa: F401
@@ -153,7 +153,7 @@ def test_names_keep_what_people_type():
 
 
 def test_variant_ids_and_clashes(db):
-    from core.names import variant_id
+    from core.law.names import variant_id
     assert variant_id("Café für Año") == "variant-cafe-fur-ano"
     assert variant_id("北京") .startswith("variant-") and len(variant_id("北京")) == 18
     assert variant_id("Cap 1.0") == variant_id("Cap 1-0")
@@ -171,7 +171,7 @@ def test_variant_ids_and_clashes(db):
 
 
 def test_loaded_toml_may_not_take_a_shipped_id():
-    from core.verify import accept_loaded_variant
+    from core.store.verify import accept_loaded_variant
     text = to_toml(load().with_changes("cap-800k", "Pretender", {"capital_cap": "900000"}))
     with pytest.raises(RulesetError, match="'cap-800k' is a ruleset shipped with the app"):
         accept_loaded_variant(load_text(text), {})
@@ -189,8 +189,8 @@ def test_loaded_toml_may_not_take_a_shipped_id():
 # -- item 5: imported rulesets verified -----------------------------------------------------
 
 def test_altered_regulation_is_imported_as_a_labelled_variant(db):
-    from core.report import Item, Report, render
-    from core.verify import relabelled
+    from core.report.html import Item, Report, render
+    from core.store.verify import relabelled
     good, errors = parse_export(json.loads((HOSTILE / "regulation_claim.json").read_text()))
     assert not errors and len(good) == 1
     sc = good[0]
@@ -205,14 +205,14 @@ def test_altered_regulation_is_imported_as_a_labelled_variant(db):
 
 
 def test_altered_shipped_variant_and_honest_copies(db):
-    from core.verify import verified
+    from core.store.verify import verified
     good, _ = parse_export(json.loads((HOSTILE / "variant_claim.json").read_text()))
     assert good[0].ruleset_id == "imported-cap-800k" and good[0].award().amount == 90_000_000
     # the shipped data itself, and the same values in older wording, keep their id
     assert verified(load())[0] is load() and verified(load("cap-800k"))[1] is None
     data = load().to_data()
     data["parameters"]["capital_cap"]["citation"] = "older wording of the same rule"
-    from core.rulesets import from_data
+    from core.law.rulesets import from_data
     same, note = verified(from_data(data))
     assert same.id == "regulation" and note is None
     # a ruleset of its own id that calls itself the regulation
@@ -225,7 +225,7 @@ def test_altered_shipped_variant_and_honest_copies(db):
 # -- item 7: portfolio names capped -----------------------------------------------------------
 
 def test_portfolio_names_are_capped_and_clean():
-    from core.portfolio import PortfolioError, read_sample, read_table, run
+    from core.law.portfolio import PortfolioError, read_sample, read_table, run
     df = read_sample()
     df.loc[0, "name"], df.loc[1, "name"] = "x" * 121, "a\u202eb"
     result = run(df, 400_000_000)

@@ -1,4 +1,4 @@
-"""The three engines (one application, batch, breakpoints) run core.law's one statement of
+"""The three engines (one application, batch, breakpoints) run core.law.caps's one statement of
 the caps; these tests hold them to each other and to an independent computation written
 straight from RULES.md, under every ruleset and all 32 combinations of readings."""
 import math
@@ -7,13 +7,13 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from core import readings as R
-from core.analysis import Line, _constant_lines, _regime, raw_caps, sweep, SWEEP_FIELDS
-from core.application import Application
-from core.award import award_amount, evaluate, other_readings
-from core.batch import evaluate_parsed, frame_of
-from core.law import Step
-from core.rulesets import available, load
+from core.law import readings as R
+from core.law.analysis import Line, _constant_lines, _regime, raw_caps, sweep, SWEEP_FIELDS
+from core.law.application import Application
+from core.law.award import award_amount, evaluate, other_readings
+from core.law.batch import evaluate_parsed, frame_of
+from core.law.caps import Step
+from core.law.rulesets import available, load
 
 from tests.strategies import applications
 
@@ -238,15 +238,15 @@ def test_batch_sweep_and_report_take_readings(tmp_path):
 
 
 def test_the_engines_hold_no_copy_of_the_caps():
-    """The caps are written once, in core/law.py: the three engines only run it."""
+    """The caps are written once, in core/law/caps.py: the three engines only run it."""
     from pathlib import Path
-    core = Path(__file__).resolve().parents[1] / "core"
+    core = Path(__file__).resolve().parents[1] / "core" / "law"
     for name in ("award.py", "batch.py", "analysis.py"):
         text = (core / name).read_text(encoding="utf-8")
         for formula in ("floor_share(", "ceil_share(", "prior_grant_ceiling -", "master_plan_cap", "state_share *",
                         "* rs.state_share", "local_share.numerator", "bpw_eligible_types and"):
             assert formula not in text, (name, formula)
-        assert "from core.law import" in text
+        assert "from core.law.caps import" in text
 
 
 # ---------------------------------------------------------------- the legal review's four defects (issue 26)

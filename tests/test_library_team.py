@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import MetaData, create_engine, inspect, select, text
 
 from core import cli
-from core.application import Application
-from core.scenarios import LOCAL, NotAllowed, ScenarioError, ScenarioExists, ScenarioStore, head_revision
+from core.law.application import Application
+from core.store.repository import LOCAL, NotAllowed, ScenarioError, ScenarioExists, ScenarioStore, head_revision
 from tests.conftest import ROOT
 from tests.test_scenarios import APP, _postgres_url, store, url  # noqa: F401  (fixtures)
 
@@ -186,8 +186,8 @@ def test_release_library_with_newer_hand_written_version_refused(tmp_path):
 CHANGER = """
 import sys
 sys.path.insert(0, {root!r})
-from core.application import Application
-from core.scenarios import ScenarioStore
+from core.law.application import Application
+from core.store.repository import ScenarioStore
 s = ScenarioStore({url!r})
 who = f"user{{sys.argv[1]}}@example.org"
 app = Application.from_dict({{"project_type": "renovation", "eligible_cost": 1000}})
@@ -246,8 +246,8 @@ def test_cli_acts_as_named_actor_and_prints_history(tmp_path, monkeypatch, capsy
 OPENER = """
 import sys
 sys.path.insert(0, {root!r})
-from core.application import Application
-from core.scenarios import ScenarioStore
+from core.law.application import Application
+from core.store.repository import ScenarioStore
 s = ScenarioStore({url!r})       # every process finds an empty database and migrates it
 s.save(f"first-{{sys.argv[1]}}", Application.from_dict({{"project_type": "renovation", "eligible_cost": 1}}))
 """
@@ -274,7 +274,7 @@ def test_history_is_append_only_in_the_database_itself(team, url, statement):
 
 def test_migrations_downgrade_to_the_first_release_and_up_again(tmp_path):
     from alembic import command
-    from core.scenarios import _alembic_config
+    from core.store.repository import _alembic_config
     url = f"sqlite:///{tmp_path / 'lib.db'}"
     lib = ScenarioStore(url)
     lib.save("A", APP)
@@ -288,10 +288,10 @@ def test_migrations_downgrade_to_the_first_release_and_up_again(tmp_path):
 
 
 def test_cli_reads_administrators_from_the_secrets_as_the_dashboard_does(tmp_path, monkeypatch, capsys):
-    import core.scenarios
+    import core.store.repository
     (tmp_path / ".streamlit").mkdir()
     (tmp_path / ".streamlit" / "secrets.toml").write_text('[library]\nadministrators = ["ada@example.org"]\n')
-    monkeypatch.setattr(core.scenarios, "ROOT", tmp_path)     # where the CLI looks for .streamlit/secrets.toml
+    monkeypatch.setattr(core.store.repository, "ROOT", tmp_path)     # where the CLI looks for .streamlit/secrets.toml
     monkeypatch.setenv("SCENARIO_DB_URL", f"sqlite:///{tmp_path / 'lib.db'}")
     lib = ScenarioStore(f"sqlite:///{tmp_path / 'lib.db'}")
     lib.save("Alice plan", APP, actor=ALICE)

@@ -1,4 +1,4 @@
-"""core/analysis.py at the edges mutation testing found unguarded (issue 18): the change
+"""core/law/analysis.py at the edges mutation testing found unguarded (issue 18): the change
 sentences asserted whole at each equality boundary of their wording, the ruleset and the
 readings carried into every inner call (a variant ruleset or a switched reading gives other
 figures, so a call that falls back to the defaults shows), the map's own preparation of the
@@ -14,11 +14,11 @@ from fractions import Fraction
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from core.analysis import Breakpoint, _lines, changes, closing_local, describe, grid, sweep, what_would_change
-from core.application import Application
-from core.award import evaluate
-from core.readings import Readings, every
-from core.rulesets import load
+from core.law.analysis import Breakpoint, _lines, changes, closing_local, describe, grid, sweep, what_would_change
+from core.law.application import Application
+from core.law.award import evaluate
+from core.law.readings import Readings, every
+from core.law.rulesets import load
 from tests.strategies import applications
 
 

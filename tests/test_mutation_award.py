@@ -1,4 +1,4 @@
-"""Mutants of core/award.py, core/money.py, core/application.py and core/readings.py that
+"""Mutants of core/law/award.py, core/law/money.py, core/law/application.py and core/law/readings.py that
 survived `python tools/mutation.py --modules award,money,application,readings` (issue 18),
 each killed here through the public entry points with exact values and whole sentences.
 The ones no input can tell apart are explained in tools/survivors-award.md.
@@ -9,12 +9,12 @@ from decimal import Decimal
 
 import pytest
 
-import core.award
-from core.application import Application, parse_field, parse_number, parse_project_type
-from core.award import binding_text, evaluate, exception_conditions, other_readings, types_words
-from core.money import ValidationError, to_cents
-from core.readings import DEFAULT, READING, ReadingError, parse
-from core.rulesets import load
+import core.law.award
+from core.law.application import Application, parse_field, parse_number, parse_project_type
+from core.law.award import binding_text, evaluate, exception_conditions, other_readings, types_words
+from core.law.money import ValidationError, to_cents
+from core.law.readings import DEFAULT, READING, ReadingError, parse
+from core.law.rulesets import load
 
 
 def app(**kw) -> Application:
@@ -73,9 +73,9 @@ def test_award_other_readings_reuse_the_award_itself(monkeypatch):
     full only the switch that changes it: the award itself is not recomputed."""
     a = evaluate(app(**NEED_BINDS_UNDER_VARIANT), load("cap-800k"))
     amounts, full = [], []
-    real_amount, real = core.award.award_amount, core.award.evaluate
-    monkeypatch.setattr(core.award, "award_amount", lambda *args: amounts.append(args[2]) or real_amount(*args))
-    monkeypatch.setattr(core.award, "evaluate", lambda *args: full.append(args[2]) or real(*args))
+    real_amount, real = core.law.award.award_amount, core.law.award.evaluate
+    monkeypatch.setattr(core.law.award, "award_amount", lambda *args: amounts.append(args[2]) or real_amount(*args))
+    monkeypatch.setattr(core.law.award, "evaluate", lambda *args: full.append(args[2]) or real(*args))
     assert a.other_readings() == [NO_NEED_CAP]
     assert amounts == [DEFAULT.switched(rid) for rid in READING]
     assert full == [DEFAULT.switched("funding_need_cap")]

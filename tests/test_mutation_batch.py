@@ -1,10 +1,10 @@
-"""Edges of the batch engine (core/batch.py) and of the caps it runs (core/law.py) that
+"""Edges of the batch engine (core/law/batch.py) and of the caps it runs (core/law/caps.py) that
 mutation testing found unguarded (issue 18): the cells pandas leaves blank, the slow money
 path at zero, each condition of the Board exception, the ruleset and readings a table is
 evaluated under, the parsed table's shape (index, types, the "no value" codes), and the
 §F reading of the cost share on arrays.
 
-Every award is also checked against the one-application engine (`core.award.evaluate`),
+Every award is also checked against the one-application engine (`core.law.award.evaluate`),
 so a row's expected figure is the law's, not just what the batch happened to print.
 """
 from __future__ import annotations
@@ -13,13 +13,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.application import Application
-from core.award import evaluate
-from core.batch import BatchError, cents_text, evaluate_parsed, evaluate_table, frame_of, parse_frame
-from core.law import TYPE_CODES
-from core.money import plain
-from core.readings import DEFAULT, Readings
-from core.rulesets import load
+from core.law.application import Application
+from core.law.award import evaluate
+from core.law.batch import BatchError, cents_text, evaluate_parsed, evaluate_table, frame_of, parse_frame
+from core.law.caps import TYPE_CODES
+from core.law.money import plain
+from core.law.readings import DEFAULT, Readings
+from core.law.rulesets import load
 
 RESULT = ["award", "binding", "route", "local_shortfall", "funding_gap", "error"]
 

@@ -13,12 +13,12 @@ from decimal import Decimal
 import pandas as pd
 import pytest
 
-from core.analysis import grid, sweep
-from core.application import Application, InvalidApplication, parse_field
-from core.award import evaluate
-from core.batch import evaluate_table, parse_frame
-from core.money import ValidationError, fmt, plain, to_cents
-from core.scenarios import MAX_NAME, MAX_NOTES, check_name, check_notes
+from core.law.analysis import grid, sweep
+from core.law.application import Application, InvalidApplication, parse_field
+from core.law.award import evaluate
+from core.law.batch import evaluate_table, parse_frame
+from core.law.money import ValidationError, fmt, plain, to_cents
+from core.store.repository import MAX_NAME, MAX_NOTES, check_name, check_notes
 
 
 def app(**kw) -> Application:
@@ -465,7 +465,7 @@ def test_sweep_refuses_bad_ranges_and_fields():
 # ---------------------------------------------------------------- rulesets: files out and back, variants, errors
 
 def test_rulesets_written_as_toml_read_back_the_same():
-    from core.rulesets import available, load, load_text, to_toml
+    from core.law.rulesets import available, load, load_text, to_toml
     for rid in available():
         rs = load(rid)
         text = to_toml(rs)
@@ -480,7 +480,7 @@ def test_rulesets_written_as_toml_read_back_the_same():
 
 
 def test_a_variant_names_what_it_changed_and_where_it_came_from():
-    from core.rulesets import load, to_toml, load_text
+    from core.law.rulesets import load, to_toml, load_text
     rs = load()
     v = rs.with_changes("cap-1m", "Cap at $1,000,000", {"capital_cap": "1000000", "state_share": "0.6"},
                         note="What if the cap were $1,000,000?")
@@ -497,7 +497,7 @@ def test_a_variant_names_what_it_changed_and_where_it_came_from():
     assert load_text(to_toml(v)).version == v.version
     same = rs.with_changes("copy", "Copy", {})
     assert same.description == rs.description and same.version != rs.version
-    from core.rulesets import RulesetError
+    from core.law.rulesets import RulesetError
     with pytest.raises(RulesetError) as err:
         rs.with_changes("bad", "Bad", {"nope": 1})
     assert str(err.value) == ("parameters.nope: unknown parameter; known: capital_cap, master_plan_cap, state_share, "
@@ -505,7 +505,7 @@ def test_a_variant_names_what_it_changed_and_where_it_came_from():
 
 
 def test_ruleset_errors_name_the_file():
-    from core.rulesets import RulesetError, load_file, load_text
+    from core.law.rulesets import RulesetError, load_file, load_text
     with pytest.raises(RulesetError) as err:
         load_text("id = 'x'\nid = 'y'\n")
     assert str(err.value).startswith("ruleset: Cannot overwrite a value")
@@ -530,7 +530,7 @@ def test_ruleset_errors_name_the_file():
     ({"parameters": []}, "parameters: must be a table"),
 ])
 def test_ruleset_shape_errors(change, message):
-    from core.rulesets import RulesetError, from_data, load
+    from core.law.rulesets import RulesetError, from_data, load
     data = load().to_data() | change
     with pytest.raises(RulesetError) as err:
         from_data(data)
@@ -538,7 +538,7 @@ def test_ruleset_shape_errors(change, message):
 
 
 def test_ruleset_id_at_its_longest_and_parameter_edges():
-    from core.rulesets import RulesetError, from_data, load
+    from core.law.rulesets import RulesetError, from_data, load
     data = load().to_data()
     assert from_data(data | {"id": "a" * 64}).id == "a" * 64
     for value, message in [("0.12345", "parameters.state_share.value: '0.12345' has more than four decimal places"),
@@ -565,7 +565,7 @@ def test_ruleset_id_at_its_longest_and_parameter_edges():
 
 
 def test_a_variant_with_integer_money_written_out_and_read_back():
-    from core.rulesets import load, load_text, to_toml
+    from core.law.rulesets import load, load_text, to_toml
     v = load().with_changes("cap-int", "Integer cap", {"capital_cap": 700000, "master_plan_cap": "20000"})
     text = to_toml(v)
     assert "\n[parameters.capital_cap]\nvalue = 700000\n" in text
@@ -575,7 +575,7 @@ def test_a_variant_with_integer_money_written_out_and_read_back():
 
 def test_csv_cells_are_read_as_text():
     """Leading zeros, three decimals and 'NA' reach the validators as written, never as numbers or blanks."""
-    from core.batch import read_csv
+    from core.law.batch import read_csv
     text = ("name,project_type,eligible_cost,local_contribution,senior_density\n"
             "007,renovation,1000000.005,0,1\n"
             "NA,renovation,0001000000,500000.10,\n")
@@ -589,7 +589,7 @@ def test_csv_cells_are_read_as_text():
 
 def test_a_variant_file_holds_only_what_it_changes():
     """A variant based on another ruleset inherits every parameter and key it does not give."""
-    from core.rulesets import RulesetError, load, load_text
+    from core.law.rulesets import RulesetError, load, load_text
     text = ('id = "cap-700k"\ntitle = "Cap at $700,000"\nkind = "variant"\nbased_on = "regulation"\n'
             '[parameters.capital_cap]\nvalue = "700000.00"\n')
     v = load_text(text)
@@ -618,8 +618,8 @@ def test_a_sweep_without_points_keeps_its_range():
 
 
 def test_what_would_change_under_a_variant_ruleset():
-    from core.analysis import what_would_change
-    from core.rulesets import load
+    from core.law.analysis import what_would_change
+    from core.law.rulesets import load
     a = app(eligible_cost=1_000_000, local_contribution=500_000)
     assert what_would_change(a, load("cap-800k"))[0] == (
         "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,600,000, where program maximum "
@@ -635,7 +635,7 @@ def test_batch_rows_keep_their_index_when_an_optional_column_is_absent():
 
 
 def test_ruleset_texts_must_be_text_and_unknown_ids_are_listed():
-    from core.rulesets import RulesetError, from_data, load
+    from core.law.rulesets import RulesetError, from_data, load
     bad = load().to_data()
     bad["parameters"]["capital_cap"]["unit"] = 5
     with pytest.raises(RulesetError) as err:

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from core.analysis import describe, sweep, what_would_change
-from core.application import Application
-from core.award import evaluate
+from core.law.analysis import describe, sweep, what_would_change
+from core.law.application import Application
+from core.law.award import evaluate
 from tests.conftest import ROOT
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-from core.analysis import closing_local, what_would_change
-from core.application import Application
-from core.award import evaluate
-from core.readings import DEFAULT, READINGS, ReadingError, Readings, every, from_dict, parse
+from core.law.analysis import closing_local, what_would_change
+from core.law.application import Application
+from core.law.award import evaluate
+from core.law.readings import DEFAULT, READINGS, ReadingError, Readings, every, from_dict, parse
 from tests.test_mutation_golden import CASES, GOLDEN, UPDATE
 
 SWITCHES = [(r.id, a.id) for r in READINGS for a in r.alternatives if a.id != r.default]

@@ -1,4 +1,4 @@
-"""Mutants of core/rulesets/__init__.py that survived `python tools/mutation.py --modules rulesets`
+"""Mutants of core/law/rulesets/__init__.py that survived `python tools/mutation.py --modules rulesets`
 (issue 18), each killed here with exact values and whole error messages naming the key. The ones
 no input can tell apart are explained in tools/survivors-rulesets.md.
 """
@@ -12,8 +12,8 @@ from decimal import Decimal
 
 import pytest
 
-import core.rulesets as rulesets
-from core.rulesets import (MAX_TOML_CHARS, Ruleset, RulesetError, _parse_value, edition_words, from_data,
+import core.law.rulesets as rulesets
+from core.law.rulesets import (MAX_TOML_CHARS, Ruleset, RulesetError, _parse_value, edition_words, from_data,
                            load, load_file, load_text, version_words)
 
 PARAMS = "capital_cap, master_plan_cap, state_share, local_share, prior_grant_ceiling, bpw_eligible_types"
@@ -245,7 +245,7 @@ def test_load_text_refuses_whole(text, message):
 def test_a_variant_made_with_a_decimal_amount_is_written_as_text_and_read_back():
     """to_toml wrote a Decimal amount bare (`value = 800000.00`), a TOML float that load_text refuses."""
     from decimal import Decimal
-    from core.rulesets import load, load_text, to_toml
+    from core.law.rulesets import load, load_text, to_toml
     variant = load().with_changes("cap-dec", "Cap as a Decimal", {"capital_cap": Decimal("800000.00")})
     text = to_toml(variant)
     assert 'value = "800000.00"' in text.split("[parameters.capital_cap]")[1]

@@ -24,9 +24,9 @@ def test_a_survivors_rerun_keeps_the_results_of_the_mutants_it_did_not_rerun(tmp
 
 
 def test_the_law_modules_and_a_module_list_are_checked(capsys):
-    assert mutation.LAW_MODULES == ("law", "rulesets", "readings", "award", "batch", "analysis", "application", "money")
-    assert mutation.module_name("core/rulesets/__init__.py") == "rulesets"
-    assert mutation.module_name("core/award.py") == "award"
+    assert mutation.LAW_MODULES == ("caps", "rulesets", "readings", "award", "batch", "analysis", "application", "money")
+    assert mutation.module_name("core/law/rulesets/__init__.py") == "rulesets"
+    assert mutation.module_name("core/law/award.py") == "award"
     with pytest.raises(SystemExit) as exit_:
         mutation.main(["--report", "--modules", "award,no_such_module"])
     assert exit_.value.code == 2

@@ -4,9 +4,9 @@ people's words, the places of import problems counted from 1, readable ruleset e
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.compare import place_words
-from core.rulesets import edition_words, load, load_text, to_toml, version_words
-from core.scenarios import ScenarioStore
+from core.report.compare import place_words
+from core.law.rulesets import edition_words, load, load_text, to_toml, version_words
+from core.store.repository import ScenarioStore
 from tests.panel import Panel
 from tests.conftest import ROOT
 
@@ -199,9 +199,9 @@ def test_python_dashboard_prints_the_hint_and_serves(tmp_path):
 
 def test_sweep_legend_says_what_the_breakpoint_list_says():
     """A segment where only the State share limit binds is not labelled with the tie before it."""
-    from core.analysis import caps_words, describe, sweep
-    from core.application import Application
-    from core.charts import sweep_figure
+    from core.law.analysis import caps_words, describe, sweep
+    from core.law.application import Application
+    from core.report.charts import sweep_figure
     app = Application(project_type="renovation", eligible_cost=100_000_000, federal_grant=20_000_000,
                       local_contribution=50_000_000)   # a tie segment, then the State share limit alone
     sw = sweep(app, "eligible_cost", 0, 500_000_000, load())
@@ -218,9 +218,9 @@ def test_sweep_legend_says_what_the_breakpoint_list_says():
 
 
 def test_report_shows_the_edition_and_keeps_the_fingerprint():
-    from core.application import Application
-    from core.award import evaluate
-    from core.report import Item, Report, render
+    from core.law.application import Application
+    from core.law.award import evaluate
+    from core.report.html import Item, Report, render
     award = evaluate(Application(project_type="renovation", eligible_cost=100_000_000, local_contribution=50_000_000))
     doc = render(Report([Item("A", award)]))
     assert f"The regulation in force, edition 1 of November 29, 2026 (fingerprint {award.ruleset_version})" in doc

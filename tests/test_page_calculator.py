@@ -226,7 +226,7 @@ def test_a_bad_link_on_another_page_says_so():
 
 
 def test_checks_explanation_and_what_would_change_follow_every_move():
-    """One element (ui/details_panel.py) carries the three sections; each step carries its
+    """One element (ui/components/details_panel.py) carries the three sections; each step carries its
     provision's title and the regulation's own sentence, which the page shows at the switch."""
     at = app()
     d = details(at)
@@ -358,11 +358,11 @@ def test_a_forged_edit_of_an_unknown_field_is_ignored():
 
 
 def test_the_charts_their_names_and_numbers_follow_every_move():
-    """The charts are one element (ui/chart_panel.py): each chart's title, the sentence that
+    """The charts are one element (ui/components/chart_panel.py): each chart's title, the sentence that
     names it and its table are those of the inputs now, on every slider move."""
-    from core import chart_text
-    from core.award import evaluate
-    from core.charts import headroom_figure, waterfall_figure
+    from core.report import chart_text
+    from core.law.award import evaluate
+    from core.report.charts import headroom_figure, waterfall_figure
 
     at = app()
     default = evaluate(at.session_state["calc:shown"]["application"])

@@ -2,7 +2,7 @@
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.scenarios import ScenarioStore
+from core.store.repository import ScenarioStore
 from tests.panel import Panel
 from tests.conftest import ROOT
 

@@ -4,7 +4,7 @@ Signed-in behaviour is tested in a real browser against a real provider (test_si
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.scenarios import ScenarioStore
+from core.store.repository import ScenarioStore
 from tests.conftest import ROOT
 from tests.test_scenarios import APP
 

@@ -11,7 +11,7 @@ def test_portfolio_page_sample_modes_and_weights():
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Allocated"] == "$4,000,000" and metrics["Budget"] == "$4,000,000"
     assert len(at.get("plotly_chart")) == 3
-    from core.rulesets import load
+    from core.law.rulesets import load
     reg = load()   # the caption names the ruleset as the calculator does: title, edition, fingerprint
     assert at.caption[0].value.replace("\\", "").endswith(
         f"Ruleset: {reg.label}, {reg.edition} (fingerprint {reg.version}).")

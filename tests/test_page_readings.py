@@ -74,9 +74,9 @@ def test_sensitivity_overlays_another_reading():
 
 
 def test_saved_scenarios_record_their_readings(tmp_path, monkeypatch):
-    from core.readings import parse
-    from core.scenarios import ScenarioStore, parse_export
-    from core.application import Application
+    from core.law.readings import parse
+    from core.store.repository import ScenarioStore, parse_export
+    from core.law.application import Application
     store = ScenarioStore(f"sqlite:///{tmp_path / 's.db'}")
     app = Application.from_dict(EX6)
     rd = parse(["local_match_effect=condition"])
@@ -88,6 +88,6 @@ def test_saved_scenarios_record_their_readings(tmp_path, monkeypatch):
     # an export carries them and an import reads them back
     again, errors = parse_export(store.export())
     assert not errors and {s.name: s.readings for s in again} == {"as a condition": rd, "as a check": parse([])}
-    from core.compare import table
+    from core.report.compare import table
     df = table([(s.name, s.award()) for s in again])
     assert sorted(df["Readings"]) == ["default readings", "local_match_effect=condition"]

@@ -1,4 +1,4 @@
-"""core.plotly_send.prebuilt: the calculator's charts skip Plotly's object tree and deep copy when sent;
+"""core.report.plotly_send.prebuilt: the calculator's charts skip Plotly's object tree and deep copy when sent;
 what reaches the browser must be byte for byte what the plain figure gives."""
 import json
 
@@ -6,10 +6,10 @@ import plotly.io as pio
 import plotly.tools
 from hypothesis import given, settings
 
-from core.application import Application
-from core.award import evaluate
-from core.charts import headroom_figure, waterfall_figure
-from core.plotly_send import prebuilt
+from core.law.application import Application
+from core.law.award import evaluate
+from core.report.charts import headroom_figure, waterfall_figure
+from core.report.plotly_send import prebuilt
 from tests.strategies import applications
 from ui.text import md
 
@@ -66,12 +66,12 @@ class _Recorder:
 @settings(max_examples=40, deadline=None)
 @given(applications())
 def test_the_calculators_chart_element_draws_what_st_plotly_chart_drew(app):
-    """ui.chart_panel takes the calculator's figures as plain dicts (no Plotly object tree):
+    """ui.components.chart_panel takes the calculator's figures as plain dicts (no Plotly object tree):
     the title above, the figure sent (template included), the sentence naming it and its
     numbers are those ui.charts.chart draws for the go.Figure on the other pages."""
     import ui.charts as charts
-    from core import chart_text
-    from ui.chart_panel import chart_data
+    from core.report import chart_text
+    from ui.components.chart_panel import chart_data
 
     award = evaluate(app)
     for figure, text in ((headroom_figure, chart_text.headroom), (waterfall_figure, chart_text.waterfall)):

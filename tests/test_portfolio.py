@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from hypothesis import given, strategies as st
 
-from core.portfolio import (MAX_ROWS, PortfolioError, allocate, formula_words, parse_weights, read_sample,
+from core.law.portfolio import (MAX_ROWS, PortfolioError, allocate, formula_words, parse_weights, read_sample,
                             read_table, run)
-from core.rulesets import load
+from core.law.rulesets import load
 from tests.conftest import ROOT
 
 awards_st = st.lists(st.integers(0, 80_000_000), min_size=0, max_size=40)
@@ -113,7 +113,7 @@ def test_weights_parsing():
 
 def test_cli_allocate(tmp_path):
     out = tmp_path / "out.csv"
-    r = subprocess.run([sys.executable, "-m", "core", "allocate", str(ROOT / "core/samples/portfolio_illustrative.csv"),
+    r = subprocess.run([sys.executable, "-m", "core", "allocate", str(ROOT / "core/law/samples/portfolio_illustrative.csv"),
                         "--budget", "4000000", "--mode", "pro-rata", "--weights", "density=2", "-o", str(out)],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
@@ -127,7 +127,7 @@ def test_cli_allocate(tmp_path):
 
 
 def test_variant_cost_insight():
-    from core.portfolio import insight
+    from core.law.portfolio import insight
     df = read_sample()
     r = run(df, 400_000_000)
     lines = insight(r, load(), load("cap-800k"))
@@ -143,7 +143,7 @@ def test_rows_on_the_exception_route_carry_their_route_and_standard_award():
     assert (glen.award, glen.route, glen.standard_award, glen.binding) == ("500000.00", "bpw_exception", "450000.00",
                                                                            "funding_need")
     assert set(r.table["route"]) == {"standard", "bpw_exception"}
-    from core.portfolio import insight
+    from core.law.portfolio import insight
     lines = insight(r, load())
     assert lines[2] == ("$50,000 of the $6,553,000 in maximum awards exists only at the Board of Public Works' "
                         "discretion: 1 application is on the Board's exception route (without it, $450,000). Of the "
@@ -157,7 +157,7 @@ def test_exceptions_excluded_allocates_every_row_its_standard_award():
     assert list(excluded.allocated) == list(excluded.standard)   # a budget above the total: all allocated
     assert set(excluded.table["route"]) == {"standard"}
     assert int(assumed.allocated.sum()) - int(excluded.allocated.sum()) == 5_000_000
-    from core.portfolio import insight
+    from core.law.portfolio import insight
     assert insight(excluded, load())[2] == ("The Board of Public Works exception is not counted: 1 application would "
                                             "get $50,000 more in all if the Board approves it.")
     with pytest.raises(ValueError, match="exceptions: 'maybe'"):
@@ -165,7 +165,7 @@ def test_exceptions_excluded_allocates_every_row_its_standard_award():
 
 
 def test_cli_allocate_exceptions_excluded(tmp_path):
-    sample = str(ROOT / "core/samples/portfolio_illustrative.csv")
+    sample = str(ROOT / "core/law/samples/portfolio_illustrative.csv")
     outs = {}
     for flag in ("assumed", "excluded"):
         out = tmp_path / f"{flag}.csv"

@@ -3,10 +3,10 @@ import json
 
 from hypothesis import example, given, settings, strategies as st
 
-from core.application import Application
-from core.award import evaluate
-from core.batch import evaluate_parsed, frame_of
-from core.money import ValidationError, to_cents
+from core.law.application import Application
+from core.law.award import evaluate
+from core.law.batch import evaluate_parsed, frame_of
+from core.law.money import ValidationError, to_cents
 
 from tests.strategies import applications, cents
 
@@ -151,7 +151,7 @@ def test_calculator_charts_unchecked_are_the_checked_figures(app):
     exactly what the validated figure would be."""
     import plotly.io as pio
 
-    from core.charts import headroom_figure, waterfall_figure
+    from core.report.charts import headroom_figure, waterfall_figure
     award = evaluate(app)
     for figure in (headroom_figure, waterfall_figure):
         checked = json.loads(pio.to_json(figure(award), validate=False))

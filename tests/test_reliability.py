@@ -9,10 +9,10 @@ import tomllib
 import pandas as pd
 from hypothesis import given, settings, strategies as st
 
-from core.batch import BatchError, evaluate_table
-from core.export import csv_bytes, spreadsheet_safe
-from core.portfolio import PortfolioError, read_table, run
-from core.scenarios import ScenarioStore, parse_export
+from core.law.batch import BatchError, evaluate_table
+from core.report.export import csv_bytes, spreadsheet_safe
+from core.law.portfolio import PortfolioError, read_table, run
+from core.store.repository import ScenarioStore, parse_export
 from tests.conftest import ROOT
 from tests.test_scenarios import WRITER
 from ui.uploads import size_problem
@@ -31,8 +31,8 @@ def test_eight_processes_fifty_saves_each_keep_all_400(tmp_path):
 SAVER = """
 import sys
 sys.path.insert(0, {root!r})
-from core.application import Application
-from core.scenarios import ScenarioStore
+from core.law.application import Application
+from core.store.repository import ScenarioStore
 s = ScenarioStore({url!r})
 app = Application.from_dict({{"project_type": "renovation", "eligible_cost": 1000, "local_contribution": 10}})
 i = 0
@@ -165,12 +165,12 @@ def test_the_heap_is_settled_once_with_the_pages_modules_frozen():
     from ui import server
     before = gc.get_freeze_count()
     server._settled = False               # once per process: let this test's call do the work
-    sys.modules.pop("core.compare", None)
+    sys.modules.pop("core.report.compare", None)
     try:
-        frozen = server.settle_heap(("core.compare",))
+        frozen = server.settle_heap(("core.report.compare",))
         assert frozen > before and gc.get_freeze_count() > before
-        assert "core.compare" in sys.modules          # the pages' modules are loaded first
-        assert server.settle_heap(("core.report",)) == 0   # and only once
+        assert "core.report.compare" in sys.modules          # the pages' modules are loaded first
+        assert server.settle_heap(("core.report.html",)) == 0   # and only once
     finally:
         gc.unfreeze()                    # leave the test process as it was
 

@@ -6,10 +6,10 @@ import sys
 
 import pytest
 
-from core.application import Application
-from core.award import evaluate
-from core.report import Item, Report, render
-from core.rulesets import load
+from core.law.application import Application
+from core.law.award import evaluate
+from core.report.html import Item, Report, render
+from core.law.rulesets import load
 from tests.browser_fixtures import chromium, require_chromium  # noqa: F401
 from tests.conftest import ROOT
 
@@ -57,7 +57,7 @@ def test_each_scenario_lists_the_readings_that_would_change_its_award_in_words()
 
 
 def test_one_citation_per_cap_on_every_surface_and_no_internal_ids_where_people_read():
-    from core.provisions import source_words
+    from core.law.provisions import source_words
     a = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": 1_000_000,
                                         "federal_grant": 400_000, "local_contribution": 300_000}))
     doc = render(Report([Item("With a federal grant", a)]))
@@ -106,7 +106,7 @@ def test_pdf_packet_pages_and_text(tmp_path):
     require_chromium()
     from pypdf import PdfReader
 
-    from core.report import pdf
+    from core.report.html import pdf
     data = pdf(report())
     reader = PdfReader(io.BytesIO(data))
     assert len(reader.pages) >= 4
@@ -130,7 +130,7 @@ def test_cli_report_html_and_errors(tmp_path):
 
 
 def test_no_browser_message(monkeypatch):
-    import core.report as rep
+    import core.report.html as rep
     monkeypatch.setattr(rep, "find_browser", lambda: None)
     with pytest.raises(rep.ReportError, match="apt-get install chromium"):
         rep.pdf(report())

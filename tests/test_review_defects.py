@@ -8,15 +8,15 @@ import numpy as np
 import pandas as pd
 from hypothesis import given, settings, strategies as st
 
-from core import readings as R
+from core.law import readings as R
 from tests.strategies import applications
 
-from core.analysis import what_would_change
-from core.application import Application
-from core.award import evaluate
-from core.money import MAX_CENTS
-from core.portfolio import insight, read_sample, run
-from core.rulesets import load
+from core.law.analysis import what_would_change
+from core.law.application import Application
+from core.law.award import evaluate
+from core.law.money import MAX_CENTS
+from core.law.portfolio import insight, read_sample, run
+from core.law.rulesets import load
 
 
 def app(**kw):
@@ -125,7 +125,7 @@ def test_board_exception_is_the_boards_discretion_never_applies():
 # --- Citations ------------------------------------------------------------------------
 
 def test_with_a_federal_grant_the_remainder_sentence_is_cited():
-    from core.provisions import citation
+    from core.law.provisions import citation
     a = evaluate(app(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=300_000))
     cited = citation("cost_share", a)
     assert cited.paragraph == "E" and any("remaining after the federal grant has been applied" in s
@@ -135,7 +135,7 @@ def test_with_a_federal_grant_the_remainder_sentence_is_cited():
 
 
 def test_funding_need_is_not_quoted_as_a_sentence_of_the_regulation():
-    from core.provisions import PROVISION
+    from core.law.provisions import PROVISION
     assert PROVISION["funding_need"].text == ""
     assert PROVISION["requested_amount"].text == ""
 
@@ -143,8 +143,8 @@ def test_funding_need_is_not_quoted_as_a_sentence_of_the_regulation():
 # --- Wording ----------------------------------------------------------------------------
 
 def test_wording_of_types_and_binding():
-    from core.award import binding_text
-    from core.provisions import PROVISION
+    from core.law.award import binding_text
+    from core.law.provisions import PROVISION
     assert "conversion, renovation or planning, design and construction" in PROVISION["bpw_exception"].text
     assert binding_text(("cost_share", "funding_need"), {"cost_share": 50_000_000, "funding_need": 50_000_000}) \
         == "State share limit and funding need (both $500,000)"
@@ -165,7 +165,7 @@ def test_cli_evaluate_json_states_readings(tmp_path):
 @settings(max_examples=200, deadline=None)
 @given(applications(), applications(), st.sampled_from(R.every()), st.sampled_from(R.every()))
 def test_compare_rows_of_different_awards_never_show_identical_inputs(a1, a2, r1, r2):
-    from core.compare import COLUMNS, table
+    from core.report.compare import COLUMNS, table
     x, y = evaluate(a1, readings=r1), evaluate(a2, readings=r2)
     df = table([("one", x), ("two", y)])
     inputs = [c for c in COLUMNS if c not in ("State grant award", "Binding", "Route", "Local match shortfall",
@@ -175,7 +175,7 @@ def test_compare_rows_of_different_awards_never_show_identical_inputs(a1, a2, r1
 
 
 def test_compare_shows_federal_law_and_the_exception_inputs():
-    from core.compare import table
+    from core.report.compare import table
     one = evaluate(app(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=100_000))
     two = evaluate(app(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=100_000,
                        federal_law_contrary=True))

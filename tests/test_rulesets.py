@@ -2,12 +2,12 @@ from pathlib import Path
 
 import pytest
 
-from core.rulesets import RulesetError, available, load, load_file, load_text
+from core.law.rulesets import RulesetError, available, load, load_file, load_text
 
 
 
 def regulation_text():
-    from core.rulesets import HERE
+    from core.law.rulesets import HERE
     return (HERE / "regulation.toml").read_text()
 
 

@@ -11,10 +11,10 @@ import uuid
 import pytest
 from sqlalchemy import create_engine, text
 
-from core.application import Application
-from core.money import ValidationError
-from core.rulesets import load
-from core.scenarios import EXPORT_FORMAT, ScenarioError, ScenarioExists, ScenarioStore, parse_export
+from core.law.application import Application
+from core.law.money import ValidationError
+from core.law.rulesets import load
+from core.store.repository import EXPORT_FORMAT, ScenarioError, ScenarioExists, ScenarioStore, parse_export
 from tests.conftest import ROOT
 
 APP = Application.from_dict({"project_type": "renovation", "eligible_cost": 1_000_000, "local_contribution": 500_000})
@@ -171,8 +171,8 @@ def test_newer_schema_refused(tmp_path):
 WRITER = """
 import sys
 sys.path.insert(0, {root!r})
-from core.application import Application
-from core.scenarios import ScenarioStore
+from core.law.application import Application
+from core.store.repository import ScenarioStore
 s = ScenarioStore({url!r})
 app = Application.from_dict({{"project_type": "renovation", "eligible_cost": 1000}})
 for i in range({n}):
@@ -193,10 +193,10 @@ def test_concurrent_processes_lose_nothing(url):
 IMPORTER = """
 import sys
 sys.path.insert(0, {root!r})
-from core.application import Application
-from core.scenarios import Scenario, ScenarioStore
-from core.rulesets import load
-import core.scenarios as cs
+from core.law.application import Application
+from core.store.repository import Scenario, ScenarioStore
+from core.law.rulesets import load
+import core.store.repository as cs
 s = ScenarioStore({url!r})
 app = Application.from_dict({{"project_type": "renovation", "eligible_cost": 1000}})
 rs = load()

@@ -99,7 +99,7 @@ client_id = "grant-dashboard"
 client_secret = "test-only-client-secret"
 server_metadata_url = "{provider}/.well-known/openid-configuration"
 """, encoding="utf-8")
-    from core.scenarios import ScenarioStore
+    from core.store.repository import ScenarioStore
     from tests.test_scenarios import APP
     seed = ScenarioStore(db_url)
     seed.save("Confidential seed plan", APP, actor="carol@example.org")   # must never show when signed out

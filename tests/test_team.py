@@ -316,16 +316,16 @@ def test_every_request_of_a_session_reached_its_own_replica_and_the_csp_blocked_
         assert s.page.locator(".gc-plot.js-plotly-plot").count() == 2 and s.page.locator(".gc-plot .main-svg").count() >= 2
 
 
-PLOTLY_JS = "/component/ui.chart_panel.plotly_js/plotly.min.js"
+PLOTLY_JS = "/component/ui.components.chart_panel.plotly_js/plotly.min.js"
 
 
 def test_nginx_serves_the_charts_plotly_js_compressed_once_and_kept_by_browsers(team, sessions):
-    """The calculator's charts load the plotly package's Plotly.js (ui/chart_panel.py). Through a
+    """The calculator's charts load the plotly package's Plotly.js (ui/components/chart_panel.py). Through a
     replica it would be gzipped again for every browser; nginx serves run-team's copy instead."""
     import gzip
 
     import plotly
-    from ui.chart_panel import plotly_path
+    from ui.components.chart_panel import plotly_path
 
     assert plotly_path().startswith(PLOTLY_JS.lstrip("/") + "?v=" + plotly.__version__)
     page_url = next(u for u, _ in next(iter(sessions.values())).served + [(team.url + "/" + plotly_path(), None)]

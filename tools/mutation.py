@@ -64,13 +64,14 @@ def in_sample(name: str, percent: float | None) -> bool:
 
 # The modules that state the law and check its inputs: the 90% goal is set on these
 # (rulesets: the regulation's parameters and the policy variants built on them).
-LAW_MODULES = ("law", "rulesets", "readings", "award", "batch", "analysis", "application", "money")
+LAW_MODULES = ("caps", "rulesets", "readings", "award", "batch", "analysis", "application", "money")
 
 
 def module_name(path: str) -> str:
-    """core/award.py -> award; core/rulesets/__init__.py -> rulesets (the names --modules takes)."""
-    parts = Path(path).with_suffix("").parts[1:]
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    """core/law/award.py -> award; core/law/rulesets/__init__.py -> rulesets (the names --modules takes:
+    the file's name, or its package's for an __init__.py; no two modules of core/ share one)."""
+    parts = Path(path).with_suffix("").parts
+    return parts[-2] if parts[-1] == "__init__" else parts[-1]
 
 
 def results(percent: float | None = None, checked_only: bool = True,
@@ -167,8 +168,8 @@ def main(argv=None) -> int:
     modules = set(LAW_MODULES) if args.law else None
     if args.modules:
         modules = {m.strip().removesuffix(".py") for m in args.modules.split(",") if m.strip()}
-        unknown = sorted(m for m in modules if not (ROOT / "core" / f"{m}.py").is_file()
-                         and not (ROOT / "core" / m / "__init__.py").is_file())
+        known = {module_name(str(f.relative_to(ROOT))) for f in (ROOT / "core").rglob("*.py")}
+        unknown = sorted(m for m in modules if m not in known)
         if unknown:
             p.error(f"--modules: no such module in core/: {', '.join(unknown)}")
 

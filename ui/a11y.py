@@ -6,7 +6,7 @@ One stylesheet and one small script, put on every page by dashboard.py:
 - reflow at 320 px: titles and words wrap instead of being cut;
 - names: a slider's input is named by its own label and again by its group ("Range ($)
   Range ($)"): named once; icons inside text are hidden from screen readers (the calculator's
-  inputs are native controls with their own names: ui/fields_panel.js);
+  inputs are native controls with their own names: ui/components/fields_panel.js);
 - a polite live region that says the State grant award once each time it changes (after the
   value settles, so a held key announces the amount it stops on, not every step);
 - a table wider than the page (it scrolls sideways) can be reached with Tab;

@@ -19,7 +19,7 @@ CONFIG = {"displayModeBar": False, "displaylogo": False, "responsive": True}
 
 
 def presenting() -> bool:
-    """Presentation mode is on: charts take large type (core.charts builders' `large`)."""
+    """Presentation mode is on: charts take large type (core.report.charts builders' `large`)."""
     return bool(st.session_state.get("presentation", False))
 
 
@@ -36,7 +36,7 @@ def _top_margin(top: int, size: int, lines: int) -> int:
 
 
 def untitled(spec: dict) -> tuple[str, dict]:
-    """For a plain {"data", "layout"} figure (core.charts' as_dict, drawn by ui/chart_panel): its
+    """For a plain {"data", "layout"} figure (core.report.charts' as_dict, drawn by ui/components/chart_panel): its
     title as text, and the figure without it, its top margin cut as chart() cuts a go.Figure's."""
     layout = spec["layout"]
     t = layout.get("title") or {}
@@ -53,7 +53,7 @@ def untitled(spec: dict) -> tuple[str, dict]:
 
 def chart(fig, key: str, text: tuple[str, list[dict]]) -> None:
     """Draw `fig` under its title as text, named by text[0], with the rows text[1] as a table.
-    (The calculator, redrawn on every slider move, draws its charts with ui/chart_panel.)"""
+    (The calculator, redrawn on every slider move, draws its charts with ui/components/chart_panel.)"""
     alt, rows = text
     title = plain_title(fig)
     if title:

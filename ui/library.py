@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.scenarios import ScenarioStore
+from core.store.repository import ScenarioStore
 
 
 @st.cache_resource(show_spinner=False)
@@ -12,6 +12,6 @@ def _store(url: str | None, admins: tuple[str, ...] = ()) -> ScenarioStore:
 
 
 def store() -> ScenarioStore:
-    from core.scenarios import default_url
+    from core.store.repository import default_url
     from ui.auth import admins
     return _store(default_url(), admins())

@@ -2,7 +2,7 @@
 
 On: the sidebar, the header and every control that is not the story (pickers, uploads,
 downloads, forms, buttons) are hidden; numbers and text are enlarged, and charts
-take the builders' large type (core.charts, `large=`); a bar at
+take the builders' large type (core.report.charts, `large=`); a bar at
 the top moves between pages and leaves the mode. A link carries it as `?present=1`, so a
 link can open any page straight in presentation mode. Controls stay drawn (only hidden), so
 what they hold is kept when the mode ends.

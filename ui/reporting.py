@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from core.report import NO_BROWSER, Item, Report, ReportError, find_browser, pdf, render
+from core.report.html import NO_BROWSER, Item, Report, ReportError, find_browser, pdf, render
 from ui.text import md
 
 

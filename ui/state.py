@@ -13,11 +13,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from core.application import Application, parse_field
-from core.fields import EXCEPTION_FIELDS, FIELD, FIELDS
-from core.money import ValidationError
-from core.readings import DEFAULT as DEFAULT_READINGS, READING, READING_IDS, ReadingError, Readings
-from core.rulesets import RulesetError, Ruleset, available, load
+from core.law.application import Application, parse_field
+from core.law.fields import EXCEPTION_FIELDS, FIELD, FIELDS
+from core.law.money import ValidationError
+from core.law.readings import DEFAULT as DEFAULT_READINGS, READING, READING_IDS, ReadingError, Readings
+from core.law.rulesets import RulesetError, Ruleset, available, load
 from ui.text import literal, md, message
 
 # The realistic example the dashboard opens on (ISSUE: renovation, $1,000,000, local $500,000).

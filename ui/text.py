@@ -76,7 +76,7 @@ def message(ours: str, *user, limit: int = MAX_SHOWN) -> str:
 def error_text(err: Exception) -> str:
     """An error for a Markdown box. A ValidationError's value is the user's: shown literally;
     any other message may quote user text anywhere in it, so it is shown literally whole."""
-    from core.money import ValidationError
+    from core.law.money import ValidationError
     if isinstance(err, ValidationError) and err.value is not None and not (
             isinstance(err.value, str) and not err.value.strip()):
         return md(f"{err.field}: ") + literal(err.value) + md(f" {err.problem}")
@@ -116,7 +116,7 @@ def chart_text(text, limit: int = 60) -> str:
 
 def ruleset_label(rs, full: bool = True) -> str:
     """A ruleset's name for Markdown: ours as words, a variant's title (a user's) literal."""
-    from core.rulesets import available
+    from core.law.rulesets import available
     if rs.id in available() and not rs.id.startswith("imported-"):
         return md(rs.label if full else rs.title)
     return literal(rs.title, 120) + (md(" (variant, not the regulation in force)") if full else "")

@@ -1,4 +1,4 @@
-"""The calculator's inputs: the application's fields (ui/fields_panel.py draws them as one
+"""The calculator's inputs: the application's fields (ui/components/fields_panel.py draws them as one
 element), and `show` for the few Streamlit widgets that mirror a canonical value.
 
 The canonical value (cents for money) lives in ui.state; the controls are views of it."""
@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.award import evaluate
-from core.fields import EXCEPTION_FIELDS, FIELD
+from core.law.award import evaluate
+from core.law.fields import EXCEPTION_FIELDS, FIELD
 from ui import state
-from ui.fields_panel import choice, flag, money, panel
+from ui.components.fields_panel import choice, flag, money, panel
 
 CODE_CSS = """<style>
 [data-testid="stTable"] td code, [data-testid="stTable"] th code

@@ -1,0 +1,164 @@
+"""Evaluate one application under one ruleset and one set of readings: the award, every
+cap, the binding ones, the route, the checks and a plain-English explanation
+(docs/rules.md). The caps themselves come from core.law.caps; the words from core.law.explain.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.law import explain, provisions
+from core.law.application import Application
+from core.law.explain import Check, Step, binding_text, exception_conditions, pct, types_words  # noqa: F401
+from core.law.money import plain
+from core.law.caps import INTS, caps, inputs_of
+from core.law.readings import DEFAULT, READING_IDS, Readings
+from core.law.rulesets import Ruleset, load
+
+
+@dataclass(frozen=True)
+class Route:
+    id: str
+    award: int
+    caps: dict             # cap id -> cents, canonical order
+    binding: tuple
+
+    def to_dict(self) -> dict:
+        return {"award": plain(self.award), "caps": {k: plain(v) for k, v in self.caps.items()},
+                "binding": list(self.binding)}
+
+
+def _settle(route_id: str, caps: dict) -> Route:
+    award = max(0, min(caps.values()))
+    return Route(route_id, award, caps, tuple(c for c, v in caps.items() if v == award))
+
+
+@dataclass(frozen=True)
+class Award:
+    application: Application
+    ruleset_id: str
+    ruleset_version: str
+    ruleset_label: str
+    is_variant: bool
+    amount: int
+    route: str
+    caps: dict
+    binding: tuple
+    routes: dict           # route id -> Route, every route evaluated
+    remaining: int
+    base: int
+    checks: tuple
+    steps: tuple
+    funding: dict = field(default_factory=dict)   # federal, state, local, gap (cents)
+    readings: Readings = DEFAULT
+    ruleset: object = field(default=None, compare=False, repr=False)
+    ruleset_edition: str = ""   # for people ("edition 1 of ..."); ruleset_version is the record
+
+    @property
+    def binding_text(self) -> str:
+        return binding_text(self.binding, self.caps)
+
+    def check(self, check_id: str) -> Check | None:
+        return next((c for c in self.checks if c.id == check_id), None)
+
+    @property
+    def local_shortfall(self) -> int:
+        c = self.check("local_match")
+        return c.amount if c and c.status == "fail" else 0
+
+    @property
+    def funding_gap(self) -> int:
+        return self.funding["gap"]
+
+    def to_dict(self) -> dict:
+        return {
+            "award": plain(self.amount),
+            "binding": list(self.binding),
+            "binding_text": self.binding_text,
+            "route": self.route,
+            "caps": {k: plain(v) for k, v in self.caps.items()},
+            "routes": {k: r.to_dict() for k, r in self.routes.items()},
+            "remaining": plain(self.remaining),
+            "base": plain(self.base),
+            "local_shortfall": plain(self.local_shortfall),
+            "funding_gap": plain(self.funding_gap),
+            "funding": {k: plain(v) for k, v in self.funding.items()},
+            "checks": [c.to_dict() for c in self.checks],
+            "steps": [s.to_dict() for s in self.steps],
+            "ruleset": {"id": self.ruleset_id, "version": self.ruleset_version,
+                        "variant": self.is_variant, "label": self.ruleset_label},
+            "application": self.application.to_dict(),
+            "readings": self.readings.as_dict(),
+            "citations": [{"paragraph": c.paragraph, "title": c.title, "sentences": list(c.sentences)}
+                          for c in provisions.citations(self)],
+            "other_readings": [
+                {"reading": o["reading"], "alternative": o["alternative"], "award": plain(o["award"]),
+                 "binding": list(o["binding"])}
+                for o in self.other_readings()],
+        }
+
+    def other_readings(self) -> list[dict]:
+        return other_readings(self.application, self.ruleset, self.readings, self)
+
+
+
+def _present(caps: dict) -> dict:
+    """The caps that apply (core.law.caps marks the others absent)."""
+    return {c: v for c, v in caps.items() if v is not None}
+
+
+def _routes(app: Application, rs: Ruleset, readings: Readings) -> tuple:
+    """core.law.caps's caps, every open route settled, and the chosen route: the larger award; on
+    a tie the standard route (the exception is only used when it helps)."""
+    law = caps(inputs_of(app), rs, readings, INTS)
+    routes = {"standard": _settle("standard", _present(law.standard))}
+    if law.exception_open:
+        routes["bpw_exception"] = _settle("bpw_exception", _present(law.bpw_exception))
+    chosen = max(routes.values(), key=lambda r: (r.award, r.id == "standard"))
+    return law, routes, chosen
+
+
+def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Readings = DEFAULT) -> Award:
+    rs = ruleset or load()
+    readings = readings or DEFAULT
+    law, routes, chosen = _routes(app, rs, readings)
+    facts = explain.Facts(app, rs, readings, law, routes, chosen)
+    exc = routes.get("bpw_exception")
+    conditions = exception_conditions(app, rs, exc.award if exc else None) if app.bpw_exception_requested else []
+    gap = funding_gap(app, chosen.award)
+    return Award(
+        application=app, ruleset_id=rs.id, ruleset_version=rs.version, ruleset_label=rs.label,
+        is_variant=rs.is_variant, amount=chosen.award, route=chosen.id, caps=chosen.caps,
+        binding=chosen.binding, routes=routes, remaining=law.remaining, base=law.base,
+        checks=explain.checks(facts, gap, conditions), steps=explain.steps(facts, conditions),
+        funding={"federal": app.federal_grant, "state": chosen.award, "local": app.local_contribution, "gap": gap},
+        readings=readings, ruleset=rs, ruleset_edition=rs.edition,
+    )
+
+
+def funding_gap(app: Application, award: int) -> int:
+    """What federal, State (`award`) and local funds leave of the cost of eligible work (cents, at least 0)."""
+    return max(0, app.eligible_cost - app.federal_grant - award - app.local_contribution)
+
+
+def award_amount(app: Application, ruleset: Ruleset | None = None, readings: Readings = DEFAULT) -> int:
+    """`evaluate(app, ruleset, readings).amount` without the words, for core.law.analysis, which
+    asks for the award at many points: the better route's least cap, at least zero (a tie
+    keeps the standard route, which gives the same amount)."""
+    return _routes(app, ruleset or load(), readings or DEFAULT)[2].award
+
+
+def other_readings(app: Application, rs: Ruleset | None = None, readings: Readings = DEFAULT,
+                   current: "Award | None" = None) -> list[dict]:
+    """For each single switch of a reading that would change the award: the reading, the
+    alternative, the award and binding caps it would give (none for switches that would not)."""
+    rs = rs or load()
+    current = current or evaluate(app, rs, readings)
+    out = []
+    for rid in READING_IDS:
+        other = readings.switched(rid)
+        # The amount alone first (no words): most switches leave it, and the calculator asks on every move.
+        if award_amount(app, rs, other) != current.amount:
+            a = evaluate(app, rs, other)
+            out.append({"reading": rid, "alternative": getattr(other, rid), "award": a.amount,
+                        "binding": a.binding, "route": a.route})
+    return out

@@ -1,0 +1,283 @@
+"""The caps of the regulation, stated once.
+
+Every cap of every route is computed here and nowhere else, in the order of the
+regulation's text, each under the sentence it encodes and its provision id (paragraph
+letter, then id; the letters A to G are inferred, see docs/rules.md). Three engines run
+this same code on different numbers:
+
+- one application (`core.law.award`): Python ints of cents, shares rounded down to the cent;
+- the batch (`core.law.batch`): numpy int64 arrays of cents, one element per row;
+- the breakpoints (`core.law.analysis`): exact fractions of a cent, before rounding and
+  before the clamp at zero, so that each cap is an exact line along any one input.
+
+What differs between them is only the arithmetic, supplied as an `ops` object
+(`INTS`, `ARRAYS`, `EXACT`). A cap that does not apply is `ops.ABSENT` (dropped by the
+one-application engine, the largest int64 in the batch so that it never binds).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from core.law.fields import PROJECT_TYPES
+from core.law.readings import DEFAULT, Readings
+
+# Project types as small integers, for the batch's arrays.
+TYPE_CODES = {t: i for i, t in enumerate(PROJECT_TYPES)}
+
+
+# --- the arithmetic of each engine -------------------------------------------------
+
+class _Ints:
+    """One application: exact integer cents."""
+    name = "ints"
+    ABSENT = None
+
+    @staticmethod
+    def floor_share(cents, share: Fraction):
+        return cents * share.numerator // share.denominator
+
+    @staticmethod
+    def ceil_share(cents, share: Fraction):
+        return -((-cents * share.numerator) // share.denominator)
+
+    @staticmethod
+    def pos(x):
+        return max(0, x)
+
+    @staticmethod
+    def where(cond, a, b):
+        return a if cond else b
+
+    @staticmethod
+    def both(a, b):
+        return a and b
+
+    @staticmethod
+    def either(a, b):
+        return a or b
+
+    @staticmethod
+    def negate(a):
+        return not a
+
+    @staticmethod
+    def is_type(project_type, types):
+        return project_type in types
+
+    @staticmethod
+    def positive(x):
+        return x > 0
+
+    @staticmethod
+    def at_least(a, b):
+        return a >= b
+
+    @staticmethod
+    def unless(cond, value):
+        """`value` as a cap, absent when `cond` holds."""
+        return None if cond else value
+
+
+class _Arrays(_Ints):
+    """The batch: numpy int64 arrays, one element per application."""
+    name = "arrays"
+    ABSENT = np.iinfo(np.int64).max
+
+    @staticmethod
+    def pos(x):
+        return np.maximum(0, x)
+
+    @staticmethod
+    def where(cond, a, b):
+        return np.where(cond, a, b)
+
+    @staticmethod
+    def both(a, b):
+        return np.logical_and(a, b)
+
+    @staticmethod
+    def either(a, b):
+        return np.logical_or(a, b)
+
+    @staticmethod
+    def negate(a):
+        return np.logical_not(a)
+
+    @staticmethod
+    def is_type(project_type, types):
+        return np.isin(project_type, [TYPE_CODES[t] for t in types])
+
+    @staticmethod
+    def unless(cond, value):
+        return np.where(cond, _Arrays.ABSENT, value)
+
+
+@dataclass(frozen=True)
+class Step:
+    """EXACT only: a cap of `value` that applies while `margin` < 0 and is absent from
+    `margin` >= 0 on (a condition such as 'local contributions at least the match').
+    The award jumps where the margin crosses zero."""
+    margin: Fraction
+    value: Fraction
+
+
+class _Exact(_Ints):
+    """Breakpoints: exact fractions before rounding and before the clamp at zero, so that
+    every cap is affine along one input. A condition on a moving amount becomes a `Step`."""
+    name = "exact"
+
+    @staticmethod
+    def floor_share(cents, share: Fraction):
+        return share * cents
+
+    @staticmethod
+    def ceil_share(cents, share: Fraction):
+        # local >= ceil(share*x) <=> local >= share*x for whole cents of local
+        return share * cents
+
+    @staticmethod
+    def pos(x):
+        return x           # the clamp is applied to the award, after the least cap
+
+    @staticmethod
+    def at_least(a, b):
+        return Fraction(a) - Fraction(b)   # a margin: the condition holds while >= 0
+
+    @staticmethod
+    def unless(margin, value):
+        return Step(Fraction(margin), Fraction(value))
+
+
+INTS, ARRAYS, EXACT = _Ints(), _Arrays(), _Exact()
+
+
+# --- the inputs the caps read -----------------------------------------------------
+
+@dataclass(frozen=True)
+class Inputs:
+    """Amounts in cents (ints, int64 arrays or fractions) and yes/no facts (bools or bool
+    arrays) of the application(s)."""
+    eligible_cost: object
+    federal_grant: object
+    local_contribution: object
+    prior_program_funds: object
+    requested_amount: object       # cents; ignored where `requested` is false
+    requested: object              # an amount was requested
+    local_property_value: object
+    project_type: object           # the type id (one application) or its TYPE_CODES (batch)
+    federal_law_contrary: object
+    bpw_exception_requested: object
+    state_funds_in_property: object
+    state_bonded_debt: object
+
+
+@dataclass(frozen=True)
+class Caps:
+    remaining: object              # cost of eligible work left after the federal grant
+    base: object                   # what the State share is taken of
+    match_required: object         # the local match, in cents
+    standard: dict                 # cap id -> value, regulation order
+    bpw_exception: dict            # cap id -> value, regulation order (meaningful where exception_open)
+    exception_open: object
+
+
+def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
+    """Every cap of both routes, in the order of the regulation's text."""
+    A = ops.ABSENT
+
+    # §A program_max. "A grant for conversion, acquisition, renovation, equipment, or
+    # construction may not exceed $600,000. A grant for the development of a master plan
+    # may not exceed $15,000."
+    program_max = ops.where(ops.is_type(x.project_type, ("master_plan",)), rs.master_plan_cap, rs.capital_cap)
+
+    # §C federal_first. "If a federal grant is available for the project, unless federal law
+    # is to the contrary, the federal grant shall be applied to the costs of the project
+    # before a grant under this program is applied." When federal law is to the contrary the
+    # State grant comes first: every amount measured "after the federal grant" (the State
+    # share, the local match, the funding need) is measured on the whole cost.
+    remaining = ops.where(x.federal_law_contrary, x.eligible_cost, ops.pos(x.eligible_cost - x.federal_grant))
+    federal_applied = ops.both(ops.positive(x.federal_grant), ops.negate(x.federal_law_contrary))
+
+    # §B cost_share. "Except as provided in §E of this regulation: A State grant may not
+    # exceed 50 percent of the total cost of eligible work;"
+    # §D federal_first. "If a federal grant is applied, a grant under this program may not
+    # exceed 50 percent of the total cost of eligible work remaining after the federal grant
+    # has been applied, except as provided in §F of this regulation."
+    # Reading f_reference=prior_grant: §F (additional eligible work) lifts the §D limit, so
+    # only §B's limit on the whole cost remains for a grantee with prior funds.
+    base = remaining
+    if readings.f_reference == "prior_grant":
+        base = ops.where(ops.positive(x.prior_program_funds), x.eligible_cost, remaining)
+    cost_share = ops.floor_share(base, rs.state_share)
+
+    # §B local_match. "At least 50 percent of the cost of eligible work shall be provided
+    # from local contributions." Reading local_match_base: of the remainder or of the whole.
+    # Reading local_match_effect=condition: a shortfall leaves no award on the standard route.
+    match_base = x.eligible_cost if readings.local_match_base == "total_cost" else remaining
+    match_required = ops.ceil_share(match_base, rs.local_share)
+    local_match = A
+    if readings.local_match_effect == "condition":
+        local_match = ops.unless(ops.at_least(x.local_contribution, match_required), 0)
+
+    # §E bpw_exception. "At the discretion of the Board of Public Works, a grant may exceed 50
+    # percent of the cost of eligible work, if: The grant is for conversion, renovation or
+    # planning, design and construction ...; State funds have not been used for ... any real
+    # property or improvements made available by the applicant, or for the building to be
+    # converted or renovated; and The State is not responsible for any bonded indebtedness in
+    # connection with [them]." Program funds this grantee already received for the project are
+    # State funds used for its building, so prior funds above $0 fail the third condition. The
+    # route opens only when it is requested and those conditions hold.
+    no_state_funds = ops.negate(ops.either(x.state_funds_in_property, ops.positive(x.prior_program_funds)))
+    exception_open = ops.both(ops.both(x.bpw_exception_requested, ops.is_type(x.project_type, rs.bpw_eligible_types)),
+                              ops.both(no_state_funds, ops.negate(x.state_bonded_debt)))
+    # "The value of property and improvements made available by the local government ...
+    # equals or exceeds the amount of the State grant;" On the exception route the 50% limit
+    # and the local match yield; that value caps the grant, and so does the cost the 50% was
+    # measured on: a grant may exceed 50 percent of the cost of eligible work, never the cost.
+    property_value = x.local_property_value
+    full_cost = remaining
+    # Reading f_reference=prior_grant: the exception lifts only §B's limit; §D's 50% of the
+    # remainder yields to §F alone, so it holds on this route whenever a federal grant is applied.
+    exception_share = A
+    if readings.f_reference == "prior_grant":
+        exception_share = ops.where(federal_applied, ops.floor_share(remaining, rs.state_share), A)
+
+    # §F prior_grant_room. "A grantee that has in the past received funds in a total amount
+    # of less than $300,000 ... may receive a grant for additional eligible work in an amount
+    # equal to the difference between the prior grant and $300,000 ..." Reading
+    # prior_grant_limit=below_only: the sentence limits only grantees below $300,000.
+    room = ops.pos(rs.prior_grant_ceiling - x.prior_program_funds)
+    if readings.prior_grant_limit == "below_only":
+        room = ops.unless(ops.at_least(x.prior_program_funds, rs.prior_grant_ceiling), room)
+    prior_grant_room = ops.where(ops.positive(x.prior_program_funds), room, A)
+
+    # funding_need (no sentence: reading funding_need_cap). The State pays no more than the
+    # project still lacks after the federal grant (when it is applied first) and local contributions.
+    funding_need = A
+    if readings.funding_need_cap == "applies":
+        funding_need = ops.pos(remaining - x.local_contribution)
+
+    # requested_amount (no sentence): the award never exceeds what was asked for.
+    requested_amount = ops.where(x.requested, x.requested_amount, A)
+
+    common = {"funding_need": funding_need, "prior_grant_room": prior_grant_room,
+              "requested_amount": requested_amount}
+    standard = {"program_max": program_max, "cost_share": cost_share, "local_match": local_match} | common
+    exception = {"program_max": program_max, "cost_share": exception_share, "property_value": property_value,
+                 "full_cost": full_cost} | common
+    return Caps(remaining, base, match_required, standard, exception, exception_open)
+
+
+def inputs_of(app, money=int) -> Inputs:
+    """The inputs of one validated application (core.law.application.Application); `money`
+    converts each amount (Fraction for the breakpoint engine)."""
+    return Inputs(
+        eligible_cost=money(app.eligible_cost), federal_grant=money(app.federal_grant),
+        local_contribution=money(app.local_contribution), prior_program_funds=money(app.prior_program_funds),
+        requested_amount=money(app.requested_amount or 0), requested=app.requested_amount is not None,
+        local_property_value=money(app.local_property_value), project_type=app.project_type,
+        federal_law_contrary=app.federal_law_contrary, bpw_exception_requested=app.bpw_exception_requested,
+        state_funds_in_property=app.state_funds_in_property, state_bonded_debt=app.state_bonded_debt)

@@ -1,0 +1,295 @@
+"""A year's applications against one appropriation: maximum awards from the batch engine,
+a priority score from the Department's considerations, and allocation of a budget.
+
+The score is decision support: it orders applications and never changes an award.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from core.law.batch import TYPE_CODES, evaluate_parsed, parse_frame
+from core.law.fields import CAP, CAP_IDS
+from core.law.money import fmt
+from core.law.readings import DEFAULT, Readings
+from core.law.rulesets import Ruleset, load
+
+MAX_ROWS = 20_000
+MAX_CELL = 1_000      # characters in one cell of an uploaded portfolio
+MAX_NAME = 120        # characters in an application's name (as for a saved scenario)
+MODES = {"priority": "In priority order, the last award partly funded",
+         "whole": "In priority order, skipping awards that do not fit whole",
+         "pro-rata": "Pro rata: every award scaled by the same share"}
+# Whether an amount that exists only on the Board of Public Works' exception route is counted.
+EXCEPTIONS = {"assumed": "Count the Board's exception where it would help (the default)",
+              "excluded": "Count the Board's exception only if approved: allocate the standard route's awards"}
+FACTORS = {"density": ("senior_density", "denser senior population"),
+           "proximity": ("distance_to_center_miles", "farther from an existing senior center"),
+           "new_locality": ("previously_funded", "a locality not funded before")}
+SAMPLE = __import__("pathlib").Path(__file__).parent / "samples" / "portfolio_illustrative.csv"
+
+
+class PortfolioError(ValueError):
+    """The file as a whole cannot be used; the message says why."""
+
+
+def read_table(data: bytes | str, name: str = "file") -> pd.DataFrame:
+    """Text of a CSV (UTF-8 with or without BOM, or Latin-1; comma or semicolon) as a table
+    of text cells. Leading lines starting with '#' are notes and are skipped."""
+    if isinstance(data, bytes):
+        if b"\x00" in data[:4096]:
+            raise PortfolioError(f"{name}: this is not a text file (it holds binary data)")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+    else:
+        text = data.lstrip("\ufeff")
+    lines = text.splitlines(keepends=True)
+    while lines and lines[0].lstrip().startswith("#"):
+        lines.pop(0)
+    text = "".join(lines)
+    if not text.strip():
+        raise PortfolioError(f"{name}: the file is empty")
+    header = text.splitlines()[0]
+    sep = ";" if header.count(";") > header.count(",") else ","
+    if header.count(sep) > 500:
+        raise PortfolioError(f"{name}: {header.count(sep) + 1:,} columns; a portfolio has at most 500")
+    try:
+        df = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, na_filter=False,
+                         nrows=MAX_ROWS + 1, on_bad_lines="error")
+    except (pd.errors.ParserError, ValueError) as exc:
+        raise PortfolioError(f"{name}: cannot be read as CSV ({str(exc).splitlines()[0]})") from None
+    if len(df) > MAX_ROWS:
+        raise PortfolioError(f"{name}: more than {MAX_ROWS:,} applications; split the portfolio into smaller files")
+    df.columns = [str(c).strip() for c in df.columns]
+    for col in df.columns:   # a 1 MB name froze the browser for 95 s: no cell is longer than a sentence
+        lengths = df[col].str.len()
+        if len(df) and lengths.max() > MAX_CELL:
+            row = int(lengths.to_numpy().argmax())
+            raise PortfolioError(f"{name}: row {row + 2}, column {str(col)[:40]!r}: {int(lengths.max()):,} characters; "
+                                 f"a cell holds at most {MAX_CELL:,}")
+    return df
+
+
+def parse_weights(text: str) -> dict[str, float]:
+    """'density=1,proximity=2,new_locality=0' -> weights (missing ones are 1)."""
+    weights = {k: 1.0 for k in FACTORS}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, _, value = part.partition("=")
+        key = key.strip()
+        if key not in FACTORS:
+            raise ValueError(f"--weights: unknown factor {key!r}; use {', '.join(FACTORS)}")
+        try:
+            w = float(value)
+        except ValueError:
+            raise ValueError(f"--weights: {key}={value!r} is not a number") from None
+        if not np.isfinite(w) or w < 0:
+            raise ValueError(f"--weights: {key}={value!r} must be 0 or more")
+        weights[key] = w
+    return weights
+
+
+def _normalise(values: np.ndarray) -> np.ndarray:
+    """Min-max to 0..1 across the portfolio; missing values score 0; all equal -> all 1."""
+    out = np.zeros(len(values))
+    known = ~np.isnan(values)
+    if known.any():
+        lo, hi = values[known].min(), values[known].max()
+        out[known] = 1.0 if hi == lo else (values[known] - lo) / (hi - lo)
+    return out
+
+
+def scores(values: pd.DataFrame, weights: dict[str, float]) -> np.ndarray:
+    """Weighted mean of the normalised factors, 0..1 (0 for all if every weight is 0)."""
+    density = values["senior_density"].to_numpy(dtype=float)
+    distance = values["distance_to_center_miles"].to_numpy(dtype=float)
+    funded = values["previously_funded"].to_numpy(dtype=object)
+    new = np.array([np.nan if f is None or f != f else (0.0 if f else 1.0) for f in funded])
+    parts = {"density": _normalise(density), "proximity": _normalise(distance), "new_locality": np.nan_to_num(new)}
+    total = sum(weights.values())
+    if total == 0:
+        return np.zeros(len(values))
+    return np.round(sum(weights[k] * parts[k] for k in FACTORS) / total, 9)
+
+
+def formula_words(weights: dict[str, float]) -> str:
+    total = sum(weights.values())
+    if total == 0:
+        return "All weights are 0: every application scores 0 and the order falls back to name."
+    terms = [f"{weights[k] / total:.0%} × ({words})" for k, (_, words) in FACTORS.items() if weights[k]]
+    return ("Priority score = " + " + ".join(terms) + ". Density and distance are scaled across this portfolio "
+            "from 0 (lowest) to 1 (highest); a locality never funded before scores 1, one funded before 0; a "
+            "missing value scores 0. Ties are broken by name, then by row order.")
+
+
+def allocate(awards: np.ndarray, order: np.ndarray, budget: int, mode: str) -> np.ndarray:
+    """Cents allocated to each application (indexed like `awards`), never above its award,
+    never more than the budget in total. `order`: indices in priority order."""
+    if mode not in MODES:
+        raise ValueError(f"mode: {mode!r}; use one of {', '.join(MODES)}")
+    if budget < 0:
+        raise ValueError("budget: must be $0 or more")
+    awards = np.asarray(awards, dtype=np.int64)
+    out = np.zeros(len(awards), dtype=np.int64)
+    ranked = awards[order]
+    if mode == "priority":
+        before = np.cumsum(ranked) - ranked
+        out[order] = np.clip(budget - before, 0, ranked)
+    elif mode == "whole":
+        left = budget
+        for i in order:  # greedy: each award that still fits whole, in priority order
+            if awards[i] <= left:
+                out[i] = awards[i]
+                left -= awards[i]
+    else:
+        total = int(awards.sum())
+        if total <= budget:
+            out[:] = awards
+        elif total > 0:
+            out[:] = [int(a) * budget // total for a in awards]  # exact, rounded down
+    return out
+
+
+@dataclass
+class Result:
+    table: pd.DataFrame        # input columns + award, binding, route, standard_award, priority_score, rank,
+                               # allocated, error
+    good: np.ndarray           # mask of rows that validated
+    awards: np.ndarray         # cents: the awards counted (the standard route's under exceptions="excluded")
+    allocated: np.ndarray      # cents
+    binding: np.ndarray        # text
+    budget: int
+    values: pd.DataFrame       # the parsed applications (the batch engine's input)
+    readings: Readings = DEFAULT
+    route: np.ndarray = None   # "standard" or "bpw_exception" per row ("" for a bad row)
+    standard: np.ndarray = None   # cents: what each row gets without the Board's exception
+    best: np.ndarray = None    # cents: each row's maximum award with the Board's exception where it helps
+    exceptions: str = "assumed"
+
+    @property
+    def on_exception(self) -> np.ndarray:
+        """Rows whose maximum award needs the Board's exception (counted or not)."""
+        return self.good & (self.best > self.standard)
+
+
+def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | None = None,
+        rs: Ruleset | None = None, readings: Readings = DEFAULT, exceptions: str = "assumed") -> Result:
+    """Rank and allocate. exceptions="excluded" allocates as if no Board exception were granted:
+    every row's counted award is its standard route's."""
+    if exceptions not in EXCEPTIONS:
+        raise ValueError(f"exceptions: {exceptions!r}; use one of {', '.join(EXCEPTIONS)}")
+    rs = rs or load()
+    weights = weights or {k: 1.0 for k in FACTORS}
+    values, errors = parse_frame(df)
+    if "name" in df.columns:   # names are labels on charts and in files: capped, no hidden characters
+        errors = np.array([_join(e, _name_problem(n)) for e, n in zip(errors, df["name"])], dtype=object)
+    good = errors == ""
+    with_exception = evaluate_parsed(values, rs, readings)
+    ev = with_exception if exceptions == "assumed" else evaluate_parsed(
+        values.assign(bpw_exception_requested=False), rs, readings)
+    awards = np.where(good, ev["award"].to_numpy(), 0)
+    # Scaled across the valid rows only: a rejected row must not move anyone's score.
+    score = np.full(len(df), np.nan)
+    score[good] = scores(values[good], weights)
+    names = df["name"].astype(str).to_numpy() if "name" in df.columns else np.array([""] * len(df))
+    idx = np.flatnonzero(good)
+    order = idx[np.lexsort((idx, names[idx], -score[idx]))]   # score desc, then name, then row
+    allocated = allocate(awards, order, budget, mode)
+    rank = np.zeros(len(df), dtype=np.int64)
+    rank[order] = np.arange(1, len(order) + 1)
+    from core.law.batch import cents_text
+    out = df.copy()
+    out["award"] = np.where(good, cents_text(awards), "")
+    out["binding"] = np.where(good, ev["binding"].to_numpy(), "")
+    out["route"] = np.where(good, ev["route"].to_numpy(), "")
+    standard = np.where(good, with_exception["standard_award"].to_numpy(), 0)
+    out["standard_award"] = np.where(good, cents_text(standard), "")
+    out["priority_score"] = np.where(good, [f"{s:.4f}" if s == s else "" for s in score], "")
+    out["rank"] = np.where(good, rank.astype(str), "")
+    out["allocated"] = np.where(good, cents_text(allocated), "")
+    out["error"] = errors
+    return Result(out, good, awards, allocated, np.where(good, ev["binding"].to_numpy(), ""), budget, values,
+                  readings, np.where(good, ev["route"].to_numpy(), ""), standard,
+                  np.where(good, with_exception["award"].to_numpy(), 0), exceptions)
+
+
+def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list[str]:
+    """Totals and plain-English findings for a board."""
+    g = result.good
+    n = int(g.sum())
+    values = result.values
+    named = g & values["requested_amount_given"].to_numpy()
+    requested = int(values["requested_amount"].to_numpy()[named].sum())
+    total_max, total_alloc = int(result.awards[g].sum()), int(result.allocated[g].sum())
+    lines = [f"{n} applications; no requested amount was named." if not named.any() else
+             f"{n} applications; requested {fmt(requested)} in total (by the {int(named.sum())} that named an amount).",
+             f"Maximum awards under {rs.label}: {fmt(total_max)}. Allocated: {fmt(total_alloc)} of the "
+             f"{fmt(result.budget)} budget. Unfunded: {fmt(total_max - total_alloc)}."]
+    lines += _board_discretion(result)
+    plan = values["type_code"].to_numpy() == TYPE_CODES["master_plan"]
+    for cap in CAP_IDS:
+        held_rows = np.array([cap in b.split(";") for b in result.binding], dtype=bool) & g
+        held = int(held_rows.sum())
+        if not held:
+            continue
+        if cap == "program_max":
+            plans, capital = int((held_rows & plan).sum()), int((held_rows & ~plan).sum())
+            if not plans:
+                lines.append(f"{held} of {n} are held by the {fmt(rs.capital_cap)} program maximum.")
+            elif not capital:
+                lines.append(f"{held} of {n} are held by the {fmt(rs.master_plan_cap)} program maximum for a "
+                             f"master plan.")
+            else:
+                lines.append(f"{held} of {n} are held by the program maximum: {capital} at {fmt(rs.capital_cap)}, "
+                             f"{plans} master plan{'s' if plans > 1 else ''} at {fmt(rs.master_plan_cap)}.")
+        else:
+            lines.append(f"{held} of {n} are held by the {CAP[cap].label}.")
+    if variant is not None:
+        other = evaluate_parsed(values, variant, result.readings)["award"].to_numpy()
+        diff = int(other[g].sum()) - total_max
+        lines.append(f"Under {variant.label}, the maximum awards would total {fmt(int(other[g].sum()))}: "
+                     f"{fmt(abs(diff))} {'more' if diff >= 0 else 'less'}.")
+    return lines
+
+
+def _board_discretion(result: Result) -> list[str]:
+    """How much of the totals exists only if the Board of Public Works grants its exception."""
+    on = result.on_exception
+    n = int(on.sum())
+    if not n:
+        return []
+    extra = int((result.best[on] - result.standard[on]).sum())
+    rows = f"{n} application{'s' if n > 1 else ''}"
+    if result.exceptions == "excluded":
+        return [f"The Board of Public Works exception is not counted: {rows} would get {fmt(extra)} more in "
+                f"all if the Board approves it."]
+    above = int(np.maximum(0, result.allocated[on] - result.standard[on]).sum())
+    total, allocated = int(result.awards[result.good].sum()), int(result.allocated[result.good].sum())
+    return [f"{fmt(extra)} of the {fmt(total)} in maximum awards exists only at the Board of Public Works' "
+            f"discretion: {rows} {'is' if n == 1 else 'are'} on the Board's exception route (without it, "
+            f"{fmt(int(result.standard[on].sum()))}). Of the {fmt(allocated)} allocated, {fmt(above)} depends on "
+            f"the Board's approval."]
+
+
+def _name_problem(raw) -> str:
+    from core.law.money import ValidationError
+    from core.law.names import check_text
+    try:
+        check_text("" if raw is None or raw != raw else str(raw), "name", MAX_NAME, required=False)
+    except ValidationError as err:
+        return str(err)
+    return ""
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a and b else a or b
+
+
+def read_sample() -> pd.DataFrame:
+    return read_table(SAMPLE.read_bytes(), SAMPLE.name)
+
+

@@ -1,1 +1,0 @@
-"""Alembic migrations of the scenario library (run by core.scenarios.ScenarioStore on start)."""

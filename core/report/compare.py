@@ -1,0 +1,79 @@
+"""The side-by-side comparison table of saved scenarios (pure pandas, no Streamlit)."""
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from core.law.award import Award
+from core.law.fields import FIELD, PROJECT_TYPES, ROUTES
+from core.law.money import fmt, plain
+
+# The answer first (what a board asks), then the inputs that produce it. Every input of the
+# computation has a column: two scenarios with different awards never show identical inputs
+# (a test checks it on random pairs).
+ANSWER = ("State grant award", "Binding", "Route", "Funding gap", "Local match shortfall")
+INPUTS = ("Project type", "Total cost of eligible work", "Federal grant", "Local contribution",
+          "Prior program funds", "Requested amount", "Federal law requires otherwise", "Board exception",
+          "Value of property made available locally", "State funds went into that property or building",
+          "The State carries bonded debt on it", "Ruleset", "Readings")
+COLUMNS = ANSWER + INPUTS
+
+
+def table(named: list[tuple[str, Award]], machine: bool = False) -> pd.DataFrame:
+    """One row per scenario. `machine=True` gives plain numbers and ids for CSV export."""
+    money = plain if machine else fmt
+    rows = []
+    for name, a in named:
+        app = a.application
+        rows.append({
+            "Scenario": name,
+            "Project type": app.project_type if machine else PROJECT_TYPES[app.project_type],
+            "Total cost of eligible work": money(app.eligible_cost),
+            "Federal grant": money(app.federal_grant),
+            "Local contribution": money(app.local_contribution),
+            "Prior program funds": money(app.prior_program_funds),
+            "Requested amount": "" if app.requested_amount is None else money(app.requested_amount),
+            "Federal law requires otherwise": "yes" if app.federal_law_contrary else "no",
+            "Board exception": ("yes" if app.bpw_exception_requested else "no"),
+            "Value of property made available locally": money(app.local_property_value)
+            if app.bpw_exception_requested else "",
+            "State funds went into that property or building": ("yes" if app.state_funds_in_property else "no")
+            if app.bpw_exception_requested else "",
+            "The State carries bonded debt on it": ("yes" if app.state_bonded_debt else "no")
+            if app.bpw_exception_requested else "",
+            "State grant award": money(a.amount),
+            "Binding": ";".join(a.binding) if machine else a.binding_text,
+            "Route": a.route if machine else ROUTES[a.route],
+            "Local match shortfall": money(a.local_shortfall),
+            "Funding gap": money(a.funding_gap),
+            "Ruleset": f"{a.ruleset_id}@{a.ruleset_version}" if machine else a.ruleset_label,
+            "Readings": a.readings.describe(),
+        })
+    return pd.DataFrame(rows, columns=("Scenario",) + COLUMNS)
+
+
+def differs(df: pd.DataFrame, baseline: str) -> pd.DataFrame:
+    """True where a cell differs from the baseline scenario's cell in the same column."""
+    base = df[df["Scenario"] == baseline].iloc[0]
+    out = df[list(COLUMNS)].ne(base[list(COLUMNS)])
+    out.insert(0, "Scenario", False)
+    out[df["Scenario"] == baseline] = False
+    return out
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def place_words(problem: str) -> str:
+    """A problem's place in an imported file as a person counts it: "Scenario 2, Total cost of
+    eligible work: ...", not "scenarios[1].eligible_cost: ..."."""
+    m = re.match(r"^(?:scenarios)?\[(\d+)\](?:\.([A-Za-z_.]+))?:?\s*", problem)
+    if not m:
+        return problem
+    where = f"Scenario {int(m.group(1)) + 1}"
+    if m.group(2):
+        last = m.group(2).split(".")[-1]
+        where += f", {FIELD[last].label if last in FIELD else last.replace('_', ' ').capitalize()}"
+    return f"{where}: {problem[m.end():]}"

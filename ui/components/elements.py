@@ -1,0 +1,17 @@
+"""The app's own custom elements (Streamlit components v2, no iframe): ui/<stem>.js and
+ui/<stem>.css, each after ui/components/component_common.js or .css (helpers and styles every element uses)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+_HERE = Path(__file__).parent
+
+
+def element(name: str, stem: str, root_class: str):
+    """The component `name`, drawn into <div class=root_class>, from ui/<stem>.js and .css."""
+    js, css = ((_HERE / f"component_common.{ext}").read_text() + "\n" + (_HERE / f"{stem}.{ext}").read_text()
+               for ext in ("js", "css"))
+    return st.components.v2.component(name, html=f'<div class="{root_class}"></div>', css=css, js=js,
+                                      isolate_styles=False)

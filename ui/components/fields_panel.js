@@ -1,0 +1,170 @@
+// The calculator's inputs as one element (ui/components/fields_panel.py says why). Native controls only:
+// a select, range sliders each with an exact-amount box, switches and checkboxes, so the
+// keyboard and screen readers get what the browser gives every form.
+//
+// Streamlit calls this function when the element is first drawn and again with each run's
+// data. The controls are built once per field and then only updated, so a control keeps its
+// focus and the position of a key being held down.
+
+const money = (dollars) => "$" + Math.round(dollars).toLocaleString("en-US");
+
+// A label, with a help button that shows the field's explanation below it (a disclosure).
+function labelRow(panel, f, forId) {
+  const row = el("div", { class: "gf-label" });
+  const label = el("label", { for: forId, id: `${panel.id}-${f.id}-label` }, f.label);
+  row.append(label);
+  if (f.help) {
+    const helpId = `${panel.id}-${f.id}-help`;
+    const btn = el("button", { type: "button", class: "gf-help-btn", "aria-expanded": "false",
+                               "aria-controls": helpId, "aria-label": `About: ${f.label}` }, "?");
+    const help = el("p", { id: helpId, class: "gf-help", hidden: "" }, f.help);
+    btn.addEventListener("click", () => {
+      const open = btn.getAttribute("aria-expanded") !== "true";
+      btn.setAttribute("aria-expanded", String(open));
+      help.hidden = !open;
+    });
+    row.append(btn);
+    return [row, help];
+  }
+  return [row];
+}
+
+function buildMoney(panel, f) {
+  const id = `${panel.id}-${f.id}`;
+  const wrap = el("div", { class: "gf-field gf-money", "data-field": f.id });
+  const parts = labelRow(panel, f, `${id}-range`);
+  const line = el("div", { class: "gf-money-line" });
+  const track = el("div", { class: "gf-track" });
+  const range = el("input", { type: "range", id: `${id}-range`, min: "0", class: "gf-range" });
+  const ends = el("div", { class: "gf-ends", "aria-hidden": "true" });
+  ends.append(el("span", {}, "$0"), el("span", { class: "gf-max" }));
+  track.append(range, ends);
+  const entry = el("div", { class: "gf-entry" });
+  const box = el("input", { type: "text", id: `${id}-text`, inputmode: "decimal", autocomplete: "off", maxlength: "60",
+                            class: "gf-text", "aria-label": `${f.label}, exact amount` });
+  entry.append(el("label", { for: `${id}-text`, class: "gf-small", "aria-hidden": "true" }, "Exact amount"), box);
+  line.append(track, entry);
+  const error = el("p", { class: "gf-error", id: `${id}-error`, role: "alert" });
+  wrap.append(...parts, line, error);
+
+  // A press or a drag step shows at once; it is sent on each key press and, while dragging,
+  // at most every 150 ms and again on release (a drag step per pixel would ask for a rerun each).
+  let dragTimer = null, sentValue = null;
+  const send = () => {
+    clearTimeout(dragTimer);
+    dragTimer = null;
+    if (range.value === sentValue) return;
+    sentValue = range.value;
+    panel.send(f.id, { cents: Number(range.value) * 100 });
+  };
+  range.addEventListener("input", () => {
+    box.value = Math.round(Number(range.value)).toLocaleString("en-US");
+    range.setAttribute("aria-valuetext", money(range.value));
+    if (!panel.pointerDown) send();
+    else if (dragTimer === null) dragTimer = setTimeout(send, 150);
+  });
+  range.addEventListener("change", send);   // the release of a drag: its last position
+  range.addEventListener("pointerdown", () => { panel.pointerDown = true; });
+  window.addEventListener("pointerup", () => { panel.pointerDown = false; });
+  // Typed text is the user's until Enter or leaving the box; then it is checked by the server.
+  box.addEventListener("input", () => { panel.typing.add(f.id); });
+  const commit = () => {
+    if (!panel.typing.has(f.id)) return;
+    panel.typing.delete(f.id);
+    panel.send(f.id, { text: box.value });
+  };
+  box.addEventListener("change", commit);
+  box.addEventListener("keydown", (e) => { if (e.key === "Enter") commit(); });
+  return { wrap, update(f) {
+    range.max = String(f.max);
+    range.step = String(f.step);
+    range.value = String(Math.min(Math.ceil(f.cents / 100), f.max));
+    sentValue = range.value;
+    // the amount as the server writes it ("$1,234,567.89"), cents and all
+    range.setAttribute("aria-valuetext", f.error ? money(f.cents / 100) : `$${f.text}`);
+    wrap.querySelector(".gf-max").textContent = money(f.max);
+    if (!panel.typing.has(f.id)) box.value = f.text;
+    error.textContent = f.error || "";
+    wrap.classList.toggle("gf-has-error", Boolean(f.error));
+    if (f.error) {
+      box.setAttribute("aria-invalid", "true");
+      box.setAttribute("aria-describedby", error.id);
+    } else {
+      box.removeAttribute("aria-invalid");
+      box.removeAttribute("aria-describedby");
+    }
+  } };
+}
+
+function buildSelect(panel, f) {
+  const id = `${panel.id}-${f.id}`;
+  const wrap = el("div", { class: "gf-field gf-select", "data-field": f.id });
+  const select = el("select", { id });
+  for (const [value, label] of f.options) select.append(el("option", { value }, label));
+  select.addEventListener("change", () => panel.send(f.id, { value: select.value }));
+  wrap.append(...labelRow(panel, f, id), select);
+  return { wrap, update(f) { select.value = f.value; } };
+}
+
+function buildFlag(panel, f) {
+  const id = `${panel.id}-${f.id}`;
+  const wrap = el("div", { class: `gf-field gf-flag gf-${f.kind}`, "data-field": f.id });
+  const box = el("input", { type: "checkbox", id });
+  if (f.kind === "switch") { box.setAttribute("role", "switch"); box.classList.add("ui-switch"); }
+  box.addEventListener("change", () => panel.send(f.id, { value: box.checked }));
+  const parts = labelRow(panel, f, id);
+  parts[0].prepend(box);
+  wrap.append(...parts);
+  return { wrap, update(f) { box.checked = Boolean(f.value); } };
+}
+
+const BUILD = { money: buildMoney, select: buildSelect, switch: buildFlag, check: buildFlag };
+
+// The server sends its data as JSON bytes (ui/components/fields_panel.py says why; decode() reads them).
+export default function (component) {
+  const { parentElement, setStateValue } = component;
+  const data = decode(component.data);
+  const root = parentElement.querySelector(".gf");
+  let panel = root.gf;
+  if (!panel) {
+    panel = root.gf = {
+      id: `gf-${Math.random().toString(36).slice(2, 8)}`,
+      rows: new Map(),     // field id -> its controls
+      sent: {},            // field id -> number of the last edit sent
+      typing: new Set(),   // exact-amount boxes holding text not yet committed
+      pointerDown: false,
+      count: 0,
+    };
+    panel.send = (field, edit) => {
+      // Numbered so that each edit differs from the last (the server runs a field's handler
+      // only on a change) and so that a run's reply can be matched to the newest edit.
+      panel.count = (panel.count + 1) % 1000;
+      const n = Date.now() * 1000 + panel.count;
+      panel.sent[field] = n;
+      panel.setStateValue(field, { ...edit, n });
+    };
+    const heading = el("h2", { class: "gf-title" });
+    root.append(heading);
+  }
+  panel.setStateValue = setStateValue;
+  root.querySelector(".gf-title").textContent = data.title || "";
+  root.querySelector(".gf-title").hidden = !data.title;
+
+  const wanted = new Set(data.fields.map((f) => f.id));
+  for (const [fid, row] of panel.rows) {
+    if (!wanted.has(fid)) { row.wrap.remove(); panel.rows.delete(fid); }
+  }
+  let before = root.querySelector(".gf-title");
+  for (const f of data.fields) {
+    let row = panel.rows.get(f.id);
+    if (!row) {
+      row = BUILD[f.kind](panel, f);
+      panel.rows.set(f.id, row);
+    }
+    if (before.nextSibling !== row.wrap) before.after(row.wrap);
+    before = row.wrap;
+    // The server's value replaces the control's only once the server has seen the newest edit
+    // of that field: a reply to an older edit would pull a held key back (the snap-back).
+    if (!(f.id in panel.sent) || f.applied === panel.sent[f.id]) row.update(f);
+  }
+}
