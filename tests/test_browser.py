@@ -108,7 +108,7 @@ def test_the_regulations_sentences_show_at_the_switch_without_a_server_run(serve
     page.keyboard.press("Space")
     quotes.first.wait_for(state="visible", timeout=5_000)
     assert switch.is_checked()
-    assert quotes.nth(1).inner_text().startswith("§A program_max: “A grant for conversion")
+    assert quotes.nth(1).inner_text().startswith("§A Program maximum: “A grant for conversion")
     page.wait_for_timeout(500)
     assert len(sent) == before            # no run of the server
     headings = page.locator(".gd h2").all_inner_texts()
