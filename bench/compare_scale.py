@@ -26,7 +26,8 @@ sys.path.insert(0, str(ROOT))
 def fill(url: str, n: int) -> None:
     from core.law.application import Application
     from core.law.rulesets import load
-    from core.store.repository import Scenario, ScenarioStore, now
+    from core.store.model import Scenario, now
+    from core.store.repository import ScenarioStore
     rs = load()
     data, stamp = rs.to_data(), now()
     items = [Scenario(f"Illustrative scenario {i:05d}",

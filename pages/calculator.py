@@ -15,7 +15,7 @@ from core.law.provisions import BPW_CONDITIONS, LETTERS_INFERRED, PROVISION, sou
 from core.law.readings import READING
 from core.law.rulesets import edition_words
 from core.report.html import Item
-from core.store.repository import ScenarioError, ScenarioExists
+from core.store.model import ScenarioError, ScenarioExists
 from ui import auth, present, state
 from ui.components.chart_panel import chart_data, charts
 from ui.components.details_panel import details

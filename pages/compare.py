@@ -14,7 +14,8 @@ from core.report.export import csv_bytes
 from core.law.money import ValidationError, fmt
 from core.law.award import evaluate
 from core.law.explain import other_readings_words
-from core.store.repository import ScenarioError, parse_export
+from core.store.model import ScenarioError
+from core.store.fileformat import parse_export
 from ui import auth, present, state
 from ui.charts import chart
 from ui.library import store

@@ -10,7 +10,9 @@ from streamlit.testing.v1 import AppTest
 from core.law.application import Application
 from core.law.money import ValidationError
 from core.law.rulesets import RulesetError, load, load_text, to_toml
-from core.store.repository import Scenario, ScenarioStore, check_name, now, parse_export
+from core.store.model import Scenario, check_name, now
+from core.store.repository import ScenarioStore
+from core.store.fileformat import parse_export
 from tests.panel import Panel
 from tests.conftest import ROOT
 from tests.test_scenarios import url  # noqa: F401

@@ -13,7 +13,9 @@ from sqlalchemy import MetaData, create_engine, inspect, select, text
 
 from core import cli
 from core.law.application import Application
-from core.store.repository import LOCAL, NotAllowed, ScenarioError, ScenarioExists, ScenarioStore, head_revision
+from core.store.model import LOCAL, NotAllowed, ScenarioError, ScenarioExists
+from core.store.repository import ScenarioStore
+from core.store.db import head_revision
 from tests.conftest import ROOT
 from tests.test_scenarios import APP, _postgres_url, store, url  # noqa: F401  (fixtures)
 
@@ -274,7 +276,7 @@ def test_history_is_append_only_in_the_database_itself(team, url, statement):
 
 def test_migrations_downgrade_to_the_first_release_and_up_again(tmp_path):
     from alembic import command
-    from core.store.repository import _alembic_config
+    from core.store.db import _alembic_config
     url = f"sqlite:///{tmp_path / 'lib.db'}"
     lib = ScenarioStore(url)
     lib.save("A", APP)
@@ -288,10 +290,10 @@ def test_migrations_downgrade_to_the_first_release_and_up_again(tmp_path):
 
 
 def test_cli_reads_administrators_from_the_secrets_as_the_dashboard_does(tmp_path, monkeypatch, capsys):
-    import core.store.repository
+    import core.store.db
     (tmp_path / ".streamlit").mkdir()
     (tmp_path / ".streamlit" / "secrets.toml").write_text('[library]\nadministrators = ["ada@example.org"]\n')
-    monkeypatch.setattr(core.store.repository, "ROOT", tmp_path)     # where the CLI looks for .streamlit/secrets.toml
+    monkeypatch.setattr(core.store.db, "ROOT", tmp_path)     # where the CLI looks for .streamlit/secrets.toml
     monkeypatch.setenv("SCENARIO_DB_URL", f"sqlite:///{tmp_path / 'lib.db'}")
     lib = ScenarioStore(f"sqlite:///{tmp_path / 'lib.db'}")
     lib.save("Alice plan", APP, actor=ALICE)

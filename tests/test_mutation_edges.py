@@ -18,7 +18,7 @@ from core.law.application import Application, InvalidApplication, parse_field
 from core.law.award import evaluate
 from core.law.batch import evaluate_table, parse_frame
 from core.law.money import ValidationError, fmt, plain, to_cents
-from core.store.repository import MAX_NAME, MAX_NOTES, check_name, check_notes
+from core.store.model import MAX_NAME, MAX_NOTES, check_name, check_notes
 
 
 def app(**kw) -> Application:

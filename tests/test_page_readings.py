@@ -75,7 +75,8 @@ def test_sensitivity_overlays_another_reading():
 
 def test_saved_scenarios_record_their_readings(tmp_path, monkeypatch):
     from core.law.readings import parse
-    from core.store.repository import ScenarioStore, parse_export
+    from core.store.repository import ScenarioStore
+    from core.store.fileformat import parse_export
     from core.law.application import Application
     store = ScenarioStore(f"sqlite:///{tmp_path / 's.db'}")
     app = Application.from_dict(EX6)

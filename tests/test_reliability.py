@@ -12,7 +12,8 @@ from hypothesis import given, settings, strategies as st
 from core.law.batch import BatchError, evaluate_table
 from core.report.export import csv_bytes, spreadsheet_safe
 from core.law.portfolio import PortfolioError, read_table, run
-from core.store.repository import ScenarioStore, parse_export
+from core.store.repository import ScenarioStore
+from core.store.fileformat import parse_export
 from tests.conftest import ROOT
 from tests.test_scenarios import WRITER
 from ui.uploads import size_problem

@@ -14,7 +14,9 @@ from sqlalchemy import create_engine, text
 from core.law.application import Application
 from core.law.money import ValidationError
 from core.law.rulesets import load
-from core.store.repository import EXPORT_FORMAT, ScenarioError, ScenarioExists, ScenarioStore, parse_export
+from core.store.fileformat import EXPORT_FORMAT, parse_export
+from core.store.model import ScenarioError, ScenarioExists
+from core.store.repository import ScenarioStore
 from tests.conftest import ROOT
 
 APP = Application.from_dict({"project_type": "renovation", "eligible_cost": 1_000_000, "local_contribution": 500_000})
@@ -194,9 +196,9 @@ IMPORTER = """
 import sys
 sys.path.insert(0, {root!r})
 from core.law.application import Application
-from core.store.repository import Scenario, ScenarioStore
+from core.store.model import Scenario
+from core.store.repository import ScenarioStore
 from core.law.rulesets import load
-import core.store.repository as cs
 s = ScenarioStore({url!r})
 app = Application.from_dict({{"project_type": "renovation", "eligible_cost": 1000}})
 rs = load()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.store.repository import LOCAL
+from core.store.model import LOCAL
 
 
 def _secrets_section(name: str) -> dict:

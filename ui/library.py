@@ -12,6 +12,6 @@ def _store(url: str | None, admins: tuple[str, ...] = ()) -> ScenarioStore:
 
 
 def store() -> ScenarioStore:
-    from core.store.repository import default_url
+    from core.store.db import default_url
     from ui.auth import admins
     return _store(default_url(), admins())

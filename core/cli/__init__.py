@@ -110,7 +110,7 @@ def cmd_sweep(args) -> int:
 def _admins() -> list[str]:
     """Administrators as the dashboard reads them: [library] administrators in .streamlit/secrets.toml."""
     import tomllib
-    from core.store.repository import ROOT
+    from core.store.db import ROOT
 
     path = ROOT / ".streamlit" / "secrets.toml"
     try:
@@ -142,7 +142,9 @@ def _history_table(events) -> str:
 
 def cmd_scenarios(args) -> int:
     from core.law.money import fmt
-    from core.store.repository import ScenarioError, ScenarioStore, parse_export
+    from core.store.model import ScenarioError
+    from core.store.repository import ScenarioStore
+    from core.store.fileformat import parse_export
 
     try:
         store = ScenarioStore(admins=_admins())
@@ -254,7 +256,7 @@ def cmd_allocate(args) -> int:
 
 def cmd_report(args) -> int:
     from core.report.html import Item, Report, ReportError, pdf, render
-    from core.store.repository import parse_export
+    from core.store.fileformat import parse_export
 
     from core.law.award import evaluate
 
@@ -338,7 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
     readings_option(p)
     p.set_defaults(run=cmd_sweep)
 
-    from core.store.repository import default_actor
+    from core.store.model import default_actor
     p = sub.add_parser("scenarios", help="list, export (back up), import, change or see the history of the "
                                          "scenario library",
                        description="The scenario library at SCENARIO_DB_URL (any SQLAlchemy URL; default: a "

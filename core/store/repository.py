@@ -1,347 +1,38 @@
 """The scenario library: named applications saved in a real database through SQLAlchemy.
 
 `SCENARIO_DB_URL` (any SQLAlchemy URL, so several app servers can share one PostgreSQL),
-else a SQLite file under data/ created on first use. Every write is one transaction;
-SQLite runs in WAL mode with a busy timeout and takes the write lock up front
-(BEGIN IMMEDIATE), so several processes saving at once lose nothing.
+else a SQLite file under data/ created on first use (core/store/db.py). Every write is one
+transaction, recorded in the history in that same transaction (core/store/history.py).
 
 Every scenario has an owner (who saved it) and records who changed it last. Only its owner
 or an administrator may overwrite, rename or delete it; anyone may duplicate it as their own.
-Every change is appended to `history` in the same transaction as the change itself, with
-the scenario before and after; the app never edits or deletes history. The schema is kept
-by Alembic (core/store/migrations); a library made by the first release is upgraded in place on
-first open, its scenarios owned by `local`.
+A library made by the first release is upgraded in place on first open, its scenarios owned
+by `local`.
 """
 from __future__ import annotations
 
-import getpass
 import json
-import os
-import re
 import uuid
-from dataclasses import dataclass
-from datetime import datetime, timezone
-from pathlib import Path
 
-from sqlalchemy import (Column, Index, Integer, MetaData, String, Table, Text, create_engine, delete, event, func,
-                        insert, inspect, select, text, update)
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from core.law.application import Application
-from core.law.award import Award, evaluate
-from core.law.money import ValidationError
-from core.law.names import check_text
-from core.law.readings import DEFAULT as DEFAULT_READINGS, ReadingError, Readings, from_dict as readings_from_dict
-from core.store.verify import verified
-from core.law.rulesets import Ruleset, RulesetError, available, from_data, load
-
-ROOT = Path(__file__).resolve().parents[2]
-EXPORT_FORMAT = "senior-center-grant-scenarios"
-EXPORT_VERSION = 1
-MAX_NAME = 120
-MAX_NOTES = 5_000
-MAX_IMPORT_SCENARIOS = 10_000
-LOCAL = "local"   # the actor when nobody signs in: one person on their own machine
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-
-metadata = MetaData()
-scenarios = Table(
-    "scenarios", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("name", String(MAX_NAME), nullable=False, unique=True),
-    Column("notes", Text, nullable=False, default=""),
-    Column("application", Text, nullable=False),     # Application.to_dict() as JSON
-    Column("ruleset_id", String(64), nullable=False),
-    Column("ruleset_version", String(12), nullable=False),
-    Column("ruleset_data", Text, nullable=False),    # the ruleset itself, so variants can be recomputed
-    Column("created_at", String(32), nullable=False),
-    Column("updated_at", String(32), nullable=False),
-    Column("uid", String(32), nullable=False, unique=True),  # stays with the scenario through renames
-    Column("owner", String(320), nullable=False, server_default=LOCAL),
-    Column("changed_by", String(320), nullable=False, server_default=LOCAL),
-)
-# Most recent first, with the name beside it: a page of the library (and a search by name)
-# walks this index and reads only the rows it shows, however large the library (issue 19).
-# (Created by the migrations: core/store/migrations/versions/0002_owners_history.py.)
-recent_index = Index("ix_scenarios_recent", scenarios.c.updated_at, scenarios.c.id, scenarios.c.name)
-history = Table(
-    "history", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("at", String(32), nullable=False),
-    Column("actor", String(320), nullable=False),
-    Column("action", String(16), nullable=False),
-    Column("scenario", String(MAX_NAME), nullable=False),
-    Column("scenario_uid", String(32), nullable=False),
-    Column("before", Text, nullable=True),           # the scenario as JSON, None when it did not exist
-    Column("after", Text, nullable=True),            # None after a delete
-    Index("ix_history_scenario_uid", "scenario_uid"),
-)
-ACTIONS = ("save", "overwrite", "rename", "duplicate", "delete", "import", "restore")
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-
-
-class ScenarioError(ValueError):
-    """A request the library cannot honour; the message says why."""
-
-
-class ScenarioExists(ScenarioError):
-    pass
-
-
-class NotAllowed(ScenarioError):
-    """The actor may not make this change; the message says whose scenario it is and what they may do."""
-
-
-def default_actor() -> str:
-    """Who the command line acts as when not told: the operating-system user."""
-    try:
-        return getpass.getuser() or LOCAL
-    except (KeyError, OSError):
-        return LOCAL
-
-
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def check_name(name, field: str = "name") -> str:
-    if not isinstance(name, str):
-        raise ValidationError(field, name, "must be text")
-    name = name.strip()
-    if not name:
-        raise ValidationError(field, name, "is empty; give the scenario a name")
-    if len(name) > MAX_NAME:
-        raise ValidationError(field, name, f"is {len(name):,} characters long; at most {MAX_NAME} are allowed")
-    return check_text(name, field, MAX_NAME, what="scenario")   # no controls, bidi overrides, zero-width
-
-
-def check_notes(notes, field: str = "notes") -> str:
-    if notes is None:
-        return ""
-    if not isinstance(notes, str):
-        raise ValidationError(field, notes, "must be text")
-    if len(notes) > MAX_NOTES:
-        raise ValidationError(field, notes, f"is {len(notes):,} characters long; at most {MAX_NOTES:,} are allowed")
-    check_text(notes, field, MAX_NOTES, multiline=True, required=False)
-    return notes
-
-
-@dataclass(frozen=True)
-class Scenario:
-    name: str
-    application: Application
-    ruleset_id: str = "regulation"
-    ruleset_version: str = ""
-    ruleset_data: dict | None = None
-    notes: str = ""
-    created_at: str = ""
-    updated_at: str = ""
-    readings: Readings = DEFAULT_READINGS   # the readings of the regulation it was saved under
-    owner: str = LOCAL
-    changed_by: str = LOCAL
-    uid: str = ""
-
-    def saved_ruleset(self) -> Ruleset:
-        """The ruleset exactly as it was when the scenario was saved."""
-        if self.ruleset_data:
-            return from_data(self.ruleset_data)
-        return load(self.ruleset_id)
-
-    def current_ruleset(self) -> Ruleset | None:
-        """The ruleset of the same id as it stands now (None for a variant made in a session)."""
-        return load(self.ruleset_id) if self.ruleset_id in available() else None
-
-    @property
-    def outdated(self) -> bool:
-        current = self.current_ruleset()
-        return current is not None and current.version != self.ruleset_version
-
-    def award(self) -> Award:
-        return evaluate(self.application, self.saved_ruleset(), self.readings)
-
-    def to_dict(self) -> dict:
-        return {"name": self.name, "notes": self.notes, "application": self.application.to_dict(),
-                "ruleset": {"id": self.ruleset_id, "version": self.ruleset_version, "data": self.ruleset_data},
-                "created_at": self.created_at, "updated_at": self.updated_at,
-                "readings": self.readings.as_dict(), "owner": self.owner, "changed_by": self.changed_by}
-
-    def snapshot(self) -> dict:
-        """The scenario as history keeps it: everything, including who owns it and its uid."""
-        return self.to_dict() | {"uid": self.uid}
-
-
-def scenario_from_dict(item, where: str = "scenario") -> Scenario:
-    """Validate one exported scenario (or a plain application carrying a `name`)."""
-    if not isinstance(item, dict):
-        raise ValidationError(where, item, "must be a JSON object")
-    name = check_name(item.get("name"), f"{where}.name")
-    notes = check_notes(item.get("notes"), f"{where}.notes")
-    if "application" in item:
-        try:
-            app = Application.from_dict(item["application"])
-        except ValidationError as err:
-            raise ValidationError(f"{where}.application.{err.field}", err.value, err.problem) from None
-        rs_info = item.get("ruleset") or {}
-        if not isinstance(rs_info, dict):
-            raise ValidationError(f"{where}.ruleset", rs_info, "must be an object with id, version and data")
-    else:  # a plain application with a name (and perhaps notes and a ruleset id)
-        try:
-            app = Application.from_dict({k: v for k, v in item.items() if k not in ("name", "notes", "ruleset")})
-        except ValidationError as err:
-            raise ValidationError(f"{where}.{err.field}", err.value, err.problem) from None
-        rs_info = {"id": item["ruleset"]} if isinstance(item.get("ruleset"), str) else {}
-    try:
-        rs = from_data(rs_info["data"]) if rs_info.get("data") else load(rs_info.get("id", "regulation"))
-    except RulesetError as err:
-        raise ValidationError(f"{where}.ruleset", rs_info.get("id"), f"cannot be used ({err})") from None
-    rs, _ = verified(rs)   # a ruleset claiming a shipped id or kind must equal it, else a labelled variant
-    try:
-        rd = readings_from_dict(item.get("readings"))
-    except ReadingError as err:
-        raise ValidationError(f"{where}.readings", item.get("readings"), f"cannot be used ({err})") from None
-    return Scenario(name, app, rs.id, rs.version, rs.to_data(), notes,
-                    str(item.get("created_at") or ""), str(item.get("updated_at") or ""), rd)
-
-
-def parse_export(data) -> tuple[list[Scenario], list[str]]:
-    """Every valid scenario of an export file (or plain array), and an error per bad one."""
-    if isinstance(data, dict):
-        if data.get("format") != EXPORT_FORMAT:
-            return [], [f"format: {data.get('format')!r} is not a scenario library export "
-                        f"(expected {EXPORT_FORMAT!r})"]
-        if data.get("version") != EXPORT_VERSION:
-            return [], [f"version: {data.get('version')!r} is not supported (this app reads version {EXPORT_VERSION})"]
-        items = data.get("scenarios")
-        if not isinstance(items, list):
-            return [], ["scenarios: must be a list"]
-    elif isinstance(data, list):
-        items = data
-    else:
-        return [], ["the file must hold a scenario export or a JSON array of applications with a name"]
-    if len(items) > MAX_IMPORT_SCENARIOS:
-        return [], [f"scenarios: {len(items):,} scenarios; at most {MAX_IMPORT_SCENARIOS:,} at once"]
-    good, errors, seen = [], [], set()
-    for i, item in enumerate(items):
-        where = f"scenarios[{i}]"
-        try:
-            sc = scenario_from_dict(item, where)
-        except ValidationError as err:
-            errors.append(str(err))
-            continue
-        if sc.name in seen:
-            errors.append(f"{where}.name: {sc.name!r} appears twice in the file")
-            continue
-        seen.add(sc.name)
-        good.append(sc)
-    return good, errors
-
-
-def default_url() -> str:
-    url = os.environ.get("SCENARIO_DB_URL")
-    if url:
-        return url
-    (ROOT / "data").mkdir(exist_ok=True)
-    return f"sqlite:///{ROOT / 'data' / 'scenarios.db'}"
-
-
-def _sqlite_pragmas(engine) -> None:
-    @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn, _record):
-        dbapi_conn.isolation_level = None          # transactions are begun below, not by the driver
-        cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA busy_timeout=30000")
-        cur.execute("PRAGMA synchronous=FULL")
-        cur.close()
-
-    @event.listens_for(engine, "begin")
-    def _begin(conn):
-        conn.exec_driver_sql("BEGIN IMMEDIATE")    # take the write lock up front: no upgrade deadlocks
-
-
-def _alembic_config(connection=None):
-    from alembic.config import Config
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.attributes["connection"] = connection
-    return cfg
-
-
-def head_revision() -> str:
-    from alembic.script import ScriptDirectory
-    return ScriptDirectory.from_config(_alembic_config()).get_current_head()
-
-
-def upgrade(engine) -> None:
-    """Bring the library to the newest schema in one transaction, whatever it was:
-    empty (created), made by the first release (stamped at 0001, then upgraded), or older.
-    A library made by a newer app is refused, untouched."""
-    from alembic import command
-    from alembic.script import ScriptDirectory
-
-    head = head_revision()
-    with engine.begin() as conn:
-        if conn.dialect.name == "postgresql":      # servers starting at once migrate one at a time
-            conn.execute(text("SELECT pg_advisory_xact_lock(4015)"))
-        tables = set(inspect(conn).get_table_names())
-        current = None
-        if "alembic_version" in tables:
-            current = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
-        if current == head:
-            return
-        cfg = _alembic_config(conn)
-        if current is None and "scenarios" in tables:   # the first release's hand-written versioning
-            found = (conn.execute(text("SELECT value FROM library_meta WHERE key = 'schema_version'")).scalar()
-                     if "library_meta" in tables else "1")
-            if int(found or 1) > 1:
-                raise ScenarioError(f"the scenario library has schema version {found}; this app reads up to "
-                                    f"version 1 of that numbering. Upgrade the app.")
-            command.stamp(cfg, "0001")
-        elif current is not None:
-            try:
-                ScriptDirectory.from_config(cfg).get_revision(current)
-            except Exception:
-                raise ScenarioError(f"the scenario library is at schema revision {current}, made by a newer "
-                                    f"version of this app (this one knows up to {head}). Upgrade the app.") from None
-        command.upgrade(cfg, "head")
-
-
-@dataclass(frozen=True)
-class Event:
-    """One change in the history: when, who, what, and the scenario before and after."""
-    id: int
-    at: str
-    actor: str
-    action: str
-    scenario: str
-    uid: str
-    before: dict | None
-    after: dict | None
-
-    def to_dict(self) -> dict:
-        return {"id": self.id, "at": self.at, "actor": self.actor, "action": self.action,
-                "scenario": self.scenario, "before": self.before, "after": self.after}
-
-    @property
-    def state(self) -> dict:
-        """The scenario as this event left it (as it was before, for a delete)."""
-        return self.after if self.after is not None else self.before
-
-
-def _stamp() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+from core.law.readings import DEFAULT as DEFAULT_READINGS, Readings, from_dict as readings_from_dict
+from core.law.rulesets import Ruleset, load
+from core.store import history as hist
+from core.store.db import default_url, open_engine
+from core.store.fileformat import export_document, scenario_from_snapshot
+from core.store.model import (LOCAL, NotAllowed, Scenario, ScenarioError, ScenarioExists, check_name, check_notes,
+                              now, scenarios)
+from core.store.history import Event
 
 
 class ScenarioStore:
     def __init__(self, url: str | None = None, admins=()):
         self.url = url or default_url()
         self.admins = frozenset(a.strip().lower() for a in admins if a and a.strip())
-        is_sqlite = self.url.startswith("sqlite")
-        self.engine = create_engine(self.url, connect_args={"timeout": 30} if is_sqlite else {},
-                                    pool_pre_ping=not is_sqlite)
-        if is_sqlite:
-            _sqlite_pragmas(self.engine)
-        upgrade(self.engine)
+        self.engine = open_engine(self.url)
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -394,14 +85,6 @@ class ScenarioStore:
                 "ruleset_data": json.dumps(sc.ruleset_data), "created_at": sc.created_at,
                 "updated_at": sc.updated_at, "uid": sc.uid, "owner": sc.owner, "changed_by": sc.changed_by}
 
-    @staticmethod
-    def _record(conn, actor: str, action: str, before: Scenario | None, after: Scenario | None) -> None:
-        subject = after or before
-        conn.execute(insert(history).values(
-            at=_stamp(), actor=actor, action=action, scenario=subject.name, scenario_uid=subject.uid,
-            before=json.dumps(before.snapshot()) if before else None,
-            after=json.dumps(after.snapshot()) if after else None))
-
     def _insert(self, conn, sc: Scenario) -> None:
         try:
             with conn.begin_nested():
@@ -426,10 +109,10 @@ class ScenarioStore:
                 self._check(old, actor, "overwrite")
                 sc = Scenario(**{**sc.__dict__, "created_at": old.created_at, "owner": old.owner, "uid": old.uid})
                 conn.execute(update(scenarios).where(scenarios.c.uid == old.uid).values(**self._values(sc)))
-                self._record(conn, actor, "overwrite", old, sc)
+                hist.record(conn, actor, "overwrite", old, sc)
                 return sc
             self._insert(conn, sc)
-            self._record(conn, actor, "save", None, sc)
+            hist.record(conn, actor, "save", None, sc)
         return sc
 
     def rename(self, old: str, new: str, actor: str = LOCAL) -> Scenario:
@@ -448,7 +131,7 @@ class ScenarioStore:
                         name=new, updated_at=after.updated_at, changed_by=actor))
             except IntegrityError:
                 raise ScenarioExists(f"a scenario named {new!r} already exists") from None
-            self._record(conn, actor, "rename", sc, after)
+            hist.record(conn, actor, "rename", sc, after)
         return after
 
     def duplicate(self, name: str, new: str, actor: str = LOCAL) -> Scenario:
@@ -464,7 +147,7 @@ class ScenarioStore:
             if conn.execute(select(scenarios.c.id).where(scenarios.c.name == new)).first():
                 raise ScenarioExists(f"a scenario named {new!r} already exists")
             self._insert(conn, copy)
-            self._record(conn, actor, "duplicate", sc, copy)
+            hist.record(conn, actor, "duplicate", sc, copy)
         return copy
 
     def delete(self, name: str, actor: str = LOCAL) -> Scenario:
@@ -476,7 +159,7 @@ class ScenarioStore:
                 raise ScenarioError(f"no scenario named {name!r}")
             self._check(sc, actor, "delete")
             conn.execute(delete(scenarios).where(scenarios.c.uid == sc.uid))
-            self._record(conn, actor, "delete", sc, None)
+            hist.record(conn, actor, "delete", sc, None)
         return sc
 
     def restore(self, sc: Scenario, actor: str = LOCAL) -> Scenario:
@@ -494,7 +177,7 @@ class ScenarioStore:
             raise ScenarioExists(f"a scenario named {back.name!r} already exists; rename that one first "
                                  f"or restore under another name")
         self._insert(conn, back)
-        self._record(conn, actor, "restore", None, back)
+        hist.record(conn, actor, "restore", None, back)
         return back
 
     def restore_version(self, event_id: int, actor: str = LOCAL, name: str | None = None,
@@ -504,10 +187,7 @@ class ScenarioStore:
         If the scenario still exists its current name and owner stay and only its contents go
         back; if it was deleted it comes back (under `name` if given). Recorded as a restore."""
         with self.engine.begin() as conn:
-            row = conn.execute(select(history).where(history.c.id == event_id)).first()
-            if row is None:
-                raise ScenarioError(f"no history event {event_id}")
-            ev = self._event(row)
+            ev = hist.event_by_id(conn, event_id)
             snap = ev.before if before else ev.state
             if snap is None:
                 raise ScenarioError(f"history event {event_id} has no scenario before it (it was new then)")
@@ -520,13 +200,12 @@ class ScenarioStore:
             back = Scenario(**{**old_state.__dict__, "name": cur.name, "owner": cur.owner, "uid": cur.uid,
                                "created_at": cur.created_at, "updated_at": now(), "changed_by": actor})
             conn.execute(update(scenarios).where(scenarios.c.uid == cur.uid).values(**self._values(back)))
-            self._record(conn, actor, "restore", cur, back)
+            hist.record(conn, actor, "restore", cur, back)
             return back
 
     def export(self, names: list[str] | None = None) -> dict:
         chosen = self.list() if names is None else self.get_many(list(names))   # only what is asked for
-        return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "exported_at": now(),
-                "scenarios": [s.to_dict() for s in chosen]}
+        return export_document(chosen)
 
     def import_scenarios(self, items: list[Scenario], overwrite: bool = False, actor: str = LOCAL) -> int:
         """Import validated scenarios all-or-nothing, as the actor's own; a name clash aborts unless
@@ -550,44 +229,19 @@ class ScenarioStore:
                             conn.execute(insert(scenarios).values(**self._values(sc)))
                     except IntegrityError as err:
                         raise ScenarioExists(f"a scenario name clashed with one saved meanwhile ({err.orig})") from None
-                self._record(conn, actor, "import", old, sc)
+                hist.record(conn, actor, "import", old, sc)
         return len(items)
 
     # -- history ------------------------------------------------------------------------------
-    @staticmethod
-    def _event(row) -> Event:
-        return Event(row.id, row.at, row.actor, row.action, row.scenario, row.scenario_uid,
-                     json.loads(row.before) if row.before else None, json.loads(row.after) if row.after else None)
-
     def history(self, name: str | None = None, uid: str | None = None) -> list[Event]:
-        """Every event, oldest first; with `name`, the events of that scenario through all its
-        names (the one now called so, else the one most recently called so before it was deleted);
-        with `uid`, the events of the scenario of that uid."""
+        """Every event, oldest first; of one scenario (through its renames) by `name` or `uid`."""
         with self.engine.connect() as conn:
-            query = select(history).order_by(history.c.id)
-            if uid is not None:
-                query = query.where(history.c.scenario_uid == uid)
-            elif name is not None:
-                uid = conn.execute(select(scenarios.c.uid).where(scenarios.c.name == name)).scalar()
-                if uid is None:
-                    uid = conn.execute(select(history.c.scenario_uid).where(history.c.scenario == name)
-                                       .order_by(history.c.id.desc()).limit(1)).scalar()
-                if uid is None:
-                    raise ScenarioError(f"no scenario named {name!r}, now or in the history")
-                query = query.where(history.c.scenario_uid == uid)
-            return [self._event(r) for r in conn.execute(query)]
+            return hist.events(conn, name, uid)
 
     def deleted(self) -> list[Event]:
         """The delete event of every scenario that is deleted now, most recent first."""
         with self.engine.connect() as conn:
-            live = select(scenarios.c.uid)
-            last = (select(history.c.scenario_uid, func.max(history.c.id).label("last"))
-                    .group_by(history.c.scenario_uid).subquery())
-            rows = conn.execute(select(history).join(last, history.c.id == last.c.last)
-                                .where(history.c.action == "delete", history.c.scenario_uid.not_in(live))
-                                .order_by(history.c.id.desc()))
-            return [self._event(r) for r in rows]
-
+            return hist.deleted(conn)
 
     # -- bounded reads for pages (issue 19): a page's cost does not grow with the library --------
 
@@ -601,7 +255,6 @@ class ScenarioStore:
         return query
 
     def count(self, search: str = "") -> int:
-        from sqlalchemy import func
         query = select(func.count(scenarios.c.id))
         if search.strip():
             query = query.where(self._matching(search).whereclause)
@@ -623,8 +276,3 @@ class ScenarioStore:
             rows = {r.name: self._row(r) for r in conn.execute(select(scenarios).where(scenarios.c.name.in_(names)))}
         return [rows[n] for n in names if n in rows]
 
-def scenario_from_snapshot(data: dict) -> Scenario:
-    """A scenario as history recorded it (Scenario.snapshot)."""
-    sc = scenario_from_dict(data, "history")
-    return Scenario(**{**sc.__dict__, "created_at": data.get("created_at") or "", "owner": data.get("owner") or LOCAL,
-                       "changed_by": data.get("changed_by") or LOCAL, "uid": data["uid"]})

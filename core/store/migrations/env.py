@@ -1,13 +1,14 @@
 """Alembic environment of the scenario library.
 
-The app runs the migrations itself on start (core.store.repository.upgrade), handing over its open
+The app runs the migrations itself on start (core.store.db.upgrade), handing over its open
 connection in `config.attributes["connection"]`. Run by hand, `alembic upgrade head` (alembic.ini
 at the project root) opens SCENARIO_DB_URL, else the default SQLite file under data/.
 """
 from alembic import context
 from sqlalchemy import create_engine
 
-from core.store.repository import default_url, metadata
+from core.store.db import default_url
+from core.store.model import metadata
 
 target_metadata = metadata
 

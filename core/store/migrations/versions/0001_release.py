@@ -1,7 +1,7 @@
 """The library as the first release made it: scenarios, and library_meta holding schema_version 1.
 
 A library file written by that release has these tables but no alembic_version; the app
-recognises it (core.store.repository.upgrade) and stamps it at this revision before upgrading.
+recognises it (core.store.db.upgrade) and stamps it at this revision before upgrading.
 
 Revision ID: 0001
 Revises:

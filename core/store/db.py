@@ -1,0 +1,93 @@
+"""The library's database: its URL, the engine (SQLite in WAL mode with the write lock taken up
+front, so several processes saving at once lose nothing), and the Alembic migrations run on open."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sqlalchemy import create_engine, event, inspect, text
+
+from core.store.model import ScenarioError
+
+ROOT = Path(__file__).resolve().parents[2]
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def default_url() -> str:
+    url = os.environ.get("SCENARIO_DB_URL")
+    if url:
+        return url
+    (ROOT / "data").mkdir(exist_ok=True)
+    return f"sqlite:///{ROOT / 'data' / 'scenarios.db'}"
+
+
+def _sqlite_pragmas(engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn, _record):
+        dbapi_conn.isolation_level = None          # transactions are begun below, not by the driver
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute("PRAGMA synchronous=FULL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn):
+        conn.exec_driver_sql("BEGIN IMMEDIATE")    # take the write lock up front: no upgrade deadlocks
+
+
+def _alembic_config(connection=None):
+    from alembic.config import Config
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+    return ScriptDirectory.from_config(_alembic_config()).get_current_head()
+
+
+def upgrade(engine) -> None:
+    """Bring the library to the newest schema in one transaction, whatever it was:
+    empty (created), made by the first release (stamped at 0001, then upgraded), or older.
+    A library made by a newer app is refused, untouched."""
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
+    head = head_revision()
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":      # servers starting at once migrate one at a time
+            conn.execute(text("SELECT pg_advisory_xact_lock(4015)"))
+        tables = set(inspect(conn).get_table_names())
+        current = None
+        if "alembic_version" in tables:
+            current = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        if current == head:
+            return
+        cfg = _alembic_config(conn)
+        if current is None and "scenarios" in tables:   # the first release's hand-written versioning
+            found = (conn.execute(text("SELECT value FROM library_meta WHERE key = 'schema_version'")).scalar()
+                     if "library_meta" in tables else "1")
+            if int(found or 1) > 1:
+                raise ScenarioError(f"the scenario library has schema version {found}; this app reads up to "
+                                    f"version 1 of that numbering. Upgrade the app.")
+            command.stamp(cfg, "0001")
+        elif current is not None:
+            try:
+                ScriptDirectory.from_config(cfg).get_revision(current)
+            except Exception:
+                raise ScenarioError(f"the scenario library is at schema revision {current}, made by a newer "
+                                    f"version of this app (this one knows up to {head}). Upgrade the app.") from None
+        command.upgrade(cfg, "head")
+
+
+def open_engine(url: str):
+    """An engine for the library at `url`, its schema brought to the newest."""
+    is_sqlite = url.startswith("sqlite")
+    engine = create_engine(url, connect_args={"timeout": 30} if is_sqlite else {}, pool_pre_ping=not is_sqlite)
+    if is_sqlite:
+        _sqlite_pragmas(engine)
+    upgrade(engine)
+    return engine

@@ -1,0 +1,144 @@
+"""The scenario as the library keeps it: the entity, the checks of its name and notes, who
+acts, and the database tables (kept by Alembic: core/store/migrations)."""
+from __future__ import annotations
+
+import getpass
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from sqlalchemy import Column, Index, Integer, MetaData, String, Table, Text
+
+from core.law.application import Application
+from core.law.award import Award, evaluate
+from core.law.money import ValidationError
+from core.law.names import check_text
+from core.law.readings import DEFAULT as DEFAULT_READINGS, Readings
+from core.law.rulesets import Ruleset, available, from_data, load
+
+MAX_NAME = 120
+MAX_NOTES = 5_000
+LOCAL = "local"   # the actor when nobody signs in: one person on their own machine
+
+metadata = MetaData()
+scenarios = Table(
+    "scenarios", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(MAX_NAME), nullable=False, unique=True),
+    Column("notes", Text, nullable=False, default=""),
+    Column("application", Text, nullable=False),     # Application.to_dict() as JSON
+    Column("ruleset_id", String(64), nullable=False),
+    Column("ruleset_version", String(12), nullable=False),
+    Column("ruleset_data", Text, nullable=False),    # the ruleset itself, so variants can be recomputed
+    Column("created_at", String(32), nullable=False),
+    Column("updated_at", String(32), nullable=False),
+    Column("uid", String(32), nullable=False, unique=True),  # stays with the scenario through renames
+    Column("owner", String(320), nullable=False, server_default=LOCAL),
+    Column("changed_by", String(320), nullable=False, server_default=LOCAL),
+)
+# Most recent first, with the name beside it: a page of the library (and a search by name)
+# walks this index and reads only the rows it shows, however large the library (issue 19).
+# (Created by the migrations: core/store/migrations/versions/0002_owners_history.py.)
+recent_index = Index("ix_scenarios_recent", scenarios.c.updated_at, scenarios.c.id, scenarios.c.name)
+history = Table(
+    "history", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", String(32), nullable=False),
+    Column("actor", String(320), nullable=False),
+    Column("action", String(16), nullable=False),
+    Column("scenario", String(MAX_NAME), nullable=False),
+    Column("scenario_uid", String(32), nullable=False),
+    Column("before", Text, nullable=True),           # the scenario as JSON, None when it did not exist
+    Column("after", Text, nullable=True),            # None after a delete
+    Index("ix_history_scenario_uid", "scenario_uid"),
+)
+ACTIONS = ("save", "overwrite", "rename", "duplicate", "delete", "import", "restore")
+class ScenarioError(ValueError):
+    """A request the library cannot honour; the message says why."""
+
+
+class ScenarioExists(ScenarioError):
+    pass
+
+
+class NotAllowed(ScenarioError):
+    """The actor may not make this change; the message says whose scenario it is and what they may do."""
+
+
+def default_actor() -> str:
+    """Who the command line acts as when not told: the operating-system user."""
+    try:
+        return getpass.getuser() or LOCAL
+    except (KeyError, OSError):
+        return LOCAL
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def check_name(name, field: str = "name") -> str:
+    if not isinstance(name, str):
+        raise ValidationError(field, name, "must be text")
+    name = name.strip()
+    if not name:
+        raise ValidationError(field, name, "is empty; give the scenario a name")
+    if len(name) > MAX_NAME:
+        raise ValidationError(field, name, f"is {len(name):,} characters long; at most {MAX_NAME} are allowed")
+    return check_text(name, field, MAX_NAME, what="scenario")   # no controls, bidi overrides, zero-width
+
+
+def check_notes(notes, field: str = "notes") -> str:
+    if notes is None:
+        return ""
+    if not isinstance(notes, str):
+        raise ValidationError(field, notes, "must be text")
+    if len(notes) > MAX_NOTES:
+        raise ValidationError(field, notes, f"is {len(notes):,} characters long; at most {MAX_NOTES:,} are allowed")
+    check_text(notes, field, MAX_NOTES, multiline=True, required=False)
+    return notes
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    application: Application
+    ruleset_id: str = "regulation"
+    ruleset_version: str = ""
+    ruleset_data: dict | None = None
+    notes: str = ""
+    created_at: str = ""
+    updated_at: str = ""
+    readings: Readings = DEFAULT_READINGS   # the readings of the regulation it was saved under
+    owner: str = LOCAL
+    changed_by: str = LOCAL
+    uid: str = ""
+
+    def saved_ruleset(self) -> Ruleset:
+        """The ruleset exactly as it was when the scenario was saved."""
+        if self.ruleset_data:
+            return from_data(self.ruleset_data)
+        return load(self.ruleset_id)
+
+    def current_ruleset(self) -> Ruleset | None:
+        """The ruleset of the same id as it stands now (None for a variant made in a session)."""
+        return load(self.ruleset_id) if self.ruleset_id in available() else None
+
+    @property
+    def outdated(self) -> bool:
+        current = self.current_ruleset()
+        return current is not None and current.version != self.ruleset_version
+
+    def award(self) -> Award:
+        return evaluate(self.application, self.saved_ruleset(), self.readings)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "notes": self.notes, "application": self.application.to_dict(),
+                "ruleset": {"id": self.ruleset_id, "version": self.ruleset_version, "data": self.ruleset_data},
+                "created_at": self.created_at, "updated_at": self.updated_at,
+                "readings": self.readings.as_dict(), "owner": self.owner, "changed_by": self.changed_by}
+
+    def snapshot(self) -> dict:
+        """The scenario as history keeps it: everything, including who owns it and its uid."""
+        return self.to_dict() | {"uid": self.uid}
+
+
