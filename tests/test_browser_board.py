@@ -202,7 +202,8 @@ def test_pdf_pages_each_carry_a_real_share(tmp_path):
 
     from core.law.application import Application
     from core.law.award import evaluate
-    from core.report.html import Item, Report, find_browser, pdf
+    from core.report.html import Item, Report
+    from core.report.pdf import find_browser, pdf
     from tests.browser_fixtures import require_chromium
     require_chromium()
     assert find_browser()

@@ -219,7 +219,8 @@ def test_failing_browser_gives_one_line_fast(export, tmp_path):
 def test_hanging_browser_is_stopped_at_the_timeout(tmp_path, monkeypatch):
     """A browser that answers --version and then hangs: the packet gives up at the timeout
     with a message, and the next packet is not blocked by the one that hung."""
-    import core.report.html as rep
+    import core.report.pdf as rep
+    from core.report.html import Item, Report, ReportError
     from core.law.award import evaluate
     from core.law.application import Application
 
@@ -227,9 +228,9 @@ def test_hanging_browser_is_stopped_at_the_timeout(tmp_path, monkeypatch):
     fake.write_text("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'Chromium 1'; exit 0; }\nexec sleep 600\n")
     fake.chmod(0o755)
     monkeypatch.setenv("BROWSER_PATH", str(fake))
-    made = rep.Report([rep.Item("A", evaluate(Application.from_dict(APP)))])
+    made = Report([Item("A", evaluate(Application.from_dict(APP)))])
     for _ in range(2):
-        with pytest.raises(rep.ReportError, match="took more than 5 seconds and was stopped"):
+        with pytest.raises(ReportError, match="took more than 5 seconds and was stopped"):
             rep.pdf(made, timeout=5)
     assert not rep._PDF_LOCK.locked()
     # and nothing of it is left running: the browser's wrapper starts a session of its own
@@ -257,11 +258,12 @@ def test_two_sessions_making_pdfs_at_once_both_get_one():
     require_chromium()
     import threading
 
-    import core.report.html as rep
+    import core.report.pdf as rep
+    from core.report.html import Item, Report
     from core.law.award import evaluate
     from core.law.application import Application
 
-    made = rep.Report([rep.Item("A", evaluate(Application.from_dict(APP)))])
+    made = Report([Item("A", evaluate(Application.from_dict(APP)))])
     results, errors = [], []
 
     def make():

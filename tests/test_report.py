@@ -106,7 +106,7 @@ def test_pdf_packet_pages_and_text(tmp_path):
     require_chromium()
     from pypdf import PdfReader
 
-    from core.report.html import pdf
+    from core.report.pdf import pdf
     data = pdf(report())
     reader = PdfReader(io.BytesIO(data))
     assert len(reader.pages) >= 4
@@ -130,7 +130,8 @@ def test_cli_report_html_and_errors(tmp_path):
 
 
 def test_no_browser_message(monkeypatch):
-    import core.report.html as rep
+    import core.report.pdf as rep
+    from core.report.html import ReportError
     monkeypatch.setattr(rep, "find_browser", lambda: None)
-    with pytest.raises(rep.ReportError, match="apt-get install chromium"):
+    with pytest.raises(ReportError, match="apt-get install chromium"):
         rep.pdf(report())

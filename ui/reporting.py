@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from core.report.html import NO_BROWSER, Item, Report, ReportError, find_browser, pdf, render
+from core.report.html import Item, Report, ReportError, render
+from core.report.pdf import NO_BROWSER, find_browser, pdf
 from ui.text import md
 
 

@@ -255,7 +255,8 @@ def cmd_allocate(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from core.report.html import Item, Report, ReportError, pdf, render
+    from core.report.html import Item, Report, ReportError, render
+    from core.report.pdf import pdf
     from core.store.fileformat import parse_export
 
     from core.law.award import evaluate
