@@ -1,0 +1,46 @@
+"""What every command shares: the one-line error, reading JSON with hostile input in mind,
+checking output paths before any work, and the --ruleset and --reading options."""
+from __future__ import annotations
+
+import os
+
+from core.cli.files import check_outputs
+from core.law.inputs import MAX_JSON_BYTES, parse_json, read_source
+from core.law.readings import READINGS
+from core.law.rulesets import available
+
+
+class CliError(Exception):
+    """A one-line error for the user; exit status 2."""
+
+
+def read_json(source: str):
+    """A JSON file or stdin, read up to the size cap and parsed with hostile input in mind.
+    Numbers with a fraction are read exactly (Decimal), so 0.005 is rejected as a fraction
+    of a cent just as "0.005" is, instead of being rounded on the way in as a float."""
+    return parse_json(read_source(source, MAX_JSON_BYTES), source, exact=True)
+
+
+def check_paths(args, **outputs) -> None:
+    """Check every output path before any work: not an input, not twice, not replaced unasked."""
+    inputs = [getattr(args, name) for name in ("file", "input") if getattr(args, name, None)]
+    for src in inputs:
+        if src != "-" and not os.path.exists(src):
+            raise CliError(f"{src}: no such file")
+    check_outputs(outputs, inputs, getattr(args, "force", False))
+
+
+def ruleset_option(p) -> None:
+    p.add_argument("--ruleset", default="regulation",
+                   help=f"ruleset id (default: regulation; available: {', '.join(available())})")
+
+
+def readings_option(p) -> None:
+    p.add_argument("--reading", action="append", default=[], metavar="ID=ALT", help=(
+        "read an ambiguous passage another way (repeatable): " + "; ".join(
+            f"{r.id}={'|'.join(a.id for a in r.alternatives)} (default {r.default})" for r in READINGS)
+        + ". See docs/rules.md, 'Readings'."))
+
+
+def force_option(p) -> None:
+    p.add_argument("--force", action="store_true", help="replace the output file if it exists")

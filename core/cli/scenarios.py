@@ -1,0 +1,194 @@
+"""`python -m core scenarios ...`: the scenario library from the command line: list, history,
+rename, duplicate, delete, restore, export (back up) and import. Changes are made as --as EMAIL
+and recorded in the history; only a scenario's owner or an administrator may change it."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from core.cli.common import CliError, check_paths, force_option, read_json
+from core.cli.files import write_atomic
+from core.law.money import ValidationError, fmt
+from core.store.fileformat import parse_export
+from core.store.model import ScenarioError, default_actor
+from core.store.repository import ScenarioStore
+from core.store.verify import relabelled
+
+
+def add_scenarios(sub) -> None:
+    p = sub.add_parser("scenarios", help="list, export (back up), import, change or see the history of the "
+                                         "scenario library",
+                       description="The scenario library at SCENARIO_DB_URL (any SQLAlchemy URL; default: a "
+                                   "SQLite file under data/). Changes are made as --as EMAIL (default: the "
+                                   "operating-system user) and recorded in the history; only a scenario's "
+                                   "owner or an administrator ([library] administrators in "
+                                   ".streamlit/secrets.toml) may rename, delete, overwrite or restore it.")
+    p.add_argument("--as", dest="actor", default=default_actor(), metavar="EMAIL",
+                   help="who makes the changes (default: the operating-system user)")
+    as_too = argparse.ArgumentParser(add_help=False)   # --as also after the action
+    as_too.add_argument("--as", dest="actor", default=argparse.SUPPRESS, metavar="EMAIL",
+                        help="who makes the changes (default: the operating-system user)")
+    acts = p.add_subparsers(dest="action", required=True)
+    _add = acts.add_parser
+    acts.add_parser = lambda *a, **k: _add(*a, parents=[as_too], **k)
+    _add_reading_actions(acts)
+    _add_changing_actions(acts)
+    p.set_defaults(run=cmd_scenarios)
+
+
+def _add_reading_actions(acts) -> None:
+    acts.add_parser("list", help="one line per scenario: name, award, binding caps, ruleset, updated, owner, "
+                                 "last changed by")
+    h = acts.add_parser("history", help="every change (or one scenario's, through its renames and deletion): "
+                                        "when, who, what; --json adds the scenario before and after")
+    h.add_argument("name", nargs="?", metavar="NAME")
+    h.add_argument("--json", action="store_true",
+                   help="a JSON array of events, each with at, actor, action, scenario, before, after")
+    e = acts.add_parser("export", help="write the whole library to a versioned JSON file")
+    e.add_argument("-o", "--output", required=True, metavar="FILE.json")
+    force_option(e)
+
+
+def _add_changing_actions(acts) -> None:
+    r = acts.add_parser("rename", help="rename a scenario (owner or administrator)")
+    r.add_argument("name", metavar="NAME")
+    r.add_argument("new", metavar="NEW")
+    d = acts.add_parser("duplicate", help="copy a scenario as your own")
+    d.add_argument("name", metavar="NAME")
+    d.add_argument("new", metavar="NEW")
+    x = acts.add_parser("delete", help="delete a scenario (owner or administrator); its history stays")
+    x.add_argument("name", metavar="NAME")
+    rs_ = acts.add_parser("restore", help="make a scenario as it was after history event ID (before it, for a "
+                                          "delete): an earlier version, or a deleted scenario")
+    rs_.add_argument("event", type=int, metavar="EVENT_ID")
+    rs_.add_argument("--before", action="store_true", help="as it was before the event instead of after it")
+    rs_.add_argument("--name", default=None, help="for a deleted scenario whose name is taken: restore under this name")
+    i = acts.add_parser("import", help="import a JSON export or an array of applications with a 'name'; "
+                                       "all or nothing")
+    i.add_argument("file", metavar="FILE.json|-")
+    i.add_argument("--overwrite", action="store_true", help="replace scenarios of the same name")
+
+
+def admins() -> list[str]:
+    """Administrators as the dashboard reads them: [library] administrators in .streamlit/secrets.toml."""
+    import tomllib
+    from core.store.db import ROOT
+
+    path = ROOT / ".streamlit" / "secrets.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise CliError(f"{path}: cannot read ({exc})") from None
+    admins = (data.get("library") or {}).get("administrators") or []
+    return [str(a) for a in admins] if isinstance(admins, list) else []
+
+
+def _history_table(events) -> str:
+    rows = [("WHEN", "WHO", "WHAT", "SCENARIO", "DETAIL")]
+    for ev in events:
+        before, after = ev.before or {}, ev.after or {}
+        if ev.action == "rename":
+            detail = f"from {before.get('name')!r}"
+        elif ev.action == "duplicate":
+            detail = f"copy of {before.get('name')!r}"
+        elif ev.action == "delete":
+            detail = f"owner {before.get('owner')}"
+        else:
+            detail = f"owner {after.get('owner')}"
+        rows.append((ev.at, ev.actor, ev.action, ev.scenario, detail))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r[:4], widths)) + "  " + r[4] for r in rows)
+
+
+def _one_line(text: str) -> str:
+    """A name saved before names were checked: its TAB, CR or LF shown as a symbol, so one
+    scenario stays one line of `list` and one column stays one column."""
+    return text.translate({9: "\u2409", 10: "\u2424", 13: "\u240d"})
+
+
+def _open() -> ScenarioStore:
+    try:
+        return ScenarioStore(admins=admins())
+    except ScenarioError as exc:
+        raise CliError(str(exc)) from None
+    except Exception as exc:  # a bad URL or an unreachable server: say which, in one line
+        raise CliError(f"SCENARIO_DB_URL: cannot open the scenario library ({type(exc).__name__}: "
+                       f"{str(exc).splitlines()[0]})") from None
+
+
+def _list(store, args) -> None:
+    for sc in store.list():
+        award = sc.award()
+        print(f"{_one_line(sc.name)}\t{fmt(award.amount, True)}\t{';'.join(award.binding)}\t{sc.ruleset_id}"
+              f"\t{sc.updated_at}\t{sc.owner}\t{sc.changed_by}")
+
+
+def _history(store, args) -> None:
+    try:
+        events = store.history(args.name)
+    except ScenarioError as exc:
+        raise CliError(f"NAME: {exc}") from None
+    if args.json:
+        json.dump([ev.to_dict() for ev in events], sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(_history_table(events))
+
+
+def _change(store, args) -> None:
+    try:
+        if args.action == "rename":
+            store.rename(args.name, args.new, actor=args.actor)
+            print(f"renamed {args.name!r} as {args.new!r}", file=sys.stderr)
+        elif args.action == "duplicate":
+            store.duplicate(args.name, args.new, actor=args.actor)
+            print(f"duplicated {args.name!r} as {args.new!r}", file=sys.stderr)
+        elif args.action == "delete":
+            store.delete(args.name, actor=args.actor)
+            print(f"deleted {args.name!r} (restore it with: scenarios restore EVENT_ID; "
+                  f"see scenarios history {args.name!r})", file=sys.stderr)
+        else:
+            sc = store.restore_version(args.event, actor=args.actor, name=args.name, before=args.before)
+            print(f"restored {sc.name!r} from history event {args.event}"
+                  + (" (as it was before it)" if args.before else ""), file=sys.stderr)
+    except (ScenarioError, ValidationError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def _export(store, args) -> None:
+    check_paths(args, **{"-o": args.output})
+    data = store.export()
+    text = json.dumps(data, indent=2)
+    if args.output == "-":
+        sys.stdout.write(text + "\n")
+    else:
+        write_atomic(args.output, text.encode("utf-8"))  # never leave a half-written backup
+    print(f"exported {len(data['scenarios'])} scenarios", file=sys.stderr)
+
+
+def _import(store, args) -> None:
+    good, errors = parse_export(read_json(args.file))
+    if errors:
+        raise CliError(f"{args.file}: nothing imported; {len(errors)} problem(s): " + " | ".join(errors[:5])
+                       + (" | ..." if len(errors) > 5 else ""))
+    try:
+        n = store.import_scenarios(good, overwrite=args.overwrite, actor=args.actor)
+    except ScenarioError as exc:
+        raise CliError(f"{args.file}: nothing imported; {exc} (use --overwrite to replace)") from None
+    for sc in good:
+        note = relabelled(sc.ruleset_data)
+        if note:
+            print(f"note: {sc.name}: {note}", file=sys.stderr)
+    print(f"imported {n} scenarios", file=sys.stderr)
+
+
+ACTIONS = {"list": _list, "history": _history, "rename": _change, "duplicate": _change, "delete": _change,
+           "restore": _change, "export": _export, "import": _import}
+
+
+def cmd_scenarios(args) -> int:
+    ACTIONS[args.action](_open(), args)
+    return 0
