@@ -173,6 +173,72 @@ def _regime(lines: Lines, x: Fraction) -> tuple[State, Fraction]:
     return State(route, binding, slope), Fraction(award, lines.d * q)
 
 
+def _candidates(by_route: Lines, start: int, hi: int) -> tuple[list[Fraction], set[Fraction], list]:
+    """Where the award's regime may change, strictly between start and hi: where two cap lines
+    cross or one crosses zero, and where a condition starts or stops holding (`jumps`). Also the
+    conditions' margins (scaled lines), to tell at a cut which side it belongs to."""
+    # Where lines cross is the same for the scaled lines (integers: one fraction made per point).
+    lines = [(a, b) for _, caps in by_route.scaled for _, a, b, _ in caps]
+    candidates = set()
+
+    def candidate(num: int, den: int) -> None:
+        """num/den, kept only if strictly between start and hi (checked before a fraction is made)."""
+        if den < 0:
+            num, den = -num, -den
+        if start * den < num < hi * den:
+            candidates.add(Fraction(num, den))
+
+    for i, (a1, b1) in enumerate(lines):
+        if a1:
+            candidate(-b1, a1)                # the line crosses zero
+        for a2, b2 in lines[i + 1:]:
+            if a1 != a2:
+                candidate(b2 - b1, a1 - a2)   # two lines cross
+    margins = [m for _, caps in by_route.scaled for *_, m in caps if m is not None]
+    jumps = {Fraction(-m[1], m[0]) for m in margins if m[0]}  # a condition starts or stops holding
+    return sorted(c for c in candidates | jumps if start < c < hi), jumps, margins
+
+
+def _breakpoints(app, rs, field, lo: int, start: int, hi: int, readings: Readings, stop) -> tuple[tuple, set]:
+    """The breakpoints in [lo, hi] (ending at the first that passes `stop`), and the jumps."""
+    by_route = _lines(app, rs, field, readings)
+    cuts, jumps, margins = _candidates(by_route, start, hi)
+    edges = [Fraction(start)] + cuts + [Fraction(hi)]
+    regimes = [_regime(by_route, (a + b) / 2)[0] for a, b in zip(edges, edges[1:])]
+    breakpoints = []
+    if start != lo:  # a cap or route appears (or goes) at one cent
+        before, after = _regime(_constant_lines(app, rs, field, 0, readings), Fraction(0))[0], regimes[0]
+        if (before.binding, before.route) != (after.binding, after.route):
+            breakpoints.append(_breakpoint(app, rs, field, Fraction(1), before, after, readings))
+
+    def steps_on(x: Fraction) -> tuple:
+        return tuple(_present(m, x.numerator, x.denominator) for m in margins)
+
+    for cut, left, before, after in zip(cuts, edges, regimes, regimes[1:]):
+        if before != after:
+            first = cut
+            if cut in jumps and cut.denominator == 1 and steps_on(cut) == steps_on((left + cut) / 2):
+                first = cut + 1  # the condition still holds (or still fails) at the cut itself
+            breakpoints.append(_breakpoint(app, rs, field, first, before, after, readings, exact=cut))
+            if stop is not None and stop(breakpoints[-1]):
+                break
+    return tuple(breakpoints), jumps
+
+
+def _drawn(app, rs, field, lo: int, hi: int, breakpoints: tuple, jumps: set, readings: Readings) -> tuple:
+    """For drawing: the award at each edge and midpoint, and one segment per linear stretch
+    (a jump's segment ends a cent before it)."""
+    edges = sorted({lo, hi, *(b.value for b in breakpoints if b.value <= hi)})
+    jump_at = {b.value for b in breakpoints if b.exact in jumps}
+    wanted = set(edges) | {(a + b) // 2 for a, b in zip(edges, edges[1:])} | {v - 1 for v in jump_at if v - 1 >= lo}
+    at = {x: evaluate(app.replace(**{field: x}), rs, readings) for x in sorted(wanted)}
+    drawn = tuple((x, r.amount, r.binding) for x, r in at.items())
+    segments = tuple((a, at[a].amount, b if b not in jump_at else b - 1,
+                      at[b].amount if b not in jump_at else at[b - 1].amount, at[(a + b) // 2].binding)
+                     for a, b in zip(edges, edges[1:]) if not (b in jump_at and b - 1 <= a))
+    return drawn, segments
+
+
 def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = None,
           points: bool = True, readings: Readings = DEFAULT, stop=None) -> Sweep:
     """Every point in [lo, hi] (cents) where the award's slope or binding caps change;
@@ -193,57 +259,10 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
     start = lo
     if lo == 0 and _shape(app, rs, field, 0, readings) != _shape(app, rs, field, 1, readings):
         start = 1  # at 0 some cap or route is not there yet (no earlier grant, no federal grant applied)
-    by_route = _lines(app, rs, field, readings)
-    # Where lines cross is the same for the scaled lines (integers: one fraction made per point).
-    lines = [(a, b) for _, caps in by_route.scaled for _, a, b, _ in caps]
-    candidates = set()
-
-    def candidate(num: int, den: int) -> None:
-        """num/den, kept only if strictly between start and hi (checked before a fraction is made)."""
-        if den < 0:
-            num, den = -num, -den
-        if start * den < num < hi * den:
-            candidates.add(Fraction(num, den))
-
-    for i, (a1, b1) in enumerate(lines):
-        if a1:
-            candidate(-b1, a1)                # the line crosses zero
-        for a2, b2 in lines[i + 1:]:
-            if a1 != a2:
-                candidate(b2 - b1, a1 - a2)   # two lines cross
-    margins = [m for _, caps in by_route.scaled for *_, m in caps if m is not None]
-    jumps = {Fraction(-m[1], m[0]) for m in margins if m[0]}  # a condition starts or stops holding
-    candidates |= jumps
-    cuts = sorted(c for c in candidates if start < c < hi)
-    edges = [Fraction(start)] + cuts + [Fraction(hi)]
-    regimes = [_regime(by_route, (a + b) / 2)[0] for a, b in zip(edges, edges[1:])]
-    breakpoints = []
-    if start != lo:  # a cap or route appears (or goes) at one cent
-        before, after = _regime(_constant_lines(app, rs, field, 0, readings), Fraction(0))[0], regimes[0]
-        if (before.binding, before.route) != (after.binding, after.route):
-            breakpoints.append(_breakpoint(app, rs, field, Fraction(1), before, after, readings))
-    def steps_on(x: Fraction) -> tuple:
-        return tuple(_present(m, x.numerator, x.denominator) for m in margins)
-
-    for cut, left, before, after in zip(cuts, edges, regimes, regimes[1:]):
-        if before != after:
-            first = cut
-            if cut in jumps and cut.denominator == 1 and steps_on(cut) == steps_on((left + cut) / 2):
-                first = cut + 1  # the condition still holds (or still fails) at the cut itself
-            breakpoints.append(_breakpoint(app, rs, field, first, before, after, readings, exact=cut))
-            if stop is not None and stop(breakpoints[-1]):
-                break
+    breakpoints, jumps = _breakpoints(app, rs, field, lo, start, hi, readings, stop)
     if not points:
-        return Sweep(field, lo, hi, tuple(breakpoints), ())
-    edges = sorted({lo, hi, *(b.value for b in breakpoints if b.value <= hi)})
-    jump_at = {b.value for b in breakpoints if b.exact in jumps}
-    wanted = set(edges) | {(a + b) // 2 for a, b in zip(edges, edges[1:])} | {v - 1 for v in jump_at if v - 1 >= lo}
-    at = {x: evaluate(app.replace(**{field: x}), rs, readings) for x in sorted(wanted)}
-    drawn = tuple((x, r.amount, r.binding) for x, r in at.items())
-    segments = tuple((a, at[a].amount, b if b not in jump_at else b - 1,
-                      at[b].amount if b not in jump_at else at[b - 1].amount, at[(a + b) // 2].binding)
-                     for a, b in zip(edges, edges[1:]) if not (b in jump_at and b - 1 <= a))
-    return Sweep(field, lo, hi, tuple(breakpoints), drawn, segments)
+        return Sweep(field, lo, hi, breakpoints, ())
+    return Sweep(field, lo, hi, breakpoints, *_drawn(app, rs, field, lo, hi, breakpoints, jumps, readings))
 
 
 def _breakpoint(app, rs, field, cut: Fraction, before: State, after: State, readings: Readings = DEFAULT,

@@ -146,7 +146,8 @@ def _parse_value(name: str, kind: str, raw):
     raise AssertionError(kind)
 
 
-def from_data(data: dict) -> Ruleset:
+def _check_top(data) -> None:
+    """The ruleset's own keys: known, present, of the right type and form."""
     if not isinstance(data, dict):
         raise RulesetError("a ruleset is a table of keys")
     unknown = set(data) - TOP_KEYS
@@ -164,56 +165,58 @@ def from_data(data: dict) -> Ruleset:
         raise RulesetError(f"kind: {data['kind']!r} must be one of {', '.join(KINDS)}")
     if data["kind"] == "variant" and data["id"] == "regulation":
         raise RulesetError("id: a variant may not be called 'regulation'")
-    params_in = data["parameters"]
-    if not isinstance(params_in, dict):
+    if not isinstance(data["parameters"], dict):
         raise RulesetError("parameters: must be a table")
+
+
+def _inherit(data: dict) -> dict:
+    """A variant holds only what it changes: every parameter, and every key of a parameter,
+    that it does not give is inherited from the ruleset it is based on."""
+    if data["based_on"] == data["id"]:
+        raise RulesetError(f"based_on: a ruleset cannot be based on itself ({data['id']!r})")
+    try:
+        base = load(data["based_on"])
+    except RulesetError:
+        raise RulesetError(f"based_on: unknown ruleset {data['based_on']!r}; available: "
+                           f"{', '.join(available())}") from None
+    own, inherited = data["parameters"], base.to_data()["parameters"]
+    merged = {}
+    for name in PARAMETER_KINDS:
+        given = own.get(name)
+        merged[name] = (inherited[name] if given is None else inherited[name] | given if isinstance(given, dict)
+                        else given)
+    merged |= {name: value for name, value in own.items() if name not in merged}
+    return data | {"parameters": merged}
+
+
+def _parameter(name: str, kind: str, entry) -> Parameter:
+    """One parameter: a table of its value and the keys that say where it comes from."""
+    if entry is None:
+        raise RulesetError(f"parameters.{name}: missing")
+    if not isinstance(entry, dict):
+        raise RulesetError(f"parameters.{name}: must be a table with a value and its citation")
+    extra = set(entry) - PARAM_KEYS
+    if extra:
+        raise RulesetError(f"parameters.{name}.{sorted(extra)[0]}: unknown key; allowed: {', '.join(sorted(PARAM_KEYS))}")
+    for key in PARAM_KEYS:
+        if key not in entry:
+            raise RulesetError(f"parameters.{name}.{key}: missing")
+        if key != "value" and not isinstance(entry[key], str):
+            raise RulesetError(f"parameters.{name}.{key}: must be text")
+    if not entry["citation"].strip():
+        raise RulesetError(f"parameters.{name}.citation: every value needs its citation")
+    return Parameter(name, _parse_value(name, kind, entry["value"]), entry["value"],
+                     entry["unit"], entry["provision"], entry["description"], entry["citation"])
+
+
+def from_data(data: dict) -> Ruleset:
+    _check_top(data)
     if data["kind"] == "variant" and data.get("based_on"):
-        # A variant holds only what it changes: every parameter, and every key of a parameter,
-        # that it does not give is inherited from the ruleset it is based on.
-        if data["based_on"] == data["id"]:
-            raise RulesetError(f"based_on: a ruleset cannot be based on itself ({data['id']!r})")
-        try:
-            base = load(data["based_on"])
-        except RulesetError:
-            raise RulesetError(f"based_on: unknown ruleset {data['based_on']!r}; available: "
-                               f"{', '.join(available())}") from None
-        inherited = base.to_data()["parameters"]
-        merged = {}
-        for name in PARAMETER_KINDS:
-            own = params_in.get(name)
-            if own is None:
-                merged[name] = inherited[name]
-            elif isinstance(own, dict):
-                merged[name] = inherited[name] | own
-            else:
-                merged[name] = own
-        for name in params_in:
-            if name not in merged:
-                merged[name] = params_in[name]
-        params_in = merged
-        data = data | {"parameters": merged}
-    for name in params_in:
+        data = _inherit(data)
+    for name in data["parameters"]:
         if name not in PARAMETER_KINDS:
             raise RulesetError(f"parameters.{name}: unknown parameter; known: {', '.join(PARAMETER_KINDS)}")
-    params = {}
-    for name, kind in PARAMETER_KINDS.items():
-        entry = params_in.get(name)
-        if entry is None:
-            raise RulesetError(f"parameters.{name}: missing")
-        if not isinstance(entry, dict):
-            raise RulesetError(f"parameters.{name}: must be a table with a value and its citation")
-        extra = set(entry) - PARAM_KEYS
-        if extra:
-            raise RulesetError(f"parameters.{name}.{sorted(extra)[0]}: unknown key; allowed: {', '.join(sorted(PARAM_KEYS))}")
-        for key in PARAM_KEYS:
-            if key not in entry:
-                raise RulesetError(f"parameters.{name}.{key}: missing")
-            if key != "value" and not isinstance(entry[key], str):
-                raise RulesetError(f"parameters.{name}.{key}: must be text")
-        if not entry["citation"].strip():
-            raise RulesetError(f"parameters.{name}.citation: every value needs its citation")
-        params[name] = Parameter(name, _parse_value(name, kind, entry["value"]), entry["value"],
-                                 entry["unit"], entry["provision"], entry["description"], entry["citation"])
+    params = {name: _parameter(name, kind, data["parameters"].get(name)) for name, kind in PARAMETER_KINDS.items()}
     data = {"description": ""} | data   # the same ruleset with or without an empty description
     # the edition is a label for people: the fingerprint is of the content alone
     canonical = json.dumps({k: data[k] for k in sorted(data) if k != "edition"}, sort_keys=True, default=str)
