@@ -8,7 +8,7 @@ from core.law.analysis import changes
 from core.law.award import evaluate
 from core.report import chart_text
 from core.report.charts import headroom_figure, waterfall_figure
-from core.law.fields import ROUTES
+from core.law.provisions import ROUTES
 from core.law.money import ValidationError, fmt
 from core.law.explain import other_reading_words
 from core.law.provisions import BPW_CONDITIONS, LETTERS_INFERRED, PROVISION, source_words

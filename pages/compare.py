@@ -8,7 +8,7 @@ from core.law.application import Application
 from core.report import chart_text
 from core.report.charts import change_figure, compare_caps_figure, funding_figure
 from core.report.compare import ANSWER, INPUTS, differs, place_words, plural, table
-from core.law.fields import ROUTES
+from core.law.provisions import ROUTES
 from core.law.rulesets import version_words
 from core.report.export import csv_bytes
 from core.law.money import ValidationError, fmt

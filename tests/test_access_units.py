@@ -56,7 +56,7 @@ def test_every_chart_colour_reads_on_white_and_under_white_labels(name, color):
 
 
 def test_colours_are_one_per_source_and_one_per_cap():
-    from core.law.fields import CAP
+    from core.law.provisions import CAP
     assert len(set(charts.SOURCE_COLORS.values())) == 4
     assert set(charts.CAP_COLORS) == set(CAP) and len(set(charts.CAP_COLORS.values())) == len(CAP)
     assert charts.COST not in charts.SOURCE_COLORS.values()

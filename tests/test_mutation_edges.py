@@ -450,9 +450,10 @@ def test_sweep_refuses_bad_ranges_and_fields():
     assert str(err.value) == "range: from 0.05 to 0.05 is empty; 'from' must be below 'to'"
     with pytest.raises(ValueError) as err:
         sweep(a, "federal_law_contrary", 0, 5)
+    # every amount of the field table, in its order
     assert str(err.value) == ("field: 'federal_law_contrary' cannot be swept; use one of eligible_cost, "
-                              "federal_grant, local_contribution, prior_program_funds, local_property_value, "
-                              "requested_amount")
+                              "federal_grant, local_contribution, prior_program_funds, requested_amount, "
+                              "local_property_value")
     assert sweep(a, "eligible_cost", 0, 1).lo == 0
     with pytest.raises(ValueError) as err:
         grid(a, "eligible_cost", [1], "eligible_cost", [1])

@@ -64,7 +64,12 @@ def test_missing_parameter_and_citation():
     with pytest.raises(RulesetError, match="parameters.local_share: missing"):
         load_text(text[:start] + text[end:])
     with pytest.raises(RulesetError, match="citation: every value needs its citation"):
-        load_text(text.replace('citation = "A grant for the development of a master plan may not exceed $15,000."', 'citation = " "'))
+        load_text(text.replace('citation = "§B"', 'citation = " "'))
+    # a citation may name a sentence of the regulation by its id, which must exist
+    assert load_text(text).parameters["master_plan_cap"].citation == (
+        "A grant for the development of a master plan may not exceed $15,000.")
+    with pytest.raises(RulesetError, match="parameters.master_plan_cap.citation: '§B.7' names no sentence"):
+        load_text(text.replace('citation = "§B"', 'citation = "§B.7"'))
 
 
 def test_with_changes_makes_a_validated_variant():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.law.award import evaluate
-from core.law.fields import EXCEPTION_FIELDS, FIELD
+from core.law.fields import EXCEPTION_FIELDS, FIELD, FIELDS
 from ui import state
 from ui.components.fields_panel import choice, flag, money, panel
 
@@ -36,13 +36,16 @@ def application_inputs(rs) -> None:
             on = edit["value"]
             state.put("requested_amount", evaluate(state.application(), rs, state.readings()).amount if on else None)
 
-    has_request = state.get("requested_amount") is not None
-    fields = [choice("project_type"),
-              *(money(name) for name in ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds")),
-              flag("has_request", "switch", "The applicant requests a specific amount", has_request)]
-    if has_request:
-        fields.append(money("requested_amount"))
-    fields.append(flag("federal_law_contrary"))
+    fields = []
+    for f in FIELDS:   # the application's own fields, in the field table's order
+        if f.group != "application":
+            continue
+        if f.ask:   # an amount the applicant may name: a switch, then the amount while it is on
+            asked = state.get(f.name) is not None
+            fields.append(flag("has_request", "switch", f.ask, asked))
+            fields += [money(f.name)] if asked else []
+        else:
+            fields.append({"choice": choice, "money": money, "bool": flag}[f.kind](f.name))
     panel("application", fields, title="The application", on_edit={"has_request": toggle_request})
 
 

@@ -19,15 +19,16 @@ from fractions import Fraction
 
 from core.law.application import Application
 from core.law.award import award_amount, evaluate, funding_gap
-from core.law.fields import CAP, CAP_IDS, FIELD
+from core.law.fields import FIELD
+from core.law.provisions import CAP, CAP_IDS
 from core.law.explain import EXCEPTION_ROUTE, EXCEPTION_ROUTE_CAP, reading_words
 from core.law.money import MAX_CENTS, fmt, plain
-from core.law.caps import EXACT, Step, caps, inputs_of
+from core.law.caps import COMPUTED, EXACT, OPTIONAL, Step, caps, inputs_of
 from core.law.readings import DEFAULT, Readings
 from core.law.rulesets import Ruleset, load
 
-SWEEP_FIELDS = ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds",
-                "local_property_value", "requested_amount")
+# Every amount of the computation can be swept (the field table's order).
+SWEEP_FIELDS = tuple(f.name for f in COMPUTED if f.kind == "money")
 
 
 def raw_caps(v: dict, app: Application, rs: Ruleset, readings: Readings = DEFAULT) -> dict[str, dict]:
@@ -36,7 +37,7 @@ def raw_caps(v: dict, app: Application, rs: Ruleset, readings: Readings = DEFAUL
     while a condition fails (the local match under local_match_effect=condition) is a
     `Step` with the condition's margin."""
     x = replace(inputs_of(app, Fraction), **{k: Fraction(v[k] or 0) for k in SWEEP_FIELDS},
-                requested=v["requested_amount"] is not None)
+                **{f"{k}_given": v[k] is not None for k in OPTIONAL})
     law = caps(x, rs, readings, EXACT)
     routes = {"standard": {c: val for c, val in law.standard.items() if val is not None}}
     if law.exception_open:
@@ -408,11 +409,9 @@ def what_would_change(app: Application, rs: Ruleset | None = None, readings: Rea
     rs = rs or load()
     readings = readings or DEFAULT
     current = award_amount(app, rs, readings)
-    fields = ["eligible_cost", "federal_grant", "local_contribution", "prior_program_funds"]
-    if app.requested_amount is not None:
-        fields.append("requested_amount")
-    if app.bpw_exception_requested:
-        fields.append("local_property_value")
+    # every amount given, the exception's only when it is asked for (the field table's order)
+    fields = [f for f in SWEEP_FIELDS if getattr(app, f) is not None
+              and (FIELD[f].group != "exception" or app.bpw_exception_requested)]
     lines = [_first_prior(app, rs, readings, current) if f == "prior_program_funds" and app.prior_program_funds == 0
              else _along(app, rs, readings, current, f) for f in fields]
     gap = funding_gap(app, current)

@@ -1,7 +1,7 @@
 """One application, validated once at the edge (dict, CSV row, widget values, URL)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, fields as dc_fields
+from dataclasses import field as dc_field, fields as dc_fields, make_dataclass
 from decimal import Decimal, InvalidOperation
 
 from core.law.fields import FIELD, FIELDS, PROJECT_TYPES, EXCEPTION_FIELDS
@@ -86,22 +86,9 @@ def parse_field(name: str, raw):
     return _PARSERS[f.kind](raw, name)
 
 
-@dataclass(frozen=True)
-class Application:
-    project_type: str
-    eligible_cost: int                       # cents
-    federal_grant: int = 0
-    local_contribution: int = 0
-    prior_program_funds: int = 0
-    requested_amount: int | None = None
-    federal_law_contrary: bool = False
-    bpw_exception_requested: bool = False
-    local_property_value: int = 0
-    state_funds_in_property: bool = False
-    state_bonded_debt: bool = False
-    senior_density: float | None = None
-    distance_to_center_miles: float | None = None
-    previously_funded: bool | None = None
+class _Record:
+    """What every application can do; its fields are the field table's (core/law/fields.py), so a
+    new input is a new row there, not a new line here."""
 
     def __post_init__(self):
         # The exception's details mean something only with a request: keep the record canonical.
@@ -169,3 +156,16 @@ class Application:
         data = {f.name: getattr(self, f.name) for f in dc_fields(self)}
         data.update(changes)
         return Application(**data)
+
+
+_TYPES = {"money": int, "bool": bool, "choice": str, "number": float}   # money in cents
+
+
+def _slot(f):
+    kind = _TYPES[f.kind] if f.required or f.default is not None else _TYPES[f.kind] | None
+    return (f.name, kind) if f.required else (f.name, kind, dc_field(default=f.default))
+
+
+# One validated application: a frozen record of every field, in the field table's order.
+Application = make_dataclass("Application", [_slot(f) for f in FIELDS], bases=(_Record,), frozen=True,
+                             namespace={"__module__": __name__})

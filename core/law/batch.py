@@ -12,9 +12,10 @@ import numpy as np
 import pandas as pd
 
 from core.law.application import Application, parse_field
-from core.law.fields import CAP_IDS, FIELD, FIELDS
+from core.law.fields import FIELD, FIELDS
+from core.law.provisions import CAP_IDS
 from core.law.money import MAX_CENTS, ValidationError
-from core.law.caps import ARRAYS, TYPE_CODES, Inputs, caps
+from core.law.caps import ARRAYS, COMPUTED, OPTIONAL, TYPE_CODES, Inputs, caps
 from core.law.readings import DEFAULT, Readings
 from core.law.rulesets import Ruleset, load
 
@@ -110,23 +111,22 @@ def parse_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
     return pd.DataFrame(out, index=df.index), message
 
 
+def inputs_of_frame(v: pd.DataFrame) -> Inputs:
+    """The inputs of every parsed row (parse_frame's columns) as arrays, one element per row."""
+    def column(f):
+        if f.kind == "money":
+            return v[f.name].to_numpy(np.int64)
+        return v["type_code"].to_numpy() if f.kind == "choice" else v[f.name].to_numpy(bool)
+    return Inputs(**{f.name: column(f) for f in COMPUTED},
+                  **{f"{n}_given": v[f"{n}_given"].to_numpy(bool) for n in OPTIONAL})
+
+
 def evaluate_parsed(v: pd.DataFrame, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> pd.DataFrame:
     """The award of every row, in cents, exactly as `evaluate` computes it one at a time:
     the caps are core.law.caps's, run on int64 arrays."""
     rs = rs or load()
     n = len(v)
-    ptype = v["type_code"].to_numpy()
-    x = Inputs(
-        eligible_cost=v["eligible_cost"].to_numpy(np.int64), federal_grant=v["federal_grant"].to_numpy(np.int64),
-        local_contribution=v["local_contribution"].to_numpy(np.int64),
-        prior_program_funds=v["prior_program_funds"].to_numpy(np.int64),
-        requested_amount=v["requested_amount"].to_numpy(np.int64),
-        requested=v["requested_amount_given"].to_numpy(bool),
-        local_property_value=v["local_property_value"].to_numpy(np.int64),
-        project_type=ptype, federal_law_contrary=v["federal_law_contrary"].to_numpy(bool),
-        bpw_exception_requested=v["bpw_exception_requested"].to_numpy(bool),
-        state_funds_in_property=v["state_funds_in_property"].to_numpy(bool),
-        state_bonded_debt=v["state_bonded_debt"].to_numpy(bool))
+    x = inputs_of_frame(v)
     law = caps(x, rs, readings, ARRAYS)
     std = {c: val for c, val in law.standard.items() if val is not ABSENT}
     exc_caps = {c: val for c, val in law.bpw_exception.items() if val is not ABSENT}

@@ -16,12 +16,12 @@ one-application engine, the largest int64 in the batch so that it never binds).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, make_dataclass
 from fractions import Fraction
 
 import numpy as np
 
-from core.law.fields import PROJECT_TYPES
+from core.law.fields import FIELDS, PROJECT_TYPES
 from core.law.readings import DEFAULT, Readings
 
 # Project types as small integers, for the batch's arrays.
@@ -156,22 +156,14 @@ INTS, ARRAYS, EXACT = _Ints(), _Arrays(), _Exact()
 
 # --- the inputs the caps read -----------------------------------------------------
 
-@dataclass(frozen=True)
-class Inputs:
-    """Amounts in cents (ints, int64 arrays or fractions) and yes/no facts (bools or bool
-    arrays) of the application(s)."""
-    eligible_cost: object
-    federal_grant: object
-    local_contribution: object
-    prior_program_funds: object
-    requested_amount: object       # cents; ignored where `requested` is false
-    requested: object              # an amount was requested
-    local_property_value: object
-    project_type: object           # the type id (one application) or its TYPE_CODES (batch)
-    federal_law_contrary: object
-    bpw_exception_requested: object
-    state_funds_in_property: object
-    state_bonded_debt: object
+# The inputs the caps read: every field of the computation (the field table's, core/law/fields.py,
+# but the considerations, which only rank), amounts in cents (ints, int64 arrays or fractions),
+# yes/no facts as bools or bool arrays, the project type as its id (one application) or its
+# TYPE_CODES (the batch); and for an amount that may be absent, `<name>_given`.
+COMPUTED = tuple(f for f in FIELDS if f.group != "considerations")
+OPTIONAL = tuple(f.name for f in COMPUTED if f.kind == "money" and f.default is None and not f.required)
+Inputs = make_dataclass("Inputs", [f.name for f in COMPUTED] + [f"{n}_given" for n in OPTIONAL], frozen=True,
+                        namespace={"__module__": __name__})
 
 
 @dataclass(frozen=True)
@@ -261,7 +253,7 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
         funding_need = ops.pos(remaining - x.local_contribution)
 
     # requested_amount (no sentence): the award never exceeds what was asked for.
-    requested_amount = ops.where(x.requested, x.requested_amount, A)
+    requested_amount = ops.where(x.requested_amount_given, x.requested_amount, A)
 
     common = {"funding_need": funding_need, "prior_grant_room": prior_grant_room,
               "requested_amount": requested_amount}
@@ -274,10 +266,6 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
 def inputs_of(app, money=int) -> Inputs:
     """The inputs of one validated application (core.law.application.Application); `money`
     converts each amount (Fraction for the breakpoint engine)."""
-    return Inputs(
-        eligible_cost=money(app.eligible_cost), federal_grant=money(app.federal_grant),
-        local_contribution=money(app.local_contribution), prior_program_funds=money(app.prior_program_funds),
-        requested_amount=money(app.requested_amount or 0), requested=app.requested_amount is not None,
-        local_property_value=money(app.local_property_value), project_type=app.project_type,
-        federal_law_contrary=app.federal_law_contrary, bpw_exception_requested=app.bpw_exception_requested,
-        state_funds_in_property=app.state_funds_in_property, state_bonded_debt=app.state_bonded_debt)
+    values = {f.name: money(getattr(app, f.name) or 0) if f.kind == "money" else getattr(app, f.name)
+              for f in COMPUTED}
+    return Inputs(**values, **{f"{n}_given": getattr(app, n) is not None for n in OPTIONAL})

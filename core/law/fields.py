@@ -1,4 +1,5 @@
-"""One table of metadata for every input field, cap, route and project type.
+"""One table of metadata for every input field and project type (caps, routes, checks and
+readings are in the registry, core/law/provisions.toml).
 
 Names are those of RULES.md; labels are the plain English users see. Pages, the CLI,
 CSV columns and URL query parameters all read these tables instead of repeating them.
@@ -17,28 +18,37 @@ class Field:
     required: bool = False
     help: str = ""
     group: str = "application"   # "application", "exception", "considerations"
+    column: str = ""    # a shorter title for tables, where the label is long ("" = the label)
+    slider: tuple = ()  # money: the calculator slider's top in dollars, (capital project, master plan)
+    ask: str = ""       # an optional amount: the switch that asks for it ("The applicant requests ...")
+
+    @property
+    def title(self) -> str:
+        return self.column or self.label
 
 
 FIELDS: tuple[Field, ...] = (
     Field("project_type", "Project type", "choice", None, required=True,
           help="What the grant pays for; a master plan has its own, lower maximum."),
     Field("eligible_cost", "Total cost of eligible work", "money", None, required=True,
-          help="The whole cost of the eligible work, before any grant."),
+          help="The whole cost of the eligible work, before any grant.", slider=(5_000_000, 100_000)),
     Field("federal_grant", "Federal grant", "money", 0,
-          help="A federal grant available for the project; applied to the cost first."),
+          help="A federal grant available for the project; applied to the cost first.", slider=(3_000_000, 60_000)),
     Field("local_contribution", "Local contribution", "money", 0,
-          help="All non-State, non-federal funds pledged: local government, nonprofit, private."),
+          help="All non-State, non-federal funds pledged: local government, nonprofit, private.",
+          slider=(3_000_000, 60_000)),
     Field("prior_program_funds", "Prior program funds", "money", 0,
-          help="What this grantee already received under this program for this project."),
+          help="What this grantee already received under this program for this project.", slider=(600_000, 600_000)),
     Field("requested_amount", "Requested amount", "money", None,
-          help="The amount the applicant asks for, if any; the award never exceeds it."),
+          help="The amount the applicant asks for, if any; the award never exceeds it.", slider=(1_000_000, 30_000),
+          ask="The applicant requests a specific amount"),
     Field("federal_law_contrary", "Federal law requires otherwise", "bool", False,
           help="Federal law forbids applying the federal grant before the State grant."),
     Field("bpw_exception_requested", "Request the Board of Public Works exception", "bool", False,
-          group="exception",
+          group="exception", column="Board exception",
           help="Ask the Board to let the grant exceed 50% of the cost of eligible work."),
     Field("local_property_value", "Value of property made available locally", "money", 0,
-          group="exception",
+          group="exception", slider=(3_000_000, 100_000),
           help="Value of property and improvements made available by the local government "
                "(eligible work included), or the value of the center to be renovated."),
     Field("state_funds_in_property", "State funds went into that property or building", "bool", False,
@@ -64,38 +74,3 @@ PROJECT_TYPES: dict[str, str] = {
     "equipment": "Capital equipment",
     "master_plan": "Master plan",
 }
-
-
-@dataclass(frozen=True)
-class Cap:
-    id: str
-    label: str        # "program maximum": reads in a sentence ("Binding: program maximum")
-    provision: str    # provision id of RULES.md
-    meaning: str
-
-
-# Canonical order: the order in which caps are listed and ties are shown.
-CAPS: tuple[Cap, ...] = (
-    Cap("program_max", "program maximum", "program_max",
-        "the most a grant of this type may be"),
-    Cap("cost_share", "State share limit", "cost_share",
-        "the State's share of the cost of eligible work (after any federal grant)"),
-    Cap("local_match", "local match condition", "local_match",
-        "under the reading that a short local match is a condition of any award: $0 on the standard route"),
-    Cap("property_value", "value of local property", "bpw_exception",
-        "on the Board exception route, the grant may not exceed the value the local government makes available"),
-    Cap("full_cost", "cost of eligible work", "bpw_exception",
-        "on the Board exception route, the grant may exceed 50% of the cost of eligible work, never the cost "
-        "itself (after the federal grant, when it is applied first)"),
-    Cap("funding_need", "funding need", "funding_need",
-        "what the project still lacks after the federal grant and local contributions"),
-    Cap("prior_grant_room", "prior-grant room", "prior_grant_room",
-        "the prior-grant ceiling less what this grantee already received"),
-    Cap("requested_amount", "requested amount", "requested_amount",
-        "the amount the applicant asked for"),
-)
-CAP = {c.id: c for c in CAPS}
-CAP_IDS = tuple(c.id for c in CAPS)
-
-ROUTES = {"standard": "Standard route (50% State share)",
-          "bpw_exception": "Board of Public Works exception"}

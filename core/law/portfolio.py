@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from core.law.batch import TYPE_CODES, evaluate_parsed, parse_frame
-from core.law.fields import CAP, CAP_IDS
+from core.law.provisions import CAP, CAP_IDS
 from core.law.money import fmt
 from core.law.readings import DEFAULT, Readings
 from core.law.rulesets import Ruleset, load

@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
+from core.law.provisions import READING_DATA
+from core.law.text import quote
+
 
 class ReadingError(ValueError):
     """An unknown reading id or alternative; the message names it."""
@@ -27,8 +30,13 @@ class Reading:
     id: str
     title: str
     provision: str      # provision id whose sentence is read
-    sentence: str       # the sentence read ("" when the reading is an inference of no sentence)
+    sentences: tuple    # ids in docs/regulation.txt of the sentence read (() for an inference of no sentence)
     alternatives: tuple  # of Alternative, the default first
+
+    @property
+    def sentence(self) -> str:
+        """The sentence read, from the lettered text ("" when the reading is an inference of no sentence)."""
+        return quote(*self.sentences)
 
     @property
     def default(self) -> str:
@@ -47,63 +55,10 @@ class Reading:
         return self.alternatives[1].id
 
 
-READINGS: tuple[Reading, ...] = (
-    Reading(
-        "f_reference", "What \"§F\" refers to", "federal_first",
-        "If a federal grant is applied, a grant under this program may not exceed 50 percent of the "
-        "total cost of eligible work remaining after the federal grant has been applied, except as "
-        "provided in §F of this regulation.",
-        (Alternative("board_exception", "§F is the Board exception",
-                     "The 50%-of-remainder limit yields only on the Board exception route."),
-         Alternative("prior_grant", "§F is the top-up for earlier grantees",
-                     "Lettering the text's seven paragraphs A to G in order, §F is the paragraph on earlier "
-                     "grantees: for additional eligible work (prior program funds above $0) the "
-                     "50%-of-remainder limit does not apply, while the 50%-of-total-cost limit still does. The "
-                     "Board's exception then lifts only the 50%-of-total-cost limit: on its route the "
-                     "50%-of-remainder limit still holds whenever a federal grant is applied.")),
-    ),
-    Reading(
-        "local_match_base", "What the 50% local match is measured on", "local_match",
-        "At least 50 percent of the cost of eligible work shall be provided from local contributions.",
-        (Alternative("remaining", "The cost left after the federal grant",
-                     "Local contributions must cover 50% of the cost left after the federal grant, "
-                     "mirroring the State share."),
-         Alternative("total_cost", "The whole cost of eligible work",
-                     "Local contributions must cover 50% of the whole cost of eligible work, whatever "
-                     "the federal grant.")),
-    ),
-    Reading(
-        "local_match_effect", "What a short local match does", "local_match",
-        "At least 50 percent of the cost of eligible work shall be provided from local contributions.",
-        (Alternative("check", "A check beside the award",
-                     "A shortfall is reported beside the award; the award is unchanged."),
-         Alternative("condition", "A condition of any award",
-                     "On the standard route a shortfall makes the application ineligible: the award is "
-                     "$0, held by the local match. The Board exception route waives the match either way.")),
-    ),
-    Reading(
-        "funding_need_cap", "Whether the State pays only what the project lacks", "funding_need",
-        "",
-        (Alternative("applies", "Only what the project still lacks",
-                     "The State pays no more than the cost left after the federal grant and local "
-                     "contributions (funding need)."),
-         Alternative("none", "No funding-need limit",
-                     "No sentence says so, so there is no funding-need cap; the other limits decide.")),
-    ),
-    Reading(
-        "prior_grant_limit", "Whom the $300,000 top-up sentence limits", "prior_grant_room",
-        "A grantee that has in the past received funds in a total amount of less than $300,000 for an "
-        "eligible project under this program may receive a grant for additional eligible work in an amount "
-        "equal to the difference between the prior grant and $300,000, if the project meets the other "
-        "requirements of this chapter.",
-        (Alternative("ceiling", "Every earlier grantee, up to $300,000 in all",
-                     "Any grantee with prior program funds may receive at most $300,000 less those funds; at "
-                     "or above $300,000 of prior funds no additional grant is available."),
-         Alternative("below_only", "Only grantees below $300,000",
-                     "The sentence speaks only of grantees who received less than $300,000: they may receive "
-                     "the difference. A grantee at or above $300,000 is held by the other limits alone.")),
-    ),
-)
+# The readings are data in the registry (core/law/provisions.toml), beside the provisions they read.
+READINGS: tuple[Reading, ...] = tuple(
+    Reading(rid, r["title"], r["provision"], tuple(r["sentences"]), tuple(Alternative(*a) for a in r["alternatives"]))
+    for rid, r in READING_DATA.items())
 READING = {r.id: r for r in READINGS}
 READING_IDS = tuple(r.id for r in READINGS)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from core.law.analysis import binds, caps_words
 from core.law.award import Award
 from core.report.charts import waterfall_steps
-from core.law.fields import CAP, ROUTES
+from core.law.provisions import CAP, ROUTES
 from core.law.money import fmt
 
 Table = list[dict]

@@ -8,7 +8,7 @@ import textwrap
 import plotly.graph_objects as go
 
 from core.law.award import Award
-from core.law.fields import CAP, ROUTES
+from core.law.provisions import CAP, CAPS, ROUTES
 from core.law.money import fmt
 
 # One colour per source of funds and per cap, on every page, in the report and in the PDF.
@@ -20,9 +20,7 @@ COST = "#4a4a4a"         # the cost of eligible work (8.9:1)
 SOURCES = {"federal": ("Federal grant", "#00707a"), "state": ("State grant award", AWARD),
            "local": ("Local contribution", "#1e7b45"), "gap": ("Funding gap", "#b35900")}
 SOURCE_COLORS = {key: color for key, (_, color) in SOURCES.items()}
-CAP_COLORS = {"program_max": "#b3261e", "cost_share": "#6a3d9a", "local_match": "#a04000", "property_value": "#7a5c00",
-              "full_cost": "#3d5a80", "funding_need": "#a8326e", "prior_grant_room": "#4d6b00",
-              "requested_amount": "#555555"}
+CAP_COLORS = {c.id: c.colour for c in CAPS}   # from the registry, core/law/provisions.toml
 BINDING = CAP_COLORS["program_max"]   # the budget line and other "a limit here" marks
 SLACK = "#555555"
 TEXT = "#222222"         # chart text, 15.9:1 (Streamlit's theme drew it #808495, 3.7:1)
@@ -177,16 +175,13 @@ def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False) -> 
                            textposition="inside", insidetextanchor="start", insidetextfont=dict(color="white"),
                            customdata=[label(n, 24) for n, _ in named],
                            hovertemplate="%{customdata}: award %{text}<extra></extra>"))
-    symbols = {"program_max": "diamond", "cost_share": "square", "local_match": "hexagon", "property_value": "triangle-up",
-               "full_cost": "triangle-down", "funding_need": "circle", "prior_grant_room": "star",
-               "requested_amount": "x"}
     size = 18 if large else 13
     for cap in caps:
         rows = [(i, a.caps[cap.id], cap.id in a.binding) for i, (_, a) in enumerate(named) if cap.id in a.caps]
         fig.add_trace(go.Scatter(
             y=[r[0] + offsets[cap.id] for r in rows], x=[_usd(r[1]) for r in rows], mode="markers",
             name=cap.label.capitalize(),
-            marker=dict(symbol=symbols.get(cap.id, "cross"), size=size, color=CAP_COLORS.get(cap.id, SLACK),
+            marker=dict(symbol=cap.marker, size=size, color=CAP_COLORS.get(cap.id, SLACK),
                         line=dict(width=1.5, color="white")),
             text=[fmt(r[1]) + (" (binding)" if r[2] else "") for r in rows],
             customdata=[label(named[r[0]][0], 24) for r in rows],

@@ -6,18 +6,29 @@ import re
 import pandas as pd
 
 from core.law.award import Award
-from core.law.fields import FIELD, PROJECT_TYPES, ROUTES
+from core.law.fields import FIELD, FIELDS, PROJECT_TYPES
+from core.law.provisions import ROUTES
 from core.law.money import fmt, plain
 
 # The answer first (what a board asks), then the inputs that produce it. Every input of the
 # computation has a column: two scenarios with different awards never show identical inputs
 # (a test checks it on random pairs).
 ANSWER = ("State grant award", "Binding", "Route", "Funding gap", "Local match shortfall")
-INPUTS = ("Project type", "Total cost of eligible work", "Federal grant", "Local contribution",
-          "Prior program funds", "Requested amount", "Federal law requires otherwise", "Board exception",
-          "Value of property made available locally", "State funds went into that property or building",
-          "The State carries bonded debt on it", "Ruleset", "Readings")
+COMPUTED = tuple(f for f in FIELDS if f.group != "considerations")   # the field table's inputs
+INPUTS = tuple(f.title for f in COMPUTED) + ("Ruleset", "Readings")
 COLUMNS = ANSWER + INPUTS
+
+
+def _cell(f, app, machine: bool) -> str:
+    """One input as the table shows it; the exception's details only when it is asked for."""
+    value = getattr(app, f.name)
+    if f.group == "exception" and f.name != "bpw_exception_requested" and not app.bpw_exception_requested:
+        return ""
+    if f.kind == "money":
+        return "" if value is None else (plain if machine else fmt)(value)
+    if f.kind == "bool":
+        return "yes" if value else "no"
+    return value if machine else PROJECT_TYPES[value]
 
 
 def table(named: list[tuple[str, Award]], machine: bool = False) -> pd.DataFrame:
@@ -28,20 +39,7 @@ def table(named: list[tuple[str, Award]], machine: bool = False) -> pd.DataFrame
         app = a.application
         rows.append({
             "Scenario": name,
-            "Project type": app.project_type if machine else PROJECT_TYPES[app.project_type],
-            "Total cost of eligible work": money(app.eligible_cost),
-            "Federal grant": money(app.federal_grant),
-            "Local contribution": money(app.local_contribution),
-            "Prior program funds": money(app.prior_program_funds),
-            "Requested amount": "" if app.requested_amount is None else money(app.requested_amount),
-            "Federal law requires otherwise": "yes" if app.federal_law_contrary else "no",
-            "Board exception": ("yes" if app.bpw_exception_requested else "no"),
-            "Value of property made available locally": money(app.local_property_value)
-            if app.bpw_exception_requested else "",
-            "State funds went into that property or building": ("yes" if app.state_funds_in_property else "no")
-            if app.bpw_exception_requested else "",
-            "The State carries bonded debt on it": ("yes" if app.state_bonded_debt else "no")
-            if app.bpw_exception_requested else "",
+            **{f.title: _cell(f, app, machine) for f in COMPUTED},
             "State grant award": money(a.amount),
             "Binding": ";".join(a.binding) if machine else a.binding_text,
             "Route": a.route if machine else ROUTES[a.route],

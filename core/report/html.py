@@ -13,7 +13,8 @@ import plotly.graph_objects as go
 
 from core.law.award import Award
 from core.report.charts import change_figure, compare_caps_figure, funding_figure, headroom_figure, waterfall_figure
-from core.law.fields import CAP, FIELDS, PROJECT_TYPES, ROUTES
+from core.law.fields import FIELDS, PROJECT_TYPES
+from core.law.provisions import CAP, ROUTES
 from core.law.money import fmt
 from core.law.explain import other_readings_words
 from core.law.provisions import LETTERING, LETTERS_INFERRED, PROVISION, citation, citations, source_words

@@ -21,7 +21,7 @@ from typing import Callable
 
 import streamlit as st
 
-from core.law.fields import FIELD, PROJECT_TYPES
+from core.law.fields import FIELD, FIELDS, PROJECT_TYPES
 from core.law.money import MAX_CENTS, ValidationError, fmt, to_cents
 from ui import state
 from ui.components.elements import element
@@ -29,12 +29,9 @@ from ui.components.elements import element
 PANEL = element("grant_fields", "fields_panel", "gf")
 
 # Slider ceilings (dollars) by field, for capital projects and for master plans.
-RANGES = {"capital": {"eligible_cost": 5_000_000, "federal_grant": 3_000_000, "local_contribution": 3_000_000,
-                      "prior_program_funds": 600_000, "requested_amount": 1_000_000,
-                      "local_property_value": 3_000_000},
-          "master_plan": {"eligible_cost": 100_000, "federal_grant": 60_000, "local_contribution": 60_000,
-                          "prior_program_funds": 600_000, "requested_amount": 30_000,
-                          "local_property_value": 100_000}}
+# Each amount's slider top, in dollars, from the field table: (capital project, master plan).
+RANGES = {kind: {f.name: f.slider[i] for f in FIELDS if f.kind == "money"}
+          for i, kind in enumerate(("capital", "master_plan"))}
 
 
 def nice_ceiling(dollars: int) -> int:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from core.law.fields import PROJECT_TYPES
 from core.law.money import ValidationError, to_cents
+from core.law.text import SENTENCES
 
 HERE = Path(__file__).parent
 
@@ -206,7 +207,19 @@ def _parameter(name: str, kind: str, entry) -> Parameter:
     if not entry["citation"].strip():
         raise RulesetError(f"parameters.{name}.citation: every value needs its citation")
     return Parameter(name, _parse_value(name, kind, entry["value"]), entry["value"],
-                     entry["unit"], entry["provision"], entry["description"], entry["citation"])
+                     entry["unit"], entry["provision"], entry["description"], _cited(name, entry["citation"]))
+
+
+def _cited(name: str, citation: str) -> str:
+    """A citation written as a sentence's id ("§C.1") is that sentence of docs/regulation.txt,
+    read from there, not pasted; any other citation is kept as written."""
+    ref = re.fullmatch(r"§([A-Z](?:\.\d+)?)", citation.strip())
+    if not ref:
+        return citation
+    if ref.group(1) not in SENTENCES:
+        raise RulesetError(f"parameters.{name}.citation: {citation!r} names no sentence of the regulation; "
+                           f"use one of {', '.join('§' + i for i in SENTENCES)}")
+    return SENTENCES[ref.group(1)]
 
 
 def from_data(data: dict) -> Ruleset:
@@ -217,6 +230,8 @@ def from_data(data: dict) -> Ruleset:
         if name not in PARAMETER_KINDS:
             raise RulesetError(f"parameters.{name}: unknown parameter; known: {', '.join(PARAMETER_KINDS)}")
     params = {name: _parameter(name, kind, data["parameters"].get(name)) for name, kind in PARAMETER_KINDS.items()}
+    # the fingerprint is of the sentences cited, whether written out or named by their ids
+    data = data | {"parameters": {n: data["parameters"][n] | {"citation": p.citation} for n, p in params.items()}}
     data = {"description": ""} | data   # the same ruleset with or without an empty description
     # the edition is a label for people: the fingerprint is of the content alone
     canonical = json.dumps({k: data[k] for k in sorted(data) if k != "edition"}, sort_keys=True, default=str)
