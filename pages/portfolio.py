@@ -118,11 +118,7 @@ variant = None if variant_id is None else state.ruleset_by_id(variant_id)
 st.header("Findings")
 good = result.table[result.good]
 m = st.columns(4)
-on_exception = int((result.best - result.standard)[result.on_exception].sum())
-m[0].metric("Maximum awards", fmt(int(result.awards[result.good].sum())),
-            help=(f"Includes {fmt(on_exception)} that exists only if the Board of Public Works grants its exception."
-                  if on_exception and result.exceptions == "assumed" else
-                  f"Without the {fmt(on_exception)} the Board's exception would add." if on_exception else None))
+m[0].metric("Maximum awards", fmt(int(result.awards[result.good].sum())))   # what the Board decides: the findings
 m[1].metric("Allocated", fmt(int(result.allocated.sum())))
 m[2].metric("Budget", fmt(budget))
 m[3].metric("Unfunded", fmt(int(result.awards[result.good].sum() - result.allocated.sum())))
