@@ -374,7 +374,7 @@ def test_a_scenario_saved_on_one_replica_is_seen_on_the_other(sessions):
 def upload_statuses(url: str, tries: int = 6) -> tuple[str | None, list[int]]:
     """A protocol session opened through the proxy, then `tries` uploads to it the way the
     browser sends them (its cookies, its XSRF token): the HTTP status of each."""
-    from bench.stclient import Session as Protocol
+    from tools.stclient import Session as Protocol
 
     async def go():
         s = Protocol(url)
