@@ -564,7 +564,8 @@ def test_the_production_site_file_is_accepted_by_nginx(tmp_path):
     site = (ROOT / "deploy" / "nginx-site.conf").read_text()
     site = (site.replace("/etc/nginx/snippets/grants-security-headers.conf", str(ROOT / "deploy" / "security-headers.conf"))
             .replace("/etc/ssl/certs/grants.example.gov.pem", str(tmp_path / "cert.pem"))
-            .replace("/etc/ssl/private/grants.example.gov.key", str(tmp_path / "key.pem")))
+            .replace("/etc/ssl/private/grants.example.gov.key", str(tmp_path / "key.pem"))
+            .replace("/var/log/grants/", f"{tmp_path}/"))
     (tmp_path / "site.conf").write_text(site)
     temp = "".join(f"{k}_temp_path {tmp_path}/{k};\n" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     (tmp_path / "nginx.conf").write_text(f"pid {tmp_path}/nginx.pid;\nevents {{}}\nhttp {{\n{temp}"
