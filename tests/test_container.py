@@ -242,3 +242,18 @@ def test_a_restart_of_the_stack_keeps_the_library_and_a_backup_restores(pod, ses
         toc = subprocess.run(["pg_restore", "--list", str(dump)], capture_output=True, text=True, check=True).stdout
         assert "TABLE DATA public history" in toc and "TABLE DATA public scenarios" in toc
     print("container stack timings (s):", json.dumps({k: round(v, 1) for k, v in TIMES.items()}))
+
+
+def test_the_server_setup_of_docs_deploy_md_makes_the_account_and_folders_the_units_expect(images):
+    """docs/deploy.md, "A server with systemd and nginx": its account-and-folders block, run as
+    root in a fresh Debian (the base image), leaves each folder with the owner and mode the units need."""
+    from tests.test_operations import setup_block
+    check = ("stat -c '%n %U %G %a' /opt/grants /opt/grants/data /etc/grants /etc/grants/env "
+             "/var/backups/grants /var/log/grants; id grants; grep -c = /etc/grants/env")
+    done = _podman(images, "run", "--rm", "--network=none", BASE, "bash", "-euc", setup_block() + check)
+    assert done.returncode == 0, done.stdout + done.stderr
+    got = done.stdout.splitlines()
+    assert got[:6] == ["/opt/grants root root 755", "/opt/grants/data grants grants 750",
+                       "/etc/grants root grants 750", "/etc/grants/env root grants 640",
+                       "/var/backups/grants grants grants 750", "/var/log/grants root adm 750"]
+    assert "(grants)" in got[6] and got[7] == "2"
