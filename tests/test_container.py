@@ -208,7 +208,9 @@ def test_an_award_through_nginx_on_each_replica(sessions):
     for name, s in sessions.items():
         assert s.award() == "$500,000"
         assert s.page.evaluate("() => window.__csp") == []
-        assert s.page.locator(".gc-plot .main-svg").count() >= 2     # Plotly.js from the proxy's copy ran
+        # Plotly.js from the proxy's copy loaded and drew both charts
+        s.page.wait_for_function("() => document.querySelectorAll('.gc-plot .main-svg').length >= 2",
+                                 timeout=60_000)
         no_error_on(s.page)
 
 
@@ -227,6 +229,9 @@ def test_a_restart_of_the_stack_keeps_the_library_and_a_backup_restores(pod, ses
     for s in sessions.values():
         s.context.close()
     sessions.clear()
+    status = subprocess.run([str(STACK), "status", "--name", pod.name], cwd=ROOT, env=pod.env,
+                            capture_output=True, text=True)
+    assert all(f"{pod.name}-{c}" in status.stdout for c in ("db", "replica-1", "replica-2", "proxy")), status
     pod.down()
     assert _podman(pod.env, "pod", "exists", pod.name).returncode != 0
     assert _podman(pod.env, "volume", "exists", f"{pod.name}-db").returncode == 0

@@ -473,6 +473,20 @@ def test_the_browser_sessions_normal_pages_were_not_spooled_to_disk_by_nginx(tea
     assert_nothing_spooled(team)
 
 
+def test_supervisorctl_shows_the_team_as_docs_deploy_md_says(team):
+    """`supervisorctl -c DIR/supervisord.conf status` while run-team runs: every replica, nginx and
+    the lifeline running, each with the pid run-team's state file names."""
+    done = subprocess.run([sys.executable, "-m", "supervisor.supervisorctl", "-c",
+                           str(Path(team.state["workdir"]) / "supervisord.conf"), "status"],
+                          capture_output=True, text=True, timeout=30)
+    status = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.strip()}
+    assert set(status) == {"lifeline", "nginx", *REPLICAS}, done.stdout + done.stderr
+    assert all(fields[1] == "RUNNING" for fields in status.values()), done.stdout
+    assert f"pid {team.state['nginx']}," in " ".join(status["nginx"])
+    for r in team.state["replicas"]:
+        assert f"pid {r['pid']}," in " ".join(status[r["name"]])
+
+
 def test_killing_a_replica_leaves_the_other_working_and_a_reloaded_session_comes_back_on_the_survivor(team, sessions):
     lost, survivor = sessions["replica-1"], sessions["replica-2"]
     wait_ready(lost.page)
