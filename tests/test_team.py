@@ -250,6 +250,44 @@ def test_a_large_file_comes_whole_through_the_proxy(team):
     assert status == 200 and body == big.read_bytes()
 
 
+def slow_get(url: str, rate: int = 2_000_000) -> bytes:
+    """GET like a browser on a slower line (`rate` bytes a second), with a small receive buffer so
+    the kernel does not take the whole response on the client's behalf."""
+    import socket
+    from urllib.parse import urlsplit
+    u = urlsplit(url)
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+        s.connect((u.hostname, u.port))
+        s.sendall(f"GET {u.path} HTTP/1.1\r\nHost: {u.netloc}\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+            time.sleep(len(chunk) / rate)
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200"), head
+    return body
+
+
+def test_nginx_spools_no_response_to_disk(team):
+    """The largest script the app's pages load through a replica (st.plotly_chart's, 4.7 MB), read at
+    2 MB/s: nginx holds what fits in its buffers and streams the rest, and its error log never says
+    "an upstream response is buffered to a temporary file" (the normal pages of the browser sessions
+    are checked the same way at the end of this file)."""
+    import streamlit
+    js = Path(streamlit.__file__).parent / "static" / "static" / "js"
+    big = max(js.glob("*.js"), key=lambda p: p.stat().st_size)
+    assert slow_get(f"{team.url}/static/js/{big.name}") == big.read_bytes()
+    assert_nothing_spooled(team)
+
+
+def assert_nothing_spooled(team) -> None:
+    log = Path(team.state["workdir"]) / "logs" / "nginx.log"
+    time.sleep(0.5)   # run-team relays nginx's log every 0.3 s
+    assert log.exists() and "buffered to a temporary file" not in log.read_text(errors="replace")
+    assert "buffered to a temporary file" not in team.output()
+
+
 def download(page, button: str) -> Path:
     """Click a download button; the file it gives. A second click if the first gives nothing:
     on a loaded machine a rerun can replace the button's deferred file just before the click
@@ -374,7 +412,7 @@ def test_a_scenario_saved_on_one_replica_is_seen_on_the_other(sessions):
 def upload_statuses(url: str, tries: int = 6) -> tuple[str | None, list[int]]:
     """A protocol session opened through the proxy, then `tries` uploads to it the way the
     browser sends them (its cookies, its XSRF token): the HTTP status of each."""
-    from bench.stclient import Session as Protocol
+    from tools.stclient import Session as Protocol
 
     async def go():
         s = Protocol(url)
@@ -426,6 +464,27 @@ def test_uploads_reach_the_session_through_the_proxy_and_fail_without_affinity_c
     assert proc.returncode == 0
     assert not any(alive(p) for p in pids)
     assert "stopped; no replica or nginx process left" in control.output()
+
+
+def test_the_browser_sessions_normal_pages_were_not_spooled_to_disk_by_nginx(team, sessions):
+    """Every page, script, upload and download of the two browser sessions above, Plotly.js
+    included: nginx's error log has no "buffered to a temporary file"."""
+    assert all(s.served for s in sessions.values())
+    assert_nothing_spooled(team)
+
+
+def test_supervisorctl_shows_the_team_as_docs_deploy_md_says(team):
+    """`supervisorctl -c DIR/supervisord.conf status` while run-team runs: every replica, nginx and
+    the lifeline running, each with the pid run-team's state file names."""
+    done = subprocess.run([sys.executable, "-m", "supervisor.supervisorctl", "-c",
+                           str(Path(team.state["workdir"]) / "supervisord.conf"), "status"],
+                          capture_output=True, text=True, timeout=30)
+    status = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.strip()}
+    assert set(status) == {"lifeline", "nginx", *REPLICAS}, done.stdout + done.stderr
+    assert all(fields[1] == "RUNNING" for fields in status.values()), done.stdout
+    assert f"pid {team.state['nginx']}," in " ".join(status["nginx"])
+    for r in team.state["replicas"]:
+        assert f"pid {r['pid']}," in " ".join(status[r["name"]])
 
 
 def test_killing_a_replica_leaves_the_other_working_and_a_reloaded_session_comes_back_on_the_survivor(team, sessions):
@@ -519,7 +578,8 @@ def test_the_production_site_file_is_accepted_by_nginx(tmp_path):
     site = (ROOT / "deploy" / "nginx-site.conf").read_text()
     site = (site.replace("/etc/nginx/snippets/grants-security-headers.conf", str(ROOT / "deploy" / "security-headers.conf"))
             .replace("/etc/ssl/certs/grants.example.gov.pem", str(tmp_path / "cert.pem"))
-            .replace("/etc/ssl/private/grants.example.gov.key", str(tmp_path / "key.pem")))
+            .replace("/etc/ssl/private/grants.example.gov.key", str(tmp_path / "key.pem"))
+            .replace("/var/log/grants/", f"{tmp_path}/"))
     (tmp_path / "site.conf").write_text(site)
     temp = "".join(f"{k}_temp_path {tmp_path}/{k};\n" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     (tmp_path / "nginx.conf").write_text(f"pid {tmp_path}/nginx.pid;\nevents {{}}\nhttp {{\n{temp}"

@@ -1,0 +1,181 @@
+"""A browser session without the browser: speaks Streamlit's websocket protocol the way the
+web page does (the same handshake, XSRF token and rerun messages with every widget's value),
+so a load test can run many sessions without many Chromium renderers eating the CPU it
+means to measure. The messages follow what Chromium sends, captured with Playwright's websocket events.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+# element type -> (WidgetState field, element field) for the browser's report of its value
+_VALUE = {
+    "slider": ("double_array_value", "value"),
+    "checkbox": ("bool_value", "value"),
+    "text_input": ("string_value", "value"),
+    "text_area": ("string_value", "value"),
+    "selectbox": ("string_value", "raw_value"),
+}
+
+
+@dataclass
+class Run:
+    """What one rerun showed: the metrics by label, and when the first of `watch` arrived."""
+    metrics: dict[str, str] = field(default_factory=dict)
+    first: float | None = None
+    deltas: int = 0                              # elements and blocks the rerun sent
+    exceptions: list[str] = field(default_factory=list)
+
+
+class Session:
+    """One user's session: open(query) like loading a link, then move widgets by key."""
+
+    def __init__(self, url: str, timeout: float = 120):
+        self.url = url.rstrip("/")
+        self.timeout = timeout                   # seconds a rerun may take before giving up
+        self.widgets: dict[str, tuple] = {}      # user key -> (widget id, element type, fragment id)
+        self.panels: dict[str, tuple] = {}       # field -> (panel's widget id, fragment id) (ui/components/fields_panel.py)
+        self.edits = itertools.count(1)
+        self.values: dict[str, WidgetState] = {}  # widget id -> its current value, as the browser has it
+        self.page_hash = ""
+        self.query = ""
+        self.ws = None
+        self.cookies: dict[str, str] = {}          # what the server set (XSRF, a proxy's affinity cookie)
+        self.session_id = ""
+        self.served_by = None                      # X-Served-By of the websocket's handshake, behind deploy/run-team
+
+    async def open(self, query: str, watch: str = "State grant award") -> Run:
+        cookie = await asyncio.to_thread(self._xsrf_cookie)
+        host = urlsplit(self.url).netloc
+        self.ws = await websockets.connect(
+            f"ws://{host}/_stcore/stream", subprotocols=["streamlit", cookie],
+            additional_headers={"Cookie": self.cookie_header(), "Origin": self.url},
+            max_size=None)
+        self.served_by = self.ws.response.headers.get("X-Served-By")
+        self.query = query
+        return await self._rerun(BackMsg(), watch)
+
+    def cookie_header(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+
+    def _xsrf_cookie(self) -> str:
+        # the browser gets this cookie from the health check it makes before connecting; behind
+        # deploy/run-team the same response pins the browser to a replica with a cookie of its own
+        req = urllib.request.Request(self.url + "/_stcore/health", headers={"Cookie": self.cookie_header()})
+        with urllib.request.urlopen(req, timeout=60) as r:
+            for header in r.headers.get_all("Set-Cookie") or []:
+                name, _, rest = header.partition("=")
+                self.cookies[name.strip()] = rest.split(";")[0]
+        if "_streamlit_xsrf" not in self.cookies:
+            raise RuntimeError("the server set no XSRF cookie")
+        return self.cookies["_streamlit_xsrf"]
+
+    async def set_slider(self, key: str, value: float, watch: str = "State grant award") -> Run:
+        """Move the slider with this key to value, as a drag or arrow key does. On the calculator
+        the money sliders are in one element (ui/components/fields_panel.py): "s:eligible_cost" moves its
+        eligible_cost slider there, as its page does."""
+        field = key.removeprefix("s:")
+        if key not in self.widgets and field in self.panels:
+            return await self.edit_field(field, {"cents": int(value) * 100}, watch)
+        if self.widgets.get(key, (None, None))[1] != "slider":
+            raise KeyError(f"no slider with key {key!r} on the page; its widgets: {', '.join(self.widgets)}")
+        wid, _, fragment = self.widgets[key]
+        state = self.values[wid]
+        del state.double_array_value.data[:]
+        state.double_array_value.data.append(value)
+        msg = BackMsg()
+        if fragment:
+            msg.rerun_script.fragment_id = fragment
+        return await self._rerun(msg, watch)
+
+    async def edit_field(self, field: str, edit: dict, watch: str = "State grant award") -> Run:
+        """An edit of one field of a ui/components/fields_panel element, numbered as its page numbers them."""
+        wid, fragment = self.panels[field]
+        state = json.loads(self.values[wid].json_value or "{}")
+        state[field] = {**edit, "n": next(self.edits)}
+        self.values[wid].json_value = json.dumps(state)
+        msg = BackMsg()
+        if fragment:
+            msg.rerun_script.fragment_id = fragment
+        return await self._rerun(msg, watch)
+
+    async def _rerun(self, msg: BackMsg, watch: str) -> Run:
+        r = msg.rerun_script
+        r.query_string = self.query
+        r.page_script_hash = self.page_hash
+        r.context_info.timezone, r.context_info.locale = "UTC", "en-US"
+        r.context_info.url = self.url + "/"
+        for state in self.values.values():
+            r.widget_states.widgets.append(state)
+        await self.ws.send(msg.SerializeToString())
+        t0 = time.perf_counter()
+        run = Run()
+        while True:
+            fwd = ForwardMsg()
+            try:
+                fwd.ParseFromString(await asyncio.wait_for(self.ws.recv(), self.timeout))
+            except TimeoutError:
+                raise TimeoutError(f"{self.url}: no end of the rerun within {self.timeout:g} s") from None
+            kind = fwd.WhichOneof("type")
+            if kind == "new_session":
+                self.session_id = fwd.new_session.initialize.session_id
+            if kind == "script_finished":
+                return run
+            if kind == "page_info_changed":
+                self.query = fwd.page_info_changed.query_string
+            elif kind == "delta":
+                self._delta(fwd, run, watch, t0)
+
+    def _delta(self, fwd: ForwardMsg, run: Run, watch: str, t0: float) -> None:
+        run.deltas += 1
+        if fwd.metadata.active_script_hash:
+            self.page_hash = fwd.metadata.active_script_hash
+        if fwd.delta.WhichOneof("type") != "new_element":
+            return
+        el = fwd.delta.new_element
+        kind = el.WhichOneof("type")
+        if kind == "metric":
+            run.metrics[el.metric.label] = el.metric.body
+            if el.metric.label == watch and run.first is None:
+                run.first = time.perf_counter() - t0
+        elif kind == "exception":
+            run.exceptions.append(el.exception.message)
+        elif kind == "bidi_component":
+            b = el.bidi_component
+            data = json.loads(b.bytes or b.json or b.mixed.json or "{}")   # ui/components/fields_panel sends bytes
+            for f in data.get("fields", []) if isinstance(data, dict) else []:
+                self.panels[f["id"]] = (b.id, fwd.delta.fragment_id)
+            self.values.setdefault(b.id, WidgetState(id=b.id, json_value="{}"))
+        elif kind in _VALUE:
+            w = getattr(el, kind)
+            key = w.id.split("-", 2)[2] if w.id.startswith("$$ID-") else w.id   # $$ID-<hash>-<user key>
+            self.widgets[key] = (w.id, kind, fwd.delta.fragment_id)
+            if w.set_value or w.id not in self.values:
+                # the browser keeps what the user set, and takes what the server sets
+                self.values[w.id] = _state(kind, w)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+def _state(kind: str, w) -> WidgetState:
+    """The value a browser would report for this widget element."""
+    state = WidgetState(id=w.id)
+    if kind == "slider":
+        state.double_array_value.data.extend(w.value if w.set_value else w.default)
+    elif kind == "selectbox":
+        state.string_value = w.raw_value if w.set_value else (w.options[w.default] if w.options else "")
+    else:
+        setattr(state, _VALUE[kind][0], getattr(w, _VALUE[kind][1]) if w.set_value else w.default)
+    return state
