@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from core.application import Application
-from core.readings import DEFAULT as DEFAULT_READINGS
-from core.scenarios import ScenarioStore
+from core.law.application import Application
+from core.law.readings import DEFAULT as DEFAULT_READINGS
+from core.store.repository import ScenarioStore
 from tests.conftest import ROOT
 
 DEPLOY = ROOT / "deploy"
@@ -226,7 +226,7 @@ def test_check_upgrade_passes_on_the_shipped_headers_and_a_fresh_copy(tmp_path):
 def test_the_schema_migration_commands_of_the_upgrade(tmp_path):
     """`alembic current` and `alembic upgrade head` on the library of SCENARIO_DB_URL, and a
     library of the first release upgraded by opening it (`python -m core scenarios list`)."""
-    from core.scenarios import head_revision
+    from core.store.db import head_revision
     url = f"sqlite:///{tmp_path / 'new.db'}"
     alembic = [sys.executable, "-m", "alembic"]
     env = {**os.environ, "SCENARIO_DB_URL": url}
