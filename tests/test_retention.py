@@ -198,3 +198,19 @@ def test_the_documented_commands(lib, tmp_path, monkeypatch, capsys):
     assert json.loads(out.out) == {"redacted_before": CUTOFF, "events": 0, "people": 0, "applied": True,
                                    "event_id": None}
     assert out.err == f"nothing to redact before {CUTOFF}: no event before it names anyone\n"
+
+
+def test_the_commands_in_the_docs_are_the_ones_tested_here():
+    """Every `python -m core scenarios ...` line of docs/deploy-signin.md parses as the command line
+    reads it, and they are the three run by test_the_documented_commands (look, try, do)."""
+    import shlex
+
+    from tests.conftest import ROOT
+    doc = (ROOT / "docs" / "deploy-signin.md").read_text(encoding="utf-8")
+    lines = [line.split("#")[0].strip() for line in doc.splitlines() if line.startswith("python -m core scenarios")]
+    parsed = [cli.build_parser().parse_args(shlex.split(line)[3:]) for line in lines]
+    assert [(a.action, a.before, a.redact, a.yes) for a in parsed] == [
+        ("history", "2025-01-01", False, False), ("history", "2025-01-01", True, False),
+        ("history", "2025-01-01", True, True)]
+    assert all(a.actor == "grants.manager@agency.gov" for a in parsed[1:])
+    assert "**Without `allowed_domains` and `allowed_users`, everyone who can sign in" in doc
