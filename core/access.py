@@ -62,12 +62,15 @@ def _kind(value) -> str:
 
 
 def is_domain(text: str) -> bool:
-    return bool(_DOMAIN.fullmatch(text.lower().rstrip(".")))
+    return bool(_DOMAIN.fullmatch(text.lower()))
 
 
 def is_email(text: str) -> bool:
-    local, at, domain = text.rpartition("@")
-    return bool(at) and bool(_LOCAL_PART.fullmatch(local)) and is_domain(domain)
+    """One @, a plain local part before it, a domain after it."""
+    if text.count("@") != 1:
+        return False
+    local, domain = text.split("@")
+    return bool(_LOCAL_PART.fullmatch(local)) and is_domain(domain)
 
 
 def _domain_problem(entry: str) -> str | None:
@@ -102,16 +105,16 @@ class Access:
     def allows(self, email: str | None, email_verified=None) -> bool:
         """May the user signed in with `email` come in? Everyone, without the two lists; else an
         administrator, a listed user, or an address at a listed domain. An address the identity
-        provider says is not verified (email_verified false) is refused whatever it is."""
+        provider says is not verified (email_verified false), or one that is not a plain address
+        (two @, a space...), is refused whatever it is."""
         if not self.restricted:
             return True
         if not email or email_verified is False or str(email_verified).lower() == "false":
             return False
         email = email.strip().lower()
-        if self.is_admin(email) or email in self.users:
-            return True
-        local, at, domain = email.rpartition("@")
-        return bool(at and local) and domain.rstrip(".") in self.domains
+        if not is_email(email):
+            return False
+        return self.is_admin(email) or email in self.users or email.split("@")[1] in self.domains
 
     def whom_to_ask(self) -> list[str]:
         """Whom a refused user should ask: the access contact if set, else the administrators."""
@@ -147,5 +150,5 @@ def from_section(section) -> Access:
     contact = contact.strip()
     if len(contact) > MAX_CONTACT or _CONTROL.search(contact):
         raise AccessConfigError(f"{_where('access_contact')} must be one line of at most {MAX_CONTACT} characters")
-    return Access(tuple(admins), frozenset(d.lower().rstrip(".") for d in domains),
+    return Access(tuple(admins), frozenset(d.lower() for d in domains),
                   frozenset(u.lower() for u in users), contact)
