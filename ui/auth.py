@@ -95,18 +95,6 @@ def admins() -> tuple[str, ...]:
         return ()
 
 
-def allowed() -> bool:
-    """May the signed-in user use the dashboard? (True without sign-in.)"""
-    if not enabled():
-        return True
-    if not st.user.is_logged_in:
-        return False
-    try:
-        return access().allows(st.user.get("email"), st.user.get("email_verified"))
-    except AccessConfigError:
-        return False
-
-
 # -- the screens shown instead of the dashboard --------------------------------------------------
 def sign_in_screen() -> None:
     """All a visitor who has not signed in sees: no calculator, no scenario names."""
