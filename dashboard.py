@@ -53,8 +53,9 @@ def sidebar() -> None:
                      help="The regulation in force, or a policy variant for what-ifs (always labelled).")
 
 
-auth.gate()   # with [auth] in the secrets, a visitor who has not signed in sees only "Sign in"
-page = st.navigation(PAGES)
+# With [auth] in the secrets: a visitor not signed in sees only "Sign in", a user who may not come in
+# only the refusal (ui/auth.py); after signing in, the address asked for before (ui/addresses.py).
+page = auth.navigation(PAGES)
 st.set_page_config(page_title=f"{page.title} · Senior center capital grants")   # one title per page
 a11y.install()
 with state.routed():

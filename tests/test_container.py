@@ -18,7 +18,6 @@ import subprocess
 import time
 import urllib.request
 import uuid
-from pathlib import Path
 
 import pytest
 

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 from core.law.application import Application
 from core.law.money import ValidationError
 from core.law.rulesets import RulesetError, load, load_text, to_toml
-from core.store.model import Scenario, check_name, now
+from core.store.model import Scenario, check_name
 from core.store.repository import ScenarioStore
 from core.store.fileformat import parse_export
 from tests.panel import Panel

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from core.law import readings as R
-from core.law.analysis import Line, _constant_lines, _regime, raw_caps, sweep, SWEEP_FIELDS
+from core.law.analysis import _constant_lines, _regime, raw_caps, sweep, SWEEP_FIELDS
 from core.law.application import Application
 from core.law.award import award_amount, evaluate, other_readings
 from core.law.batch import evaluate_parsed, frame_of

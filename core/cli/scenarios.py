@@ -11,7 +11,8 @@ from core.cli.common import CliError, check_paths, force_option, read_json
 from core.cli.files import write_atomic
 from core.law.money import ValidationError, fmt
 from core.store.fileformat import parse_export
-from core.store.model import ScenarioError, default_actor
+from core.store.history import check_retention_date
+from core.store.model import NotAllowed, ScenarioError, default_actor
 from core.store.repository import ScenarioStore
 from core.store.verify import relabelled
 
@@ -45,6 +46,14 @@ def _add_reading_actions(acts) -> None:
     h.add_argument("name", nargs="?", metavar="NAME")
     h.add_argument("--json", action="store_true",
                    help="a JSON array of events, each with at, actor, action, scenario, before, after")
+    h.add_argument("--before", metavar="DATE", default=None,
+                   help="only the events dated before DATE (YYYY-MM-DD, UTC; today at the latest)")
+    h.add_argument("--redact", action="store_true",
+                   help="retention: replace the people's addresses (who acted; owner and last changed by in the "
+                        "scenario before and after) in the events before DATE by pseudonyms, keeping every "
+                        "figure, name, action and time; recorded as a 'redact' event. An administrator's "
+                        "action (--as); says what it would do unless --yes")
+    h.add_argument("--yes", action="store_true", help="with --redact: do it")
     e = acts.add_parser("export", help="write the whole library to a versioned JSON file")
     e.add_argument("-o", "--output", required=True, metavar="FILE.json")
     force_option(e)
@@ -82,8 +91,11 @@ def admins() -> list[str]:
         return []
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise CliError(f"{path}: cannot read ({exc})") from None
-    admins = (data.get("library") or {}).get("administrators") or []
-    return [str(a) for a in admins] if isinstance(admins, list) else []
+    from core.store.access import AccessConfigError, from_section
+    try:
+        return list(from_section(data.get("library")).administrators)
+    except AccessConfigError as exc:   # read as the dashboard reads it, refused the same way
+        raise CliError(f"{path}: {exc}") from None
 
 
 def _history_table(events) -> str:
@@ -96,6 +108,8 @@ def _history_table(events) -> str:
             detail = f"copy of {before.get('name')!r}"
         elif ev.action == "delete":
             detail = f"owner {before.get('owner')}"
+        elif ev.action == "redact":
+            detail = f"{after.get('events')} events of {after.get('people')} people before {after.get('redacted_before')}"
         else:
             detail = f"owner {after.get('owner')}"
         rows.append((ev.at, ev.actor, ev.action, ev.scenario, detail))
@@ -126,11 +140,50 @@ def _list(store, args) -> None:
               f"\t{sc.updated_at}\t{sc.owner}\t{sc.changed_by}")
 
 
+def _retention_date(value: str):
+    try:
+        return check_retention_date(value)
+    except ValueError as exc:
+        raise CliError(f"--before: {exc}") from None
+
+
+def _redact(store, args) -> None:
+    """`scenarios history --before DATE --redact [--yes]`: the people's addresses in the events
+    before DATE replaced by pseudonyms (ScenarioStore.redact_history)."""
+    if not args.redact:
+        raise CliError("--yes goes with --redact (scenarios history --before DATE --redact --yes)")
+    if args.before is None:
+        raise CliError("--redact needs --before DATE: the events dated before it are redacted")
+    if args.name is not None:
+        raise CliError("NAME: --redact applies to the whole history before DATE; leave out NAME")
+    before = _retention_date(args.before)
+    try:
+        done = store.redact_history(before, actor=args.actor, apply=args.yes)
+    except NotAllowed as exc:
+        raise CliError(f"--as: {exc}") from None
+    if args.json:
+        json.dump(done.to_dict(), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    if not done.events:
+        print(f"nothing to redact before {done.before}: no event before it names anyone", file=sys.stderr)
+    elif not done.applied:
+        print(f"would redact {done.events} history events before {done.before} ({done.people} people); "
+              f"nothing changed: add --yes to do it", file=sys.stderr)
+    else:
+        print(f"redacted {done.events} history events before {done.before} ({done.people} people, each now "
+              f"a pseudonym); recorded as history event {done.event_id}", file=sys.stderr)
+
+
 def _history(store, args) -> None:
+    if args.redact or args.yes:
+        return _redact(store, args)
+    before = _retention_date(args.before) if args.before is not None else None
     try:
         events = store.history(args.name)
     except ScenarioError as exc:
         raise CliError(f"NAME: {exc}") from None
+    if before is not None:
+        events = [ev for ev in events if ev.at < before.isoformat()]
     if args.json:
         json.dump([ev.to_dict() for ev in events], sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -1,14 +1,23 @@
 """The history: every change appended with the scenario before and after, in the same
-transaction as the change; the app never edits or deletes it."""
+transaction as the change; the app never edits or deletes it. The one exception is an
+administrator's, for a retention rule: `redact` replaces the people's addresses in the events
+before a date by pseudonyms, keeping every figure, and records that it did."""
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import re
+import secrets
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, text, update
 
-from core.store.model import Scenario, ScenarioError, history, scenarios
+from core.store.model import LOCAL, Scenario, ScenarioError, history, scenarios
+
+REDACTED = "redacted-"   # a pseudonym's prefix: redacted-<10 hex digits>
+_IDENTITIES = ("owner", "changed_by")   # who, inside a scenario's snapshot
 
 
 @dataclass(frozen=True)
@@ -85,3 +94,116 @@ def event_by_id(conn, event_id: int) -> Event:
     if row is None:
         raise ScenarioError(f"no history event {event_id}")
     return event_of(row)
+
+
+# --- retention: the people's addresses in old events replaced by pseudonyms ---------------------
+
+@dataclass(frozen=True)
+class Redaction:
+    """What `redact` did (or, not applied, would do): events changed, people in them."""
+    before: str
+    events: int
+    people: int
+    applied: bool
+    event_id: int | None = None
+
+    def to_dict(self) -> dict:
+        return {"redacted_before": self.before, "events": self.events, "people": self.people,
+                "applied": self.applied, "event_id": self.event_id}
+
+
+def is_pseudonym(who) -> bool:
+    return isinstance(who, str) and re.fullmatch(re.escape(REDACTED) + r"[0-9a-f]{10}", who) is not None
+
+
+def _pseudonyms():
+    """A pseudonym for each person, the same for every event of one redaction: an HMAC of the
+    address under a random key that is used once and never stored, so nobody can find whose a
+    pseudonym was by hashing a guess."""
+    key, made = secrets.token_bytes(32), {}
+
+    def pseudonym(who):
+        if not isinstance(who, str) or not who.strip() or who == LOCAL or is_pseudonym(who):
+            return who
+        norm = who.strip().lower()
+        if norm not in made:
+            made[norm] = REDACTED + hmac.new(key, norm.encode(), hashlib.sha256).hexdigest()[:10]
+        return made[norm]
+    return pseudonym, made
+
+
+def _redacted_snapshot(text_value, pseudonym):
+    if not text_value:
+        return text_value
+    data = json.loads(text_value)
+    if isinstance(data, dict):
+        for key in _IDENTITIES:
+            if key in data:
+                data[key] = pseudonym(data[key])
+    return json.dumps(data)
+
+
+def check_retention_date(value) -> date:
+    """A retention date: an ISO date (YYYY-MM-DD), not after today (UTC). ValueError says why."""
+    if isinstance(value, datetime) or not isinstance(value, (date, str)):
+        raise ValueError(f"{value!r} is not a date; write it as YYYY-MM-DD, such as 2025-01-31")
+    if isinstance(value, str):
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
+            raise ValueError(f"{value[:40]!r} is not a date; write it as YYYY-MM-DD, such as 2025-01-31")
+        try:
+            value = date.fromisoformat(value.strip())
+        except ValueError:
+            raise ValueError(f"{value!r} is not a date of the calendar; write it as YYYY-MM-DD, "
+                             f"such as 2025-01-31") from None
+    today = datetime.now(timezone.utc).date()
+    if value > today:
+        raise ValueError(f"{value.isoformat()} is in the future (today is {today.isoformat()}, UTC); "
+                         f"give the retention date, today at the latest")
+    return value
+
+
+def _lift_append_only(conn):
+    """Lift the history's append-only triggers inside this transaction; returns what puts
+    them back (in the same transaction: no other session ever sees the table without them)."""
+    if conn.dialect.name == "postgresql":
+        found = conn.execute(text("SELECT 1 FROM pg_trigger WHERE tgrelid = 'history'::regclass "
+                                  "AND tgname = 'history_append_only'")).first()
+        if found:
+            conn.execute(text("ALTER TABLE history DISABLE TRIGGER history_append_only"))
+        return lambda: found and conn.execute(text("ALTER TABLE history ENABLE TRIGGER history_append_only"))
+    if conn.dialect.name == "sqlite":
+        kept = conn.execute(text("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
+                                 "AND tbl_name = 'history' AND name = 'history_no_update'")).all()
+        for name, _ in kept:
+            conn.execute(text(f'DROP TRIGGER "{name}"'))
+        return lambda: [conn.execute(text(sql)) for _, sql in kept]
+    return lambda: None
+
+
+def redact(conn, cutoff: date, actor: str, apply: bool) -> Redaction:
+    """Replace the people (actor; owner and changed_by in the scenario before and after) in every
+    event dated before `cutoff` by pseudonyms, in the caller's transaction; with apply, recorded
+    as an event of its own (action `redact`). `local` and earlier pseudonyms stay."""
+    pseudonym, made = _pseudonyms()
+    restore = _lift_append_only(conn) if apply else None   # (PostgreSQL: the table is locked until the end)
+    rows = conn.execute(select(history).where(history.c.at < cutoff.isoformat()).order_by(history.c.id)).all()
+    changed = 0
+    for row in rows:
+        new = {"actor": pseudonym(row.actor), "before": _redacted_snapshot(row.before, pseudonym),
+               "after": _redacted_snapshot(row.after, pseudonym)}
+        if (new["actor"], new["before"], new["after"]) == (row.actor, row.before, row.after):
+            continue
+        changed += 1
+        if apply:
+            conn.execute(update(history).where(history.c.id == row.id).values(**new))
+    done = Redaction(cutoff.isoformat(), changed, len(made), apply)
+    if not apply:
+        return done
+    restore()
+    if not changed:
+        return done
+    event_id = conn.execute(insert(history).values(
+        at=_stamp(), actor=actor, action="redact", scenario=f"(history before {cutoff.isoformat()})",
+        scenario_uid="", before=None, after=json.dumps(done.to_dict() | {"applied": True}))
+    ).inserted_primary_key[0]
+    return Redaction(cutoff.isoformat(), changed, len(made), True, event_id)

@@ -51,7 +51,7 @@ history = Table(
     Column("after", Text, nullable=True),            # None after a delete
     Index("ix_history_scenario_uid", "scenario_uid"),
 )
-ACTIONS = ("save", "overwrite", "rename", "duplicate", "delete", "import", "restore")
+ACTIONS = ("save", "overwrite", "rename", "duplicate", "delete", "import", "restore", "redact")
 class ScenarioError(ValueError):
     """A request the library cannot honour; the message says why."""
 

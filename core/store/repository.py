@@ -188,6 +188,9 @@ class ScenarioStore:
         back; if it was deleted it comes back (under `name` if given). Recorded as a restore."""
         with self.engine.begin() as conn:
             ev = hist.event_by_id(conn, event_id)
+            if ev.action == "redact":
+                raise ScenarioError(f"history event {event_id} is a redaction of the history, not a version "
+                                    f"of a scenario")
             snap = ev.before if before else ev.state
             if snap is None:
                 raise ScenarioError(f"history event {event_id} has no scenario before it (it was new then)")
@@ -237,6 +240,18 @@ class ScenarioStore:
         """Every event, oldest first; of one scenario (through its renames) by `name` or `uid`."""
         with self.engine.connect() as conn:
             return hist.events(conn, name, uid)
+
+    def redact_history(self, before, actor: str = LOCAL, apply: bool = False) -> hist.Redaction:
+        """Retention: the people in every history event dated before `before` (a date, UTC)
+        replaced by pseudonyms, keeping the rest of each event as it was (core.store.history.redact).
+        Only an administrator may (anyone, when none are named). With apply=False nothing is
+        written: the counts say what would be."""
+        cutoff = hist.check_retention_date(before)
+        if self.admins and not self.is_admin(actor):
+            raise NotAllowed(f"{actor} is not an administrator; only an administrator ([library] administrators) "
+                             f"may redact the history")
+        with (self.engine.begin() if apply else self.engine.connect()) as conn:
+            return hist.redact(conn, cutoff, actor, apply)
 
     def deleted(self) -> list[Event]:
         """The delete event of every scenario that is deleted now, most recent first."""
