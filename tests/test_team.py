@@ -306,7 +306,7 @@ def download(page, button: str) -> Path:
 
 
 def portfolio_csv(tmp_path: Path, tag: str) -> Path:
-    lines = (ROOT / "core" / "samples" / "portfolio_illustrative.csv").read_text().splitlines()
+    lines = (ROOT / "core" / "law" / "samples" / "portfolio_illustrative.csv").read_text().splitlines()
     rows = [line for line in lines if not line.startswith("#")][:4]   # header and three applications
     rows[1:] = [f"{tag} {i}," + row.split(",", 1)[1] for i, row in enumerate(rows[1:], 1)]
     path = tmp_path / f"{tag}.csv"
