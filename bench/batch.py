@@ -1,7 +1,7 @@
 """Batch engine benchmark: `python -m core batch` on 200,000 random applications, as a
 ratio to a bare pandas read_csv + to_csv of the same file measured in the same run.
 
-    python bench/batch.py [--rows N] [--repeat R]
+    python -m bench.batch [--rows N] [--repeat R]
 
 Prints the ratio of medians (goal: at most 3x) and microseconds per scalar evaluation.
 """
@@ -15,36 +15,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
+
+
+from core.law.application import Application
+from core.law.award import evaluate
+from harness.applications import make_csv
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from core.law.application import Application  # noqa: E402
-from core.law.award import evaluate  # noqa: E402
-from core.law.fields import PROJECT_TYPES  # noqa: E402
-
-
-def make_csv(path: Path, rows: int, seed: int = 7) -> None:
-    rng = np.random.default_rng(seed)
-    money = lambda hi: (rng.integers(0, hi * 100, rows) / 100).round(2)  # noqa: E731
-    exc = rng.random(rows) < 0.2
-    df = pd.DataFrame({
-        "name": [f"Illustrative application {i}" for i in range(rows)],
-        "project_type": rng.choice(list(PROJECT_TYPES), rows),
-        "eligible_cost": money(4_000_000),
-        "federal_grant": np.where(rng.random(rows) < 0.3, money(1_000_000), 0),
-        "local_contribution": money(2_000_000),
-        "prior_program_funds": np.where(rng.random(rows) < 0.1, money(400_000), 0),
-        "requested_amount": np.where(rng.random(rows) < 0.5, money(800_000).astype(str), ""),
-        "federal_law_contrary": np.where(rng.random(rows) < 0.05, "yes", "no"),
-        "bpw_exception_requested": np.where(exc, "true", "false"),
-        "local_property_value": np.where(exc, money(1_500_000), 0),
-        "state_funds_in_property": np.where(rng.random(rows) < 0.1, "1", "0"),
-        "state_bonded_debt": np.where(rng.random(rows) < 0.1, "1", "0"),
-    })
-    df.to_csv(path, index=False, float_format="%.2f")
 
 
 def timed(cmd: list[str]) -> float:

@@ -7,20 +7,18 @@ the process over --views reruns of the Compare page is the server's work per vie
 (script, queries, awards, charts; not the browser's drawing). Noisy while other work
 shares the machine: compare the ratio, not the milliseconds.
 
-    python bench/compare_scale.py [--views 10] [--sizes 10,10000]
+    python -m bench.compare_scale [--views 10] [--sizes 10,10000]
 """
 from __future__ import annotations
 
 import argparse
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 
 def fill(url: str, n: int) -> None:

@@ -3,11 +3,11 @@ slider M times. Checks that every session always gets the award for its own inpu
 error, and reports slider-to-award latency under that load against one session alone,
 measured in the same run.
 
-    python bench/load.py [--sessions 30] [--moves 20] [--think 1.0] [--browsers 1] [--floor] [--team N]
+    python -m bench.load [--sessions 30] [--moves 20] [--think 1.0] [--browsers 1] [--floor] [--team N]
 
 --browsers of the sessions are real Chromium pages (keypress to award drawn, and to the
 award's message arriving). The others speak Streamlit's websocket protocol directly
-(bench/stclient.py): the same handshake and rerun messages a browser sends, read off a real
+(harness/stclient.py): the same handshake and rerun messages a browser sends, read off a real
 one, and the same award text checked. On a two-core machine thirty Chromium renderers took
 nearly all the CPU (the server got 10-20%), so the benchmark measured the load generator;
 --browsers 30 runs every session in Chromium where there are cores for it.
@@ -37,14 +37,14 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from bench.stclient import Session  # noqa: E402
-from core.law.application import Application  # noqa: E402
-from core.law.award import evaluate  # noqa: E402
-from core.law.money import fmt  # noqa: E402
-from tests.serve import CHROMIUM_FLAGS, chromium_path, free_port, streamlit_server  # noqa: E402
+from harness.stclient import Session
+from core.law.application import Application
+from core.law.award import evaluate
+from core.law.money import fmt
+from harness.serve import CHROMIUM_FLAGS, chromium_path, free_port, streamlit_server
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # Installed before the app loads: note when a server message carrying an expected text arrives,
 # so the time the server takes can be told apart from the time this (shared-CPU) browser

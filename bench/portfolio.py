@@ -1,24 +1,23 @@
 """Portfolio benchmark: 10,000 applications scored and allocated, as a ratio to the bare
 batch evaluation of the same rows, both measured in this run.
 
-    python bench/portfolio.py [--rows N] [--repeat R]
+    python -m bench.portfolio [--rows N] [--repeat R]
 """
 from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from bench.batch import make_csv  # noqa: E402
-from core.law.batch import evaluate_parsed, parse_frame, read_csv  # noqa: E402
-from core.law.portfolio import run  # noqa: E402
+from bench.batch import make_csv
+from core.law.batch import evaluate_parsed, parse_frame, read_csv
+from core.law.portfolio import run
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:

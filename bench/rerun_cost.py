@@ -2,16 +2,14 @@
 both started in this run. One session moves the cost slider --moves times, each move
 waiting for the last to finish; the server process's CPU time (from /proc, so Linux only)
 is divided by the moves. This is what limits how many users one server carries
-(bench/load.py): every session's moves share one Python process. A third app,
-bench/inputs_only.py, is the calculator's inputs column alone (the same element, no result
-shown): what a move costs before any of the result is drawn.
+(bench/load.py): every session's moves share one Python process.
 
-The three apps are measured in turn, --rounds times, and each app's lowest figure is kept: on
+The two apps are measured in turn, --rounds times, and each app's lowest figure is kept: on
 a shared machine a neighbour's load only ever adds to a process's CPU time (a virtual CPU
 taken away mid-run, caches emptied), so the lowest is the nearest to the app's own cost, and
 taking turns lets drift hit every app alike. Every round's figures are printed too.
 
-    python bench/rerun_cost.py [--moves 200] [--rounds 2]
+    python -m bench.rerun_cost [--moves 200] [--rounds 2]
 """
 from __future__ import annotations
 
@@ -21,12 +19,9 @@ import statistics
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bench.load import BARE, cpu_seconds, link  # noqa: E402
-from bench.stclient import Session  # noqa: E402
-from tests.serve import streamlit_server  # noqa: E402
+from bench.load import BARE, cpu_seconds, link
+from harness.serve import streamlit_server
+from harness.stclient import Session
 
 
 async def moves(url: str, pid: int, n: int) -> tuple[float, float | None]:
@@ -56,7 +51,7 @@ def measure(script: str, n: int, env: dict | None = None) -> tuple[float, float]
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=200)
-    ap.add_argument("--rounds", type=int, default=2, help="turns of the three apps; each one's lowest is kept")
+    ap.add_argument("--rounds", type=int, default=2, help="turns of the two apps; each one's lowest is kept")
     args = ap.parse_args()
     if args.moves < 1:
         sys.exit(f"--moves: {args.moves} must be at least 1")
@@ -65,21 +60,18 @@ def main() -> None:
     if not Path("/proc/self/stat").exists():
         sys.exit("this benchmark reads the server's CPU time from /proc: run it on Linux")
     print("Measures: server CPU per slider move, the calculator (dashboard.py) against a bare one-slider app.")
-    print("Goal (issue 17): at most 3x the bare app. Breakdown by phase and element: bench/profile_move.py.",
-          flush=True)
-    runs = {BARE: [], "bench/inputs_only.py": [], "dashboard.py": []}
+    print("Goal: at most 3x the bare app.", flush=True)
+    runs = {BARE: [], "dashboard.py": []}
     for r in range(1, args.rounds + 1):
         for script, got in runs.items():
             got.append(measure(script, args.moves))
-        print(f"round {r}: server CPU per move, bare {runs[BARE][-1][0]:.1f} ms, inputs alone "
-              f"{runs['bench/inputs_only.py'][-1][0]:.1f} ms, dashboard {runs['dashboard.py'][-1][0]:.1f} ms", flush=True)
-    bare, floor, dash = (min(got) for got in runs.values())   # the lowest CPU figure of each app
+        print(f"round {r}: server CPU per move, bare {runs[BARE][-1][0]:.1f} ms, "
+              f"dashboard {runs['dashboard.py'][-1][0]:.1f} ms", flush=True)
+    bare, dash = (min(got) for got in runs.values())   # the lowest CPU figure of each app
     print(f"moves per app: {args.moves}; each app's lowest of {args.rounds} rounds:")
     print(f"bare one-slider app: {bare[0]:.1f} ms of server CPU per move; award received after {bare[1]:.0f} ms (median)")
     print(f"dashboard calculator: {dash[0]:.1f} ms of server CPU per move; award received after {dash[1]:.0f} ms (median)")
-    print(f"the calculator's inputs alone (bench/inputs_only.py): {floor[0]:.1f} ms of server CPU per move")
-    print(f"ratio (dashboard / bare), server CPU per move: {dash[0] / bare[0]:.2f}x")
-    print(f"ratio (inputs alone / bare), before any of the result is drawn: {floor[0] / bare[0]:.2f}x")
+    print(f"ratio (dashboard / bare), server CPU per move: {dash[0] / bare[0]:.2f}x (goal: at most 3x)")
 
 
 if __name__ == "__main__":

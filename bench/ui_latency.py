@@ -1,7 +1,7 @@
 """Slider-to-award latency in a real browser: the dashboard against a bare one-slider
 Streamlit app, both started in this run.
 
-    python bench/ui_latency.py [--presses N]
+    python -m bench.ui_latency [--presses N]
 
 For each press of the right-arrow key on the cost slider, the page itself records the
 time from the keydown to the moment the award's text changes (a MutationObserver reading
@@ -18,10 +18,10 @@ import statistics
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from tests.serve import browser, streamlit_server  # noqa: E402
+from harness.serve import browser, streamlit_server
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # Installed before the app loads: when the rerun request leaves and the award's message arrives.
 WIRE = """

@@ -12,9 +12,9 @@ from ui import present, state
 from core.law.names import check_text, variant_id
 from core.store.verify import accept_loaded_variant
 from ui.text import error_text, literal, md, message
+from ui.uploads import upload_bytes
 
 MAX_TITLE = 80
-from ui.uploads import upload_bytes
 
 state.init()
 st.title("Rules and policy variants")

@@ -1,9 +1,7 @@
 import os
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from tests.support import ROOT
+
 # Tests never touch a user's library: each session gets its own SQLite file unless told otherwise.
 os.environ.setdefault("SCENARIO_DB_URL", f"sqlite:///{ROOT / 'test-artifacts' / 'scenarios-test.db'}")
 (ROOT / "test-artifacts").mkdir(exist_ok=True)
@@ -19,3 +17,26 @@ settings.register_profile("no-timing", deadline=None, suppress_health_check=[Hea
 settings.register_profile("mutation", parent=settings.get_profile("no-timing"), max_examples=25,
                           derandomize=True, database=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "no-timing"))
+
+# The shared fixtures (tests/support): the scenario library on SQLite and PostgreSQL, a page's own library.
+from tests.support.store import db, store, url  # noqa: E402,F401
+
+
+# Each folder of tests is a kind of test; its marker is set here, so `-m` selects them
+# (docs/testing.md): the fast loop is -m "not browser and not nginx and not postgres".
+FOLDER_MARKS = {"browser": ("browser", "slow"), "deploy": ("slow",), "law": ("mutation",)}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        folder = item.path.relative_to(ROOT / "tests").parts[0]
+        for mark in FOLDER_MARKS.get(folder, ()):
+            if mark == "mutation" and item.get_closest_marker("slow"):
+                continue   # a slow law test (a subprocess, a long property run) is not in each mutant's run
+            item.add_marker(mark)
+        if "chromium" in getattr(item, "fixturenames", ()):
+            item.add_marker("browser")
+        if "team" in getattr(item, "fixturenames", ()) or folder == "deploy" and "test_team" in item.path.name:
+            item.add_marker("nginx")
+        if "pod" in getattr(item, "fixturenames", ()) or "test_container" in item.path.name:
+            item.add_marker("container")

@@ -8,7 +8,7 @@
     python tools/mutation.py --sample 30      # a fixed 30% of the mutants (the same ones every run)
     python tools/mutation.py --law            # only the law modules (issue 18's 90% goal); also --modules a,b
 
-What is mutated and which tests run are set in setup.cfg ([mutmut]): every module of core/
+What is mutated and which tests run are set in pyproject.toml ([tool.mutmut]): every module of core/
 except the presentation, storage and command modules listed there, against the fast core
 subset of tests. mutmut copies the code into mutants/, makes one small change ("mutant") at
 a time and runs the tests that reach the changed function; a mutant that no test notices

@@ -27,7 +27,7 @@ def disable_nagle() -> int:
     Streamlit 1.67 binds its listening socket with protocol number 0, and asyncio only sets
     TCP_NODELAY on connections whose protocol is TCP. With Nagle on, each small websocket
     message that follows another waits for the browser's delayed ACK: measured with
-    bench/stclient.py, the award reached the client ~40 ms after the server had sent it.
+    harness/stclient.py, the award reached the client ~40 ms after the server had sent it.
     Connections accepted later inherit the option from the listening socket.
     Returns how many sockets were changed (0 when there is nothing to list fds from).
     """

@@ -5,7 +5,7 @@ ui/components/chart_panel.py, which sends its to_dict()) without Plotly's per-ca
 the whole figure, template included, and walks it for numpy arrays; building the
 `go.Figure` first costs as much again (its template alone is validated and copied per
 figure). For the calculator's two charts that was about a sixth of the server's CPU per
-slider move (bench/profile_move.py, README "The calculator's cost per move").
+slider move (docs/performance.md, "The calculator's cost per move").
 
 `prebuilt(spec)` makes a figure straight from a plain {"data", "layout"} dict (as
 core/report/charts.py's `as_dict=True` gives), with Plotly's default template added once per

@@ -1,0 +1,31 @@
+"""Random applications as a batch CSV (illustrative, fictional numbers), the same every time for
+a seed: the batch benchmark's load and the differential test's cases."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from core.law.fields import PROJECT_TYPES
+
+
+def make_csv(path: Path, rows: int, seed: int = 7) -> None:
+    rng = np.random.default_rng(seed)
+    money = lambda hi: (rng.integers(0, hi * 100, rows) / 100).round(2)  # noqa: E731
+    exc = rng.random(rows) < 0.2
+    df = pd.DataFrame({
+        "name": [f"Illustrative application {i}" for i in range(rows)],
+        "project_type": rng.choice(list(PROJECT_TYPES), rows),
+        "eligible_cost": money(4_000_000),
+        "federal_grant": np.where(rng.random(rows) < 0.3, money(1_000_000), 0),
+        "local_contribution": money(2_000_000),
+        "prior_program_funds": np.where(rng.random(rows) < 0.1, money(400_000), 0),
+        "requested_amount": np.where(rng.random(rows) < 0.5, money(800_000).astype(str), ""),
+        "federal_law_contrary": np.where(rng.random(rows) < 0.05, "yes", "no"),
+        "bpw_exception_requested": np.where(exc, "true", "false"),
+        "local_property_value": np.where(exc, money(1_500_000), 0),
+        "state_funds_in_property": np.where(rng.random(rows) < 0.1, "1", "0"),
+        "state_bonded_debt": np.where(rng.random(rows) < 0.1, "1", "0"),
+    })
+    df.to_csv(path, index=False, float_format="%.2f")

@@ -1,0 +1,360 @@
+"""The command line (core/cli/): every command's output and errors in one line, files written
+atomically and never over an input, readings taken everywhere."""
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from core.law.application import Application
+from core.law.award import evaluate
+from core.law.rulesets import load
+from core.report.html import Item, Report
+from tests.support import ROOT
+
+
+
+
+def test_help_lists_commands():
+    r = run("--help")
+    assert r.returncode == 0 and "evaluate" in r.stdout and "batch" in r.stdout
+
+
+def test_evaluate_one_and_many():
+    r = run("evaluate", "-", stdin=json.dumps({"project_type": "renovation", "eligible_cost": "3000000",
+                                                 "local_contribution": 1500000}))
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["award"] == "600000.00" and d["binding"] == ["program_max"] and d["route"] == "standard"
+    assert {"caps", "checks", "steps"} <= set(d)
+    r = run("evaluate", "-", "--ruleset", "cap-800k", stdin=json.dumps([
+        {"project_type": "renovation", "eligible_cost": 3000000, "local_contribution": 1500000},
+        {"project_type": "master_plan", "eligible_cost": 40000, "local_contribution": 20000}]))
+    assert [x["award"] for x in json.loads(r.stdout)] == ["800000.00", "15000.00"]
+
+
+def test_evaluate_bad_input_exit_2_one_line_no_traceback():
+    for stdin, text in [('{"project_type": "renovation", "eligible_cost": -1}', "eligible_cost: -1 is negative"),
+                        ("{not json", "not valid JSON"),
+                        ('[{"project_type": "renovation", "eligible_cost": 1}, {"eligible_cost": 1}]',
+                         "application 2: project_type: is missing")]:
+        r = run("evaluate", "-", stdin=stdin)
+        assert r.returncode == 2
+        assert text in r.stderr and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = run("evaluate", "-", "--ruleset", "nope", stdin="{}")
+    assert r.returncode == 2 and "unknown id 'nope'" in r.stderr
+
+
+def test_batch_good_and_bad_rows(tmp_path):
+    src = tmp_path / "in.csv"
+    src.write_text("name,project_type,eligible_cost,local_contribution\n"
+                   "a,renovation,1000000,500000\nb,renovation,oops,\nc,master_plan,40000,20000\n")
+    out = tmp_path / "out.csv"
+    r = run("batch", str(src), "-o", str(out))
+    assert r.returncode == 1 and "2 rows evaluated, 1 with errors" in r.stderr
+    import csv
+    rows = list(csv.DictReader(out.open()))
+    assert [r["award"] for r in rows] == ["500000.00", "", "15000.00"]
+    assert rows[1]["error"] == "eligible_cost: 'oops' is not a number; enter dollars such as 1250000 or 1,250,000.50"
+    assert list(rows[0]) == ["name", "project_type", "eligible_cost", "local_contribution", "award", "binding",
+                             "route", "standard_award", "local_shortfall", "funding_gap", "error"]
+
+
+def test_batch_all_good_exit_0_and_missing_file(tmp_path):
+    src = tmp_path / "in.csv"
+    src.write_text("project_type,eligible_cost\nrenovation,1000000\n")
+    assert run("batch", str(src), "-o", str(tmp_path / "o.csv")).returncode == 0
+    r = run("batch", str(tmp_path / "none.csv"), "-o", str(tmp_path / "o.csv"))
+    assert r.returncode == 2 and "no such file" in r.stderr
+    src.write_text("name\nx\n")
+    r = run("batch", str(src), "-o", str(tmp_path / "o.csv"), "--force")
+    assert r.returncode == 2 and "missing column 'project_type'" in r.stderr
+
+
+def test_sweep_prints_exact_breakpoints():
+    app = json.dumps({"project_type": "construction", "eligible_cost": 1_000_000, "local_contribution": 500_000})
+    r = run("sweep", "eligible_cost", "--from", "0", "--to", "5000000", "-", stdin=app)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["field"] == "eligible_cost"
+    assert [(b["value"], b["binding_before"], b["binding_after"]) for b in d["breakpoints"]] == [
+        ("500000.00", ["funding_need"], ["funding_need"]), ("1000000.00", ["funding_need"], ["cost_share"]),
+        ("1200000.00", ["cost_share"], ["program_max"])]
+    assert {"value", "award", "binding"} <= set(d["points"][0])
+    r = run("sweep", "colour", "--from", "0", "--to", "5", "-", stdin=app)
+    assert r.returncode == 2 and "FIELD: 'colour' cannot be swept" in r.stderr
+    r = run("sweep", "eligible_cost", "--from", "5", "--to", "1", "-", stdin=app)
+    assert r.returncode == 2 and "must be below" in r.stderr
+
+
+HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
+
+
+DANGER = ("=", "+", "-", "@", "\t", "\r")
+
+
+APP = {"project_type": "renovation", "eligible_cost": 1_000_000, "local_contribution": 500_000}
+
+
+def run(*args, stdin=None, env=None, timeout=120):
+    return subprocess.run([sys.executable, "-m", "core", *map(str, args)], input=stdin, capture_output=True,
+                          text=True, cwd=ROOT, timeout=timeout, env={**os.environ, **(env or {})})
+
+
+def one_line_error(r, text):
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert text in r.stderr, r.stderr
+
+
+def cells(data: bytes) -> list[list[str]]:
+    """Rows as a real CSV reader sees them (newline='' as the csv module asks)."""
+    return list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
+
+
+def assert_safe(rows: list[list[str]]) -> None:
+    for row in rows:
+        for cell in row:
+            assert not cell.startswith(DANGER), f"unsafe cell {cell!r} in {row}"
+
+
+def test_batch_output_is_safe_header_included_and_raw_keeps_cells(tmp_path):
+    src, out, raw = HOSTILE / "formulas.csv", tmp_path / "out.csv", tmp_path / "raw.csv"
+    r = run("batch", src, "-o", out)
+    assert r.returncode == 1, r.stderr          # the '=1+1' cost is a bad row
+    rows = cells(out.read_bytes())
+    assert len(rows) == 7                        # header + 6 rows: nothing split by a CR or LF
+    assert_safe(rows)
+    assert rows[0][4] == "'=HYPERLINK(\"http://example.com\")"
+    assert [r[0] for r in rows[1:]] == ["'\r@SUM(1)", "'x\r=2+2", "'=1+1", "'@cmd", "'line\nbreak", "'-5"]
+    assert rows[1][5] == "500000.00" and rows[4][5] == "15000.00"   # awards still numbers
+    r = run("batch", src, "-o", raw, "--raw")
+    raw_rows = cells(raw.read_bytes())
+    assert [r[0] for r in raw_rows[1:]] == ["\r@SUM(1)", "x\r=2+2", "=1+1", "@cmd", "line\nbreak", "-5"]
+    assert len(raw_rows) == 7
+
+
+def test_allocate_output_is_safe(tmp_path):
+    src = tmp_path / "pf.csv"
+    src.write_bytes((HOSTILE / "formulas.csv").read_bytes())
+    out = tmp_path / "out.csv"
+    r = run("allocate", src, "--budget", "1000000", "-o", out)
+    assert r.returncode == 1, r.stderr
+    rows = cells(out.read_bytes())
+    assert len(rows) == 7
+    assert_safe(rows)
+
+
+@pytest.fixture
+def export(tmp_path):
+    src = tmp_path / "s.json"
+    src.write_text(json.dumps([{"name": "A", **APP}]))
+    return src
+
+
+def test_report_never_writes_over_its_input(export):
+    before = export.read_bytes()
+    one_line_error(run("report", export, "-o", export), "that is the input file")
+    one_line_error(run("report", export, "-o", export, "--force"), "that is the input file")
+    assert export.read_bytes() == before
+
+
+def test_two_outputs_on_one_path_refused(export, tmp_path):
+    out = tmp_path / "r.html"
+    one_line_error(run("report", export, "-o", out, "--pdf", out), "the same file as -o")
+    assert not out.exists()
+
+
+def test_existing_file_replaced_only_with_force(export, tmp_path):
+    out = tmp_path / "r.html"
+    out.write_text("keep me")
+    one_line_error(run("report", export, "-o", out), "already exists; use --force to replace it")
+    assert out.read_text() == "keep me"
+    r = run("report", export, "-o", out, "--force")
+    assert r.returncode == 0, r.stderr and "$500,000" in out.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html", "s.json"]   # no temporary file left
+
+
+def test_planted_symlinks_are_never_followed(export, tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    out = tmp_path / "OUT.html"
+    for name in ("OUT.html.tmp", ".OUT.html.tmp"):   # the old fixed name, and a guess at a new one
+        (tmp_path / name).symlink_to(victim)
+    r = run("report", export, "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert victim.read_text() == "precious"
+    assert "$500,000" in out.read_text() and not out.is_symlink()
+    # --force on a path that is itself a link replaces the link, never writes through it
+    link = tmp_path / "link.html"
+    link.symlink_to(victim)
+    assert run("report", export, "-o", link, "--force").returncode == 0
+    assert victim.read_text() == "precious" and not link.is_symlink()
+
+
+def test_directory_as_output_leaves_nothing(export, tmp_path):
+    folder = tmp_path / "dir"
+    folder.mkdir()
+    one_line_error(run("report", export, "-o", folder, "--force"), "is a folder")
+    one_line_error(run("batch", HOSTILE / "formulas.csv", "-o", tmp_path / "missing" / "o.csv"), "does not exist")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "s.json"] and not any(folder.iterdir())
+
+
+def test_failed_pdf_writes_neither_file(export, tmp_path):
+    out, packet = tmp_path / "r.html", tmp_path / "r.pdf"
+    r = run("report", export, "-o", out, "--pdf", packet, env={"BROWSER_PATH": "/bin/false"}, timeout=200)
+    one_line_error(r, "--pdf:")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
+
+
+def test_batch_and_allocate_refuse_their_input_and_existing_files(tmp_path):
+    src = tmp_path / "in.csv"
+    src.write_bytes((HOSTILE / "formulas.csv").read_bytes())
+    before = src.read_bytes()
+    one_line_error(run("batch", src, "-o", src, "--force"), "that is the input file")
+    one_line_error(run("allocate", src, "--budget", "1", "-o", src, "--force"), "that is the input file")
+    assert src.read_bytes() == before
+    out = tmp_path / "out.csv"
+    out.write_text("old")
+    one_line_error(run("batch", src, "-o", out), "already exists")
+    assert out.read_text() == "old"
+
+
+@pytest.mark.parametrize("fixture, text", [
+    ("deep.json", "nested more than 12 levels deep"),
+    ("deep_in_scenario.json", "nested more than 12 levels deep"),
+    ("huge_int.json", "a number of 5,000 digits"),
+    ("duplicate_keys.json", "the key 'eligible_cost' appears twice"),
+    ("tiny_exponent.json", "eligible_cost: '1e-99999999' has fractions of a cent"),
+])
+def test_hostile_json_files_one_line_exit_2(fixture, text):
+    one_line_error(run("evaluate", HOSTILE / fixture), text)
+
+
+@pytest.mark.parametrize("fixture", ["deep.json", "deep_in_scenario.json", "huge_int.json", "duplicate_keys.json"])
+def test_hostile_json_files_import_nothing(fixture, tmp_path):
+    db = f"sqlite:///{tmp_path / 'lib.db'}"
+    one_line_error(run("scenarios", "import", HOSTILE / fixture, env={"SCENARIO_DB_URL": db}), fixture)
+    assert run("scenarios", "list", env={"SCENARIO_DB_URL": db}).stdout == ""
+
+
+def test_long_titles_and_files_refused_before_drawing():
+    from core.law.rulesets import RulesetError, load, load_text, to_toml
+    from core.store.verify import accept_loaded_variant
+    long = load().with_changes("long", "t" * 9_000_000, {"capital_cap": "1"})
+    with pytest.raises(RulesetError, match="is 9,000,000 characters long; at most 80"):
+        accept_loaded_variant(long, {})
+    with pytest.raises(RulesetError, match="a ruleset file has at most 262,144"):
+        load_text(to_toml(long), "long.toml")
+
+
+def test_list_keeps_one_line_per_scenario_for_names_saved_before_the_checks(tmp_path):
+    from sqlalchemy import text
+
+    from core.law.application import Application
+    from core.store.repository import ScenarioStore
+    url = f"sqlite:///{tmp_path / 'lib.db'}"
+    store = ScenarioStore(url)
+    store.save("old", Application.from_dict(APP))
+    with store.engine.begin() as c:   # as an older version of the app could have saved it
+        c.execute(text("UPDATE scenarios SET name = :n"), {"n": "tab\there\nnext"})
+    r = run("scenarios", "list", env={"SCENARIO_DB_URL": url})
+    lines = r.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].split("\t")[0] == "tab\u2409here\u2424next" and len(lines[0].split("\t")) == 7   # name, award, binding, ruleset, updated, owner, last changed by
+
+
+BIG = Application.from_dict({"project_type": "renovation", "eligible_cost": 3_000_000, "local_contribution": 1_500_000})
+
+
+SMALL = Application.from_dict({"project_type": "renovation", "eligible_cost": 1_000_000, "local_contribution": 500_000})
+
+
+EVIL = "<img src=x onerror=alert(1)> & <b>bold</b>"
+
+
+def report(**kw):
+    return Report([Item(EVIL, evaluate(BIG), "notes <script>alert(2)</script>"),
+                   Item("Reduced scope", evaluate(SMALL, load("cap-800k")))], prepared_by="Grants <office>", **kw)
+
+
+def test_cli_report_html_and_errors(tmp_path):
+    src = tmp_path / "s.json"
+    src.write_text(json.dumps([{"name": "A", "project_type": "renovation", "eligible_cost": 1_000_000,
+                                "local_contribution": 500_000}]))
+    out = tmp_path / "r.html"
+    r = subprocess.run([sys.executable, "-m", "core", "report", str(src), "-o", str(out), "--prepared-by", "Me"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert "$500,000" in out.read_text()
+    src.write_text(json.dumps([{"name": "A", "project_type": "castle", "eligible_cost": 1}]))
+    r = subprocess.run([sys.executable, "-m", "core", "report", str(src), "-o", str(out), "--force"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "scenarios[0].project_type: 'castle'" in r.stderr
+
+
+def test_cli_evaluate_json_states_readings(tmp_path):
+    doc = json.dumps({"project_type": "conversion", "eligible_cost": 1000000, "local_contribution": 500000})
+    p = subprocess.run([sys.executable, "-m", "core", "evaluate", "-"], input=doc, capture_output=True, text=True)
+    out = json.loads(p.stdout)
+    assert out["readings"]["f_reference"] == "board_exception"
+    assert out["other_readings"] == []   # no single switch changes this award
+
+
+@pytest.mark.parametrize("command", [
+    ["evaluate", "-"], ["batch", "in.csv", "-o", "out.csv"], ["sweep", "eligible_cost", "--from", "0", "--to", "1", "-"],
+    ["allocate", "in.csv", "--budget", "1", "-o", "out.csv"], ["report", "-", "-o", "r.html"]])
+@pytest.mark.parametrize("bad,message", [("f_ref=prior_grant", "error: unknown reading 'f_ref'; known: "),
+                                         ("f_reference=sideways", "error: reading f_reference: unknown alternative "
+                                                                  "'sideways'; use one of board_exception, prior_grant")])
+def test_every_command_rejects_an_unknown_reading_in_one_line(command, bad, message, tmp_path, capsys, monkeypatch):
+    from core.cli import main
+    monkeypatch.chdir(tmp_path)
+    assert main(command + ["--reading", bad]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(message)
+
+
+def test_batch_sweep_and_report_take_readings(tmp_path):
+    import json as _json
+    import subprocess
+    import sys
+    src = tmp_path / "in.csv"
+    src.write_text("project_type,eligible_cost,local_contribution,prior_program_funds\n"
+                   "renovation,900000,0,250000\n", encoding="utf-8")
+    cond = ["--reading", "local_match_effect=condition"]
+    out = tmp_path / "out.csv"
+    subprocess.run([sys.executable, "-m", "core", "batch", str(src), "-o", str(out), *cond], check=True)
+    assert "0.00,local_match,standard" in out.read_text()
+    doc = _json.dumps({"project_type": "renovation", "eligible_cost": 900000, "prior_program_funds": 250000})
+    p = subprocess.run([sys.executable, "-m", "core", "sweep", "local_contribution", "--from", "0", "--to", "900000",
+                        "-", *cond], input=doc, capture_output=True, text=True, check=True)
+    sw = _json.loads(p.stdout)
+    assert sw["readings"]["local_match_effect"] == "condition"
+    assert [(b["value"], b["award"]) for b in sw["breakpoints"]][0] == ("450000.00", "50000.00")
+    html = tmp_path / "r.html"
+    subprocess.run([sys.executable, "-m", "core", "report", "-", "-o", str(html), *cond],
+                   input=_json.dumps([{"name": "Ex 6", "project_type": "renovation", "eligible_cost": 900000,
+                                       "prior_program_funds": 250000}]), text=True, check=True)
+    text = html.read_text()
+    assert "local_match_effect=condition" in text and "A condition of any award" in text
+
+
+def test_the_cli_takes_the_fifth_reading(capsys):
+    import json
+    from core.cli import main
+    import io
+    import sys
+    data = '{"project_type": "renovation", "eligible_cost": "900000", "prior_program_funds": "350000"}'
+    old = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data.encode()))
+    try:
+        assert main(["evaluate", "-", "--reading", "prior_grant_limit=below_only"]) == 0
+    finally:
+        sys.stdin = old
+    out = json.loads(capsys.readouterr().out)
+    assert (out["award"], out["readings"]["prior_grant_limit"]) == ("450000.00", "below_only")
+    assert [o["reading"] for o in out["other_readings"]] == ["local_match_effect", "prior_grant_limit"]

@@ -1,0 +1,586 @@
+"""The batch engine (core/law/batch.py): every row exactly as one application, bad rows with
+the scalar message in their place, the table's columns and types."""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import example, given, settings, strategies as st
+
+from core.law.application import Application
+from core.law.award import evaluate
+from core.law.batch import BatchError, evaluate_table, read_csv, cents_text, evaluate_parsed, frame_of, parse_frame
+from core.law.caps import TYPE_CODES
+from core.law.money import ValidationError, plain, to_cents
+from core.law.readings import DEFAULT, Readings
+from core.law.rulesets import load
+from tests.support.strategies import applications
+
+
+CSV = """name,project_type,eligible_cost,federal_grant,local_contribution,prior_program_funds,requested_amount,federal_law_contrary,bpw_exception_requested,local_property_value,state_funds_in_property,state_bonded_debt
+ex1,renovation,1000000,,500000,,,,,,,
+ex2,renovation,"$3,000,000",0,1500000,0,,no,,,,
+ex3,renovation,1000000,400000,300000,,,,,,,
+bad,castle,-5,abc,,,,,,,,
+ex7,renovation,1000000,,100000,,,,yes,700000,false,0
+ex5,Master plan,40000,,20000,,,,,,,
+odd,renovation,100000.01,,,,,TRUE,,,,
+ex6,renovation,900000,,0,250000,,,,,,
+req,conversion,1000000,,500000,,123456.78,,,,,
+empty,,,,,,,,,,,
+"""
+
+
+@pytest.fixture
+def table():
+    return evaluate_table(read_csv(io.StringIO(CSV)))
+
+
+def test_rows_match_scalar_and_keep_their_place(table):
+    assert list(table["name"]) == ["ex1", "ex2", "ex3", "bad", "ex7", "ex5", "odd", "ex6", "req", "empty"]
+    assert list(table["award"]) == ["500000.00", "600000.00", "300000.00", "", "600000.00", "15000.00",
+                                    "50000.00", "50000.00", "123456.78", ""]
+    assert list(table["binding"]) == ["cost_share;funding_need", "program_max", "cost_share;funding_need", "",
+                                      "program_max", "program_max", "cost_share", "prior_grant_room",
+                                      "requested_amount", ""]
+    assert list(table["route"])[4] == "bpw_exception"
+    assert table["funding_gap"][1] == "900000.00" and table["local_shortfall"][6] == "50000.01"
+
+
+def test_bad_rows_carry_the_scalar_message(table):
+    row = read_csv(io.StringIO(CSV)).iloc[3].to_dict()
+    with pytest.raises(ValidationError) as err:
+        Application.from_dict(row, unknown="ignore")
+    assert table["error"][3] == str(err.value)
+    assert table["error"][3].startswith("project_type: 'castle' is not a project type")
+    assert "eligible_cost: '-5' is negative" in table["error"][3] and "federal_grant: 'abc'" in table["error"][3]
+    assert table["error"][9] == "project_type: is missing; it is required; eligible_cost: is missing; it is required"
+    assert (table["error"][[0, 1, 2, 4, 5, 6, 7, 8]] == "").all()
+
+
+def test_every_good_row_equals_scalar(table):
+    src = read_csv(io.StringIO(CSV))
+    for i in range(len(src)):
+        if table["error"][i]:
+            continue
+        a = evaluate(Application.from_dict(src.iloc[i].to_dict(), unknown="ignore"))
+        assert table["award"][i] == plain(a.amount)
+        assert table["binding"][i] == ";".join(a.binding)
+        assert table["route"][i] == a.route
+
+
+def test_missing_required_column():
+    with pytest.raises(BatchError, match="missing column 'eligible_cost'"):
+        evaluate_table(pd.DataFrame({"project_type": ["renovation"]}))
+
+
+def test_only_required_columns_and_extra_columns_pass_through():
+    out = evaluate_table(pd.DataFrame({"project_type": ["renovation"], "eligible_cost": ["1000000"], "note": ["=x"]}))
+    assert out["award"][0] == "500000.00" and out["note"][0] == "=x"
+
+
+def test_large_and_slow_path_values():
+    out = evaluate_table(pd.DataFrame({"project_type": ["renovation"] * 3,
+                                       "eligible_cost": ["1000000000000.00", "9999999999999", " 1,000,000.50 "]}))
+    assert out["award"][0] == "600000.00"
+    assert out["error"][1].startswith("eligible_cost: '9999999999999' is over")
+    assert out["award"][2] == "500000.25"
+
+
+def test_pandas_na_in_a_yes_no_or_type_column_is_a_blank_cell_not_a_crash():
+    """A DataFrame built in code (not read from CSV) may hold pd.NA, whose `!=` cannot be read
+    as a bool: it is a blank cell, and its row's error never hides the good rows."""
+    df = pd.DataFrame({"project_type": ["renovation", pd.NA, "renovation"],
+                       "eligible_cost": ["1000000", "500000", "800000"],
+                       "local_contribution": ["500000", "0", "400000"],
+                       "federal_law_contrary": [pd.NA, "no", True]})
+    out = evaluate_table(df)
+    assert out["award"].tolist() == ["500000.00", "", "400000.00"]
+    assert out["error"].tolist() == ["", "project_type: is missing; it is required", ""]
+
+
+def test_a_cell_holding_several_values_is_refused_not_taken_as_blank():
+    """A DataFrame cell may hold a tuple (several values): it is not a blank cell, and its
+    field's parser names what is wrong."""
+    df = pd.DataFrame({"project_type": ["renovation", "renovation"], "eligible_cost": ["1000000", "800000"],
+                       "local_contribution": ["500000", "400000"], "federal_law_contrary": [("yes", "no"), "no"]})
+    out = evaluate_table(df)
+    assert out["award"].tolist() == ["", "400000.00"]
+    assert out["error"].tolist() == [
+        "federal_law_contrary: ('yes', 'no') is not yes or no; use true/false, yes/no or 1/0", ""]
+
+
+RESULT = ["award", "binding", "route", "local_shortfall", "funding_gap", "error"]
+
+
+def rows_of(out: pd.DataFrame) -> list[tuple]:
+    return [tuple(r) for r in out[RESULT].itertuples(index=False)]
+
+
+def scalar(record: dict, rs=None, readings: Readings = DEFAULT) -> tuple:
+    """The one-application engine's answer for the same record, in the batch's words."""
+    a = evaluate(Application.from_dict(record), rs, readings)
+    return (plain(a.amount), ";".join(a.binding), a.route, plain(a.local_shortfall), plain(a.funding_gap), "")
+
+
+def test_missing_column_names_it_and_every_required_column():
+    for df, missing in [(pd.DataFrame({"eligible_cost": ["1"]}), "project_type"),
+                        (pd.DataFrame({"project_type": ["renovation"]}), "eligible_cost")]:
+        with pytest.raises(BatchError) as err:
+            parse_frame(df)
+        assert str(err.value) == f"missing column {missing!r}; required columns: project_type, eligible_cost"
+
+
+def test_none_and_nan_cells_mean_blank_in_every_kind_of_column():
+    """A frame built in Python (not read from CSV) marks a blank cell None or NaN: a yes/no or a
+    consideration then takes its default, a missing project type is named as missing, never 'nan'."""
+    df = pd.DataFrame({
+        "project_type": ["renovation", np.nan, None, "master plan", "renovation"],
+        "eligible_cost": ["1000000", "1000000", "1000000", "400000", "1000000"],
+        "federal_law_contrary": [np.nan, None, np.nan, None, np.nan],
+        "bpw_exception_requested": [None, np.nan, None, np.nan, None],
+        "requested_amount": [np.nan, None, None, None, None],
+        "previously_funded": [np.nan, True, None, False, np.nan],
+        "senior_density": [np.nan, None, 1.5, None, None],
+    })
+    values, errors = parse_frame(df)
+    assert list(errors) == ["", "project_type: is missing; it is required",
+                            "project_type: is missing; it is required", "", ""]
+    assert list(values["federal_law_contrary"]) == [False] * 5
+    assert list(values["bpw_exception_requested"]) == [False] * 5
+    assert list(values["previously_funded"]) == [None, True, None, False, None]
+    assert list(values["requested_amount_given"]) == [False] * 5
+    out = evaluate_table(df)
+    assert rows_of(out)[0] == ("500000.00", "cost_share", "standard", "500000.00", "500000.00", "")
+    assert rows_of(out)[0] == scalar({"project_type": "renovation", "eligible_cost": "1000000"})
+    assert list(out["award"]) == ["500000.00", "", "", "15000.00", "500000.00"]
+
+
+def test_a_blank_consideration_yes_no_stays_unknown_and_a_given_one_is_kept():
+    values, errors = parse_frame(pd.DataFrame({"project_type": ["renovation"] * 4, "eligible_cost": ["1"] * 4,
+                                               "previously_funded": ["", "yes", "no", " "]}))
+    assert list(values["previously_funded"]) == [None, True, False, None] and list(errors) == [""] * 4
+
+
+@pytest.mark.parametrize("zero", ["$0", "0,000", "-0", "$ 0.00", "0e3"])
+def test_zero_written_with_signs_or_separators_is_zero_cents(zero):
+    """Texts that are not plain digits go through the scalar validator; its 0 must stay 0 (one
+    cent of federal grant would take half a cent off the State share)."""
+    df = pd.DataFrame({"project_type": ["renovation"], "eligible_cost": ["$1,000,000"], "federal_grant": [zero],
+                       "prior_program_funds": [zero], "local_contribution": ["500,000"]})
+    values, errors = parse_frame(df)
+    assert (values["federal_grant"][0], values["prior_program_funds"][0], errors[0]) == (0, 0, "")
+    out = evaluate_table(df)
+    assert rows_of(out) == [("500000.00", "cost_share;funding_need", "standard", "0.00", "0.00", "")]
+    assert rows_of(out)[0] == scalar({"project_type": "renovation", "eligible_cost": 1_000_000,
+                                      "local_contribution": 500_000})
+
+
+# eligible cost $1,000,000, local $100,000, property worth $700,000, the exception requested:
+# standard route: 50% = $500,000 (cost share); exception route: up to the $600,000 program maximum.
+EXCEPTION_ROWS = [
+    # (project type, state funds in property, state bonded debt) -> award, binding, route, shortfall
+    (("renovation", "no", "no"), ("600000.00", "program_max", "bpw_exception", "0.00")),
+    (("renovation", "yes", "no"), ("500000.00", "cost_share", "standard", "400000.00")),
+    (("renovation", "no", "yes"), ("500000.00", "cost_share", "standard", "400000.00")),
+    (("renovation", "yes", "yes"), ("500000.00", "cost_share", "standard", "400000.00")),
+    (("conversion", "no", "no"), ("600000.00", "program_max", "bpw_exception", "0.00")),
+    (("construction", "no", "no"), ("600000.00", "program_max", "bpw_exception", "0.00")),
+    (("acquisition", "no", "no"), ("500000.00", "cost_share", "standard", "400000.00")),
+    (("equipment", "no", "no"), ("500000.00", "cost_share", "standard", "400000.00")),
+]
+
+
+def test_each_condition_of_the_exception_closes_it_in_batch():
+    records = [{"project_type": t, "eligible_cost": "1000000", "local_contribution": "100000",
+                "bpw_exception_requested": "yes", "local_property_value": "700000",
+                "state_funds_in_property": funds, "state_bonded_debt": debt}
+               for (t, funds, debt), _ in EXCEPTION_ROWS]
+    out = evaluate_table(pd.DataFrame(records))
+    funding_gap = {"600000.00": "300000.00", "500000.00": "400000.00"}
+    assert rows_of(out) == [(award, binding, route, shortfall, funding_gap[award], "")
+                            for _, (award, binding, route, shortfall) in EXCEPTION_ROWS]
+    assert rows_of(out) == [scalar(r) for r in records]
+
+
+def test_a_table_is_evaluated_under_the_ruleset_and_readings_given():
+    df = pd.DataFrame({"project_type": ["renovation", "renovation"], "eligible_cost": ["2000000", "1000000"],
+                       "local_contribution": ["1000000", "0"]})
+    records = df.to_dict("records")
+    cases = [
+        (None, DEFAULT, [("600000.00", "program_max", "standard", "0.00", "400000.00", ""),
+                         ("500000.00", "cost_share", "standard", "500000.00", "500000.00", "")]),
+        (load("cap-800k"), DEFAULT, [("800000.00", "program_max", "standard", "0.00", "200000.00", ""),
+                                     ("500000.00", "cost_share", "standard", "500000.00", "500000.00", "")]),
+        # A short local match is a condition: no award on the standard route, held by the local match.
+        (None, Readings(local_match_effect="condition"),
+         [("600000.00", "program_max", "standard", "0.00", "400000.00", ""),
+          ("0.00", "local_match", "standard", "500000.00", "1000000.00", "")]),
+    ]
+    for rs, readings, expected in cases:
+        assert rows_of(evaluate_table(df, rs, readings)) == expected
+        assert [scalar(r, rs, readings) for r in records] == expected
+
+
+def test_whole_cost_share_under_f_reference_prior_grant_in_batch():
+    """Reading f_reference=prior_grant: the State share is 50% of the whole cost when federal law
+    is to the contrary OR the grantee has prior program funds; of the remainder otherwise."""
+    rd = Readings(f_reference="prior_grant")
+    records = [
+        # federal law contrary, no prior funds: 50% of $1,000,000, not of the $600,000 remainder
+        {"project_type": "renovation", "eligible_cost": "1000000", "federal_grant": "400000",
+         "federal_law_contrary": "yes"},
+        # prior funds of one cent, federal law not contrary: 50% of $500,000 ($250,000) is above the
+        # $200,000 still lacking, so the funding need holds it (the remainder's 50% would be $100,000)
+        {"project_type": "renovation", "eligible_cost": "500000", "federal_grant": "300000",
+         "prior_program_funds": "0.01"},
+        # neither: 50% of the remainder
+        {"project_type": "renovation", "eligible_cost": "500000", "federal_grant": "300000"},
+        # both
+        {"project_type": "renovation", "eligible_cost": "500000", "federal_grant": "300000",
+         "prior_program_funds": "0.01", "federal_law_contrary": "yes"},
+    ]
+    # (With federal law contrary the local match and the funding need are of the whole cost too.)
+    expected = [("500000.00", "cost_share", "standard", "500000.00", "100000.00", ""),
+                ("200000.00", "funding_need", "standard", "100000.00", "0.00", ""),
+                ("100000.00", "cost_share", "standard", "100000.00", "100000.00", ""),
+                ("250000.00", "cost_share", "standard", "250000.00", "0.00", "")]
+    assert rows_of(evaluate_table(pd.DataFrame(records), readings=rd)) == expected
+    assert [scalar(r, None, rd) for r in records] == expected
+    # Under the default reading prior funds do not lift the remainder limit; federal law still does.
+    assert list(evaluate_table(pd.DataFrame(records))["award"]) == ["500000.00", "100000.00", "100000.00",
+                                                                     "250000.00"]
+
+
+MIXED = pd.DataFrame({
+    "project_type": ["renovation", "castle", "", "master plan"],
+    "eligible_cost": ["1000000", "1000000", "1000000", "40000"],
+    "federal_law_contrary": ["yes", "maybe", "", "no"],
+    "bpw_exception_requested": ["no", "2", "", "1"],
+    "state_funds_in_property": ["", "perhaps", "yes", "0"],
+    "previously_funded": ["yes", "no", "", "no"],
+}, index=[10, 20, 30, 40])
+
+
+def test_parsed_values_keep_each_row_label_and_a_fixed_type_per_column():
+    """Whatever a file holds, the parsed table has the same columns and types (cents int64, the
+    applicant's facts bool, project types as int64 codes, a consideration's yes/no as objects
+    that may hold None), and rows keep their labels through parse and evaluation."""
+    values, errors = parse_frame(MIXED)
+    assert list(values.index) == [10, 20, 30, 40]
+    assert {c: str(t) for c, t in values.dtypes.items()} == {
+        "type_code": "int64", "eligible_cost": "int64", "eligible_cost_given": "bool", "federal_grant": "int64",
+        "local_contribution": "int64", "prior_program_funds": "int64", "requested_amount": "int64",
+        "requested_amount_given": "bool", "federal_law_contrary": "bool", "bpw_exception_requested": "bool",
+        "local_property_value": "int64", "state_funds_in_property": "bool", "state_bonded_debt": "bool",
+        "senior_density": "float64", "distance_to_center_miles": "float64", "previously_funded": "object"}
+    assert errors.dtype == object
+    # The same types when every consideration's yes/no is given (pandas alone would make it bool).
+    given, _ = parse_frame(MIXED.assign(previously_funded=["yes", "no", "no", "yes"]))
+    assert given.dtypes.equals(values.dtypes) and list(given["previously_funded"]) == [True, False, False, True]
+    result = evaluate_parsed(values)
+    assert list(result.index) == [10, 20, 30, 40]
+    assert list(result["award"]) == [50_000_000, 50_000_000, 50_000_000, 1_500_000]
+    assert result["award"].dtype == np.int64
+
+
+def test_a_cell_that_fails_never_reads_as_yes_or_as_a_project_type():
+    """A bad or missing cell is reported; its parsed value is the field's 'no' (False, type code -1),
+    so a caller that looks at the values of a rejected row never sees a request or a type."""
+    values, errors = parse_frame(MIXED)
+    assert list(errors) == [
+        "",
+        "project_type: 'castle' is not a project type; use one of conversion, acquisition, renovation, "
+        "construction, equipment, master_plan; federal_law_contrary: 'maybe' is not yes or no; use true/false, "
+        "yes/no or 1/0; bpw_exception_requested: '2' is not yes or no; use true/false, yes/no or 1/0; "
+        "state_funds_in_property: 'perhaps' is not yes or no; use true/false, yes/no or 1/0",
+        "project_type: is missing; it is required",
+        "",
+    ]
+    assert list(values["type_code"]) == [TYPE_CODES["renovation"], -1, -1, TYPE_CODES["master_plan"]]
+    assert list(values["federal_law_contrary"]) == [True, False, False, False]
+    assert list(values["bpw_exception_requested"]) == [False, False, False, True]
+    assert list(values["state_funds_in_property"]) == [False, False, True, False]
+    assert list(values["previously_funded"]) == [True, False, None, False]
+
+
+def test_every_row_good_still_gives_messages_a_caller_can_extend():
+    """The messages are Python strings (an object array) even when every row is good, so a caller
+    may write a longer message into a row (a one-character text array would cut it)."""
+    values, errors = parse_frame(pd.DataFrame({"project_type": ["renovation"], "eligible_cost": ["1"]}))
+    assert errors.dtype == object and list(errors) == [""]
+    errors[0] = "name: too long"
+    assert errors[0] == "name: too long"
+
+
+def test_whole_cents_of_any_numeric_type_evaluate_to_int64_cents():
+    """evaluate_parsed takes the parsed values in whatever numeric type a caller built them (floats of
+    whole cents, Python ints as objects) and answers in exact int64 cents, as for int64 input."""
+    apps = [Application.from_dict(r) for r in [
+        {"project_type": "renovation", "eligible_cost": 1_000_000, "local_contribution": 500_000},
+        {"project_type": "renovation", "eligible_cost": 3_000_000, "federal_grant": 1_000_000,
+         "prior_program_funds": 100_000, "requested_amount": 150_000.5},
+        {"project_type": "construction", "eligible_cost": 1_000_000, "local_contribution": 100_000,
+         "bpw_exception_requested": True, "local_property_value": 550_000.25},
+        {"project_type": "master_plan", "eligible_cost": 40_001, "local_contribution": 0.01},
+    ]]
+    exact = evaluate_parsed(frame_of(apps))
+    assert list(exact["award"]) == [50_000_000, 15_000_050, 55_000_025, 1_500_000]
+    assert [evaluate(a).amount for a in apps] == list(exact["award"])
+    money = ["eligible_cost", "federal_grant", "local_contribution", "prior_program_funds", "requested_amount",
+             "local_property_value"]
+    for kind in ("float64", object):
+        for column in money:
+            frame = frame_of(apps)
+            frame[column] = frame[column].astype(kind)
+            out = evaluate_parsed(frame)
+            for c in ("award", "local_shortfall", "funding_gap"):
+                assert out[c].dtype == np.int64, (kind, column, c)
+                assert list(out[c]) == list(exact[c]), (kind, column, c)
+            assert list(out["binding"]) == list(exact["binding"])
+
+
+@pytest.mark.parametrize("cents,text", [
+    ([0, 1, 99, 100, 123456, 10**14], ["0.00", "0.01", "0.99", "1.00", "1234.56", "1000000000000.00"]),
+    (np.array([5.0, 150.0, 1234567.0]), ["0.05", "1.50", "12345.67"]),   # whole cents held as floats
+])
+def test_cents_text_is_exact_dollars_and_cents(cents, text):
+    assert list(cents_text(cents)) == text
+
+
+BATCH_MONEY = ["0", "0.5", "0.05", "1000000.5", "1000000.05", "1000000.005", "1000000.", "1,000,000", "$5",
+               "1000000000000", "1000000000000.00", "1000000000000.01", "9999999999999.99", "10000000000000",
+               "99999999999999", "-1", "-0.5", "1e3", "abc", "12.345", " 3 "]
+
+
+def test_batch_money_path_agrees_with_the_scalar_validator():
+    """The batch's fast path (plain digits, vectorised) and its slow path give to_cents's answer."""
+    df = pd.DataFrame({"project_type": ["renovation"] * len(BATCH_MONEY), "eligible_cost": BATCH_MONEY,
+                       "local_contribution": BATCH_MONEY})
+    values, errors = parse_frame(df)
+    for i, raw in enumerate(BATCH_MONEY):
+        try:
+            cents = to_cents(raw, "eligible_cost")
+        except ValidationError as err:
+            other = str(err).replace("eligible_cost:", "local_contribution:", 1)
+            assert errors[i] == f"{err}; {other}", raw
+        else:
+            assert errors[i] == "", raw
+            assert values["eligible_cost"][i] == cents and values["local_contribution"][i] == cents, raw
+
+
+def test_batch_three_decimals_never_awarded():
+    out = evaluate_table(pd.DataFrame({"project_type": ["renovation", "renovation"],
+                                       "eligible_cost": ["1000000.005", "1000000.01"]}))
+    assert list(out["award"]) == ["", "500000.00"]
+    assert out["error"][0] == "eligible_cost: '1000000.005' has fractions of a cent; use at most two decimal places"
+    assert out["error"][1] == ""
+
+
+def test_batch_blank_optional_money_means_its_default_and_a_blank_request_means_none():
+    out = evaluate_table(pd.DataFrame({"project_type": ["renovation"] * 3, "eligible_cost": ["1000000"] * 3,
+                                       "requested_amount": ["", "0", "  "],
+                                       "local_contribution": ["", " ", "500000"]}))
+    assert list(out["award"]) == ["500000.00", "0.00", "500000.00"]
+    assert list(out["binding"]) == ["cost_share", "requested_amount", "cost_share;funding_need"]
+    assert list(out["error"]) == ["", "", ""]
+
+
+def test_batch_missing_required_value_is_named():
+    out = evaluate_table(pd.DataFrame({"project_type": ["renovation", ""], "eligible_cost": ["", "5"]}))
+    assert list(out["error"]) == ["eligible_cost: is missing; it is required", "project_type: is missing; it is required"]
+    assert list(out["award"]) == ["", ""]
+
+
+def test_yes_no_rejected_in_batch_with_the_same_message():
+    out = evaluate_table(pd.DataFrame({"project_type": ["renovation"] * 3, "eligible_cost": ["1"] * 3,
+                                       "federal_law_contrary": ["2", "yes", "-1"]}))
+    assert list(out["error"]) == ["federal_law_contrary: '2' is not yes or no; use true/false, yes/no or 1/0", "",
+                                  "federal_law_contrary: '-1' is not yes or no; use true/false, yes/no or 1/0"]
+
+
+def test_considerations_in_batch_on_both_sides():
+    raws = ["0", "-1", "-0.5", "1000000000", "1000000001", "abc", "", "2.5"]
+    out = evaluate_table(pd.DataFrame({"project_type": ["renovation"] * len(raws), "eligible_cost": ["1"] * len(raws),
+                                       "senior_density": raws}))
+    bad = {"-1", "-0.5", "1000000001", "abc"}
+    assert list(out["error"]) == [f"senior_density: {r!r} is not a number of 0 or more" if r in bad else ""
+                                  for r in raws]
+
+
+# (name, inputs, award, binding, route, local_shortfall, funding_gap, statuses of checks that matter)
+BOUNDARIES = [
+    # The Board exception: a tie keeps the standard route; one cent more takes the exception.
+    ("exception-tie", dict(eligible_cost=1_000_000, bpw_exception=dict(local_property_value=500_000)),
+     "500000.00", ("cost_share",), "standard", "500000.00", "500000.00", {"bpw_property_value": "pass"}),
+    ("exception-cent-more", dict(eligible_cost=1_000_000, bpw_exception=dict(local_property_value="500000.01")),
+     "500000.01", ("property_value",), "bpw_exception", "0.00", "499999.99",
+     {"bpw_property_value": "pass", "local_match": "waived"}),
+    ("exception-cent-less", dict(eligible_cost=1_000_000, bpw_exception=dict(local_property_value="499999.99")),
+     "500000.00", ("cost_share",), "standard", "500000.00", "500000.00", {"local_match": "fail"}),
+    # The value of property equal to the award passes (>=), on either route.
+    ("exception-value-equals-award", dict(eligible_cost=1_000_000, local_contribution=100_000,
+                                          bpw_exception=dict(local_property_value=600_000)),
+     "600000.00", ("program_max", "property_value"), "bpw_exception", "0.00", "300000.00",
+     {"bpw_property_value": "pass", "local_match": "waived"}),
+    # The exception waives the local match: the batch must not report the standard route's shortfall.
+    ("exception-waives-match", dict(eligible_cost=1_000_000, local_contribution=100_000,
+                                    bpw_exception=dict(local_property_value=700_000)),
+     "600000.00", ("program_max",), "bpw_exception", "0.00", "300000.00", {"local_match": "waived"}),
+    ("exception-with-state-money", dict(eligible_cost=1_000_000, local_contribution=100_000,
+                                        bpw_exception=dict(local_property_value=700_000, state_bonded_debt=True)),
+     "500000.00", ("cost_share",), "standard", "400000.00", "400000.00",
+     {"local_match": "fail", "bpw_no_state_debt": "fail", "bpw_no_state_funds": "pass"}),
+    # The local match: exactly the required share passes; a cent less fails by a cent; rounded up.
+    ("match-exact", dict(eligible_cost=1_000_000, local_contribution=500_000), "500000.00",
+     ("cost_share", "funding_need"), "standard", "0.00", "0.00", {"local_match": "pass", "fully_funded": "pass"}),
+    ("match-cent-short", dict(eligible_cost=1_000_000, local_contribution="499999.99"), "500000.00",
+     ("cost_share",), "standard", "0.01", "0.01", {"local_match": "fail", "fully_funded": "fail"}),
+    ("match-rounded-up", dict(eligible_cost="0.03", local_contribution="0.01"), "0.01", ("cost_share",),
+     "standard", "0.01", "0.01", {"local_match": "fail"}),
+    ("match-rounded-up-met", dict(eligible_cost="0.03", local_contribution="0.02"), "0.01",
+     ("cost_share", "funding_need"), "standard", "0.00", "0.00", {"local_match": "pass"}),
+    # Funding need: local equal to the remaining cost leaves nothing; more never goes below zero.
+    ("need-zero", dict(eligible_cost=1_000_000, local_contribution=1_000_000), "0.00", ("funding_need",),
+     "standard", "0.00", "0.00", {"fully_funded": "pass"}),
+    ("need-below-zero", dict(eligible_cost=1_000_000, local_contribution=1_000_001), "0.00", ("funding_need",),
+     "standard", "0.00", "0.00", {"fully_funded": "pass"}),
+    # Program maximum: equal to the share (tie), a cent above.
+    ("program-max-tie", dict(eligible_cost=1_200_000, local_contribution=600_000), "600000.00",
+     ("program_max", "cost_share", "funding_need"), "standard", "0.00", "0.00", {}),
+    ("program-max-cent-above", dict(eligible_cost="1200000.02", local_contribution=0), "600000.00",
+     ("program_max",), "standard", "600000.01", "600000.02", {}),
+    ("master-plan-max", dict(project_type="master_plan", eligible_cost=30_000, local_contribution=15_000),
+     "15000.00", ("program_max", "cost_share", "funding_need"), "standard", "0.00", "0.00", {}),
+    # Prior funds: none means no cap; a cent opens the cap; at the ceiling nothing is left.
+    ("prior-none", dict(eligible_cost=100_000), "50000.00", ("cost_share",), "standard", "50000.00",
+     "50000.00", {}),
+    ("prior-one-cent", dict(eligible_cost=1_000_000, prior_program_funds="0.01"), "299999.99",
+     ("prior_grant_room",), "standard", "500000.00", "700000.01", {"prior_grant_room": "pass"}),
+    ("prior-cent-below-ceiling", dict(eligible_cost=1_000_000, prior_program_funds="299999.99"), "0.01",
+     ("prior_grant_room",), "standard", "500000.00", "999999.99", {"prior_grant_room": "pass"}),
+    ("prior-at-ceiling", dict(eligible_cost=1_000_000, prior_program_funds=300_000), "0.00",
+     ("prior_grant_room",), "standard", "500000.00", "1000000.00", {"prior_grant_room": "fail"}),
+    ("prior-above-ceiling", dict(eligible_cost=1_000_000, prior_program_funds=300_001), "0.00",
+     ("prior_grant_room",), "standard", "500000.00", "1000000.00", {"prior_grant_room": "fail"}),
+    # A request of 0 is a request (the award is 0); equal to another cap is a tie.
+    ("request-zero", dict(eligible_cost=1_000_000, requested_amount=0), "0.00", ("requested_amount",),
+     "standard", "500000.00", "1000000.00", {}),
+    ("request-tie", dict(eligible_cost=1_000_000, requested_amount=500_000), "500000.00",
+     ("cost_share", "requested_amount"), "standard", "500000.00", "500000.00", {}),
+    # The federal grant: equal to the cost covers it (warning); a cent less does not; above, nothing remains.
+    ("federal-equals-cost", dict(eligible_cost=1_000_000, federal_grant=1_000_000), "0.00",
+     ("cost_share", "funding_need"), "standard", "0.00", "0.00", {"federal_exceeds_cost": "warning"}),
+    ("federal-cent-below-cost", dict(eligible_cost=1_000_000, federal_grant="999999.99"), "0.00",
+     ("cost_share",), "standard", "0.01", "0.01", {"federal_exceeds_cost": "pass", "fully_funded": "fail"}),
+    ("federal-above-cost", dict(eligible_cost=1_000_000, federal_grant=1_000_001), "0.00",
+     ("cost_share", "funding_need"), "standard", "0.00", "0.00", {"federal_exceeds_cost": "warning"}),
+    ("federal-zero-cost-zero", dict(eligible_cost=0), "0.00", ("cost_share", "funding_need"), "standard",
+     "0.00", "0.00", {"federal_exceeds_cost": "pass", "fully_funded": "pass", "local_match": "pass"}),
+    # Federal law contrary: the State grant comes first, so the local match and the funding need are
+    # measured on the whole cost, like the State share (RULES.md, step 1).
+    ("federal-contrary", dict(eligible_cost=1_000_000, federal_grant=200_000, federal_law_contrary=True),
+     "500000.00", ("cost_share",), "standard", "500000.00", "300000.00", {}),
+    ("federal-contrary-above-cost", dict(eligible_cost=1_000_000, federal_grant=1_200_000, federal_law_contrary=True),
+     "500000.00", ("cost_share",), "standard", "500000.00", "0.00", {"federal_exceeds_cost": "warning"}),
+    # Rounding of the State share: down to the cent.
+    ("share-rounded-down", dict(eligible_cost="0.03"), "0.01", ("cost_share",), "standard", "0.02", "0.02", {}),
+    ("share-rounded-down-2", dict(eligible_cost="999999.99"), "499999.99", ("cost_share",), "standard",
+     "500000.00", "500000.00", {}),
+]
+
+
+def batch_row(inputs: dict) -> dict:
+    flat = Application.from_dict({"project_type": "renovation"} | inputs).to_flat()
+    return {k: ("" if v is None else str(v)) for k, v in flat.items()}
+
+
+def test_boundaries_in_batch_equal_scalar():
+    """The batch engine, given the same rows as text, gives the same award, caps, route, shortfall and gap."""
+    out = evaluate_table(pd.DataFrame([batch_row(b[1]) for b in BOUNDARIES]))
+    for i, (name, _inputs, award, binding, route, shortfall, gap, _s) in enumerate(BOUNDARIES):
+        assert out["error"][i] == "", name
+        assert (out["award"][i], out["binding"][i], out["route"][i], out["local_shortfall"][i],
+                out["funding_gap"][i]) == (award, ";".join(binding), route, shortfall, gap), name
+
+
+def test_csv_cells_are_read_as_text():
+    """Leading zeros, three decimals and 'NA' reach the validators as written, never as numbers or blanks."""
+    from core.law.batch import read_csv
+    text = ("name,project_type,eligible_cost,local_contribution,senior_density\n"
+            "007,renovation,1000000.005,0,1\n"
+            "NA,renovation,0001000000,500000.10,\n")
+    df = read_csv(io.StringIO(text))
+    assert list(df["name"]) == ["007", "NA"] and list(df["senior_density"]) == ["1", ""]
+    out = evaluate_table(df)
+    assert list(out["name"]) == ["007", "NA"]
+    assert out["error"][0] == "eligible_cost: '1000000.005' has fractions of a cent; use at most two decimal places"
+    assert (out["award"][1], out["binding"][1], out["error"][1]) == ("499999.90", "funding_need", "")
+
+
+def test_batch_rows_keep_their_index_when_an_optional_column_is_absent():
+    df = pd.DataFrame({"project_type": ["renovation", "renovation"], "eligible_cost": ["1000000", "300000"]},
+                      index=[10, 20])
+    out = evaluate_table(df)
+    assert list(out.index) == [10, 20]
+    assert list(out["award"]) == ["500000.00", "150000.00"] and list(out["error"]) == ["", ""]
+
+
+# Boundaries random runs have found or could miss, pinned so that no run passes by luck
+# (hypothesis runs every @example on every run, before the random ones).
+R = dict(project_type="renovation")
+
+
+EXCEPTION_WAIVES_MATCH = Application(**R, eligible_cost=100_000_000, local_contribution=10_000_000,
+                                     bpw_exception_requested=True, local_property_value=70_000_000)
+
+
+EXCEPTION_TIE = Application(**R, eligible_cost=100_000_000, bpw_exception_requested=True,
+                            local_property_value=50_000_000)
+
+
+EXCEPTION_CENT_MORE = EXCEPTION_TIE.replace(local_property_value=50_000_001)
+
+
+VALUE_EQUALS_AWARD = Application(**R, eligible_cost=100_000_000, local_contribution=10_000_000,
+                                 bpw_exception_requested=True, local_property_value=60_000_000)
+
+
+PRIOR_AT_CEILING = Application(**R, eligible_cost=100_000_000, prior_program_funds=30_000_000)
+
+
+PRIOR_ONE_CENT = Application(**R, eligible_cost=100_000_000, prior_program_funds=1)
+
+
+FEDERAL_EQUALS_COST = Application(**R, eligible_cost=100_000_000, federal_grant=100_000_000)
+
+
+CONTRARY_ABOVE_COST = Application(**R, eligible_cost=100_000_000, federal_grant=120_000_000, federal_law_contrary=True)
+
+
+ODD_CENT = Application(**R, eligible_cost=3, local_contribution=1)
+
+
+REQUEST_ZERO = Application(**R, eligible_cost=100_000_000, requested_amount=0)
+
+
+MASTER_PLAN_TIE = Application(project_type="master_plan", eligible_cost=3_000_000, local_contribution=1_500_000)
+
+
+PINNED = [EXCEPTION_WAIVES_MATCH, EXCEPTION_TIE, EXCEPTION_CENT_MORE, VALUE_EQUALS_AWARD, PRIOR_AT_CEILING,
+          PRIOR_ONE_CENT, FEDERAL_EQUALS_COST, CONTRARY_ABOVE_COST, ODD_CENT, REQUEST_ZERO, MASTER_PLAN_TIE]
+
+
+@settings(max_examples=settings.default.max_examples * 3 // 5)  # 60 of the usual 100
+@example(PINNED)
+@given(st.lists(applications(), min_size=1, max_size=40))
+def test_batch_equals_scalar(apps):
+    batch = evaluate_parsed(frame_of(apps))
+    for i, app in enumerate(apps):
+        a = evaluate(app)
+        row = batch.iloc[i]
+        assert (int(row.award), row.binding, row.route) == (a.amount, ";".join(a.binding), a.route)
+        assert int(row.local_shortfall) == a.local_shortfall
+        assert int(row.funding_gap) == a.funding_gap

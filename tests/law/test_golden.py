@@ -1,0 +1,232 @@
+"""Golden files (tests/golden/): the whole output of `python -m core evaluate` for the worked
+examples and the review's cases, under the default readings and under each single switch.
+A changed sentence shows as a diff; after a deliberate change, regenerate with UPDATE_GOLDEN=1
+and read the diff before committing."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from core.cli import main
+from core.law.analysis import describe, sweep, what_would_change, closing_local
+from core.law.application import Application
+from core.law.award import evaluate
+from core.law.readings import READINGS, parse
+from tests.support import ROOT, worked_examples
+
+
+HERE = ROOT / "tests" / "golden"
+
+
+EXAMPLES = {str(e["n"]): e["application"] for e in worked_examples()}
+
+
+RUNS = [(n, []) for n in EXAMPLES] + [(n, ["--reading", "local_match_effect=condition",
+                                          "--reading", "f_reference=prior_grant"]) for n in ("3", "6")]
+
+
+def _run(example: str, extra: list[str], tmp_path) -> str:
+    src = tmp_path / "app.json"
+    src.write_text(json.dumps(EXAMPLES[example]), encoding="utf-8")
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        assert main(["evaluate", str(src), *extra]) == 0
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("example,extra", RUNS, ids=lambda v: v if isinstance(v, str) else "-".join(v[1::2]) or "default")
+def test_evaluate_output_matches_the_golden_file(example, extra, tmp_path):
+    name = f"example_{example}" + ("" if not extra else "_" + "_".join(a.replace("=", "-") for a in extra[1::2]))
+    path = HERE / f"{name}.json"
+    got = _run(example, extra, tmp_path)
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        path.write_text(got, encoding="utf-8")
+    assert path.exists(), f"{path.name} missing: run with UPDATE_GOLDEN=1 once and review it"
+    assert got == path.read_text(encoding="utf-8")
+
+
+GOLDEN = HERE
+
+
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+
+
+SWEEP_TO = 400_000_000  # $4,000,000 in cents
+
+
+def _numbers(data: dict) -> dict:
+    """The same application with its amounts as JSON numbers (these goldens record them so)."""
+    return {k: _numbers(v) if isinstance(v, dict) else int(v) if isinstance(v, str) and v.isdigit() else v
+            for k, v in data.items()}
+
+
+# name -> application as a user writes it (the CLI's input).
+CASES = {
+    # The worked examples (tests/cases/worked_examples.json), a conversion drawn as a construction
+    # project (the same arithmetic, the other words).
+    **{f"rules_{e['n']}": _numbers(e["application"]) | ({"project_type": "construction"}
+                                                       if e["application"]["project_type"] == "conversion" else {})
+       for e in worked_examples()},
+    # Federal law to the contrary: the share is taken of the whole cost.
+    "federal_law_contrary": {"project_type": "construction", "eligible_cost": 1_000_000, "federal_grant": 200_000,
+                             "local_contribution": 0, "federal_law_contrary": True},
+    # The federal grant alone covers the cost: the warning, and nothing left to share.
+    "federal_covers_cost": {"project_type": "construction", "eligible_cost": 500_000, "federal_grant": 800_000},
+    # Odd cents: the State share rounded down, the local match rounded up.
+    "odd_cents": {"project_type": "construction", "eligible_cost": "333333.33", "federal_grant": "0.02",
+                  "local_contribution": "166666.65"},
+    # A request below every other cap, and prior funds with room left.
+    "requested_and_prior": {"project_type": "conversion", "eligible_cost": 2_000_000, "local_contribution": 1_000_000,
+                            "prior_program_funds": 100_000, "requested_amount": "123456.78"},
+    # Prior funds at the ceiling: no room, the check fails.
+    "prior_at_ceiling": {"project_type": "renovation", "eligible_cost": 900_000, "prior_program_funds": 300_000},
+    # The exception's property value exactly equal to the award: the condition passes.
+    "exception_value_equals_award": {"project_type": "renovation", "eligible_cost": 1_000_000,
+                                     "local_contribution": 100_000,
+                                     "bpw_exception": {"local_property_value": 600_000}},
+    # The exception bound by the property value (and the route changes along the sweeps).
+    "exception_property_binds": {"project_type": "conversion", "eligible_cost": 1_000_000,
+                                 "bpw_exception": {"local_property_value": 550_000}},
+    # The exception available but not paying more: the standard route; the value condition is measured
+    # against the exception route's own grant (held to that value), so it passes.
+    "exception_not_more": {"project_type": "construction", "eligible_cost": 1_000_000,
+                           "bpw_exception": {"local_property_value": 300_000}},
+    # The exception not available: State funds and State debt, both reasons given.
+    "exception_state_money": {"project_type": "renovation", "eligible_cost": 1_000_000, "local_contribution": 200_000,
+                              "bpw_exception": {"local_property_value": 900_000, "state_funds_in_property": True,
+                                                "state_bonded_debt": True}},
+}
+
+
+def result_of(data: dict) -> dict:
+    app = Application.from_dict(data)
+    sweeps = {}
+    for field in ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds",
+                  "requested_amount", "local_property_value"):
+        s = sweep(app, field, 0, SWEEP_TO, points=False)
+        sweeps[field] = [dict(b.to_dict(), text=describe(b, field)) for b in s.breakpoints]
+    changes = what_would_change(app)
+    # "evaluate" is exactly what the CLI prints: the result and its "what would change it" sentences.
+    return {"input": data, "evaluate": evaluate(app).to_dict() | {"changes": changes}, "what_would_change": changes,
+            "sweeps": sweeps}
+
+
+def golden_path(name: str) -> Path:
+    return GOLDEN / f"mutation_{name}.json"
+
+
+def load(name: str) -> dict:
+    return json.loads(golden_path(name).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_golden(name):
+    got = result_of(CASES[name])
+    if UPDATE:
+        GOLDEN.mkdir(exist_ok=True)
+        golden_path(name).write_text(json.dumps(got, indent=2) + "\n", encoding="utf-8")
+    want = load(name)
+    assert got["input"] == want["input"]
+    # Field by field, so a failure names what changed; then the whole, so nothing is skipped.
+    for i, step in enumerate(want["evaluate"]["steps"]):
+        assert got["evaluate"]["steps"][i] == step, f"step {i + 1}"
+    for i, check in enumerate(want["evaluate"]["checks"]):
+        assert got["evaluate"]["checks"][i] == check, f"check {check['id']}"
+    assert got["evaluate"] == want["evaluate"]
+    assert got["what_would_change"] == want["what_would_change"]
+    assert got["sweeps"] == want["sweeps"]
+
+
+@pytest.mark.slow   # a subprocess, or drawing: not in each mutant's run
+def test_cli_evaluate_prints_the_goldens():
+    """The files are what `python -m core evaluate` prints (one run for every case)."""
+    names = list(CASES)
+    r = subprocess.run([sys.executable, "-m", "core", "evaluate", "-"], input=json.dumps([CASES[n] for n in names]),
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    printed = json.loads(r.stdout)
+    for name, out in zip(names, printed):
+        assert out == load(name)["evaluate"], name
+
+
+def test_goldens_say_what_the_issue_names():
+    """The sentences a slip once got past the suite, spelled out (they are also in the files)."""
+    steps = {s["provision"]: s["text"] for s in load("odd_cents")["evaluate"]["steps"]}
+    assert steps["cost_share"] == ("The State share may not exceed 50% of the $333,333.31 of the cost of eligible "
+                                   "work remaining after the federal grant: $166,666.65 "
+                                   "(State share limit, rounded down to the cent).")
+    assert load("rules_4")["what_would_change"][3] == (
+        "Prior program funds above $200,000 would start to cut the award (prior-grant room).")
+    assert load("rules_1")["what_would_change"][3] == (
+        "Any prior program funds would limit the award to $300,000 less those funds (prior-grant room).")
+    assert load("rules_2")["what_would_change"][-1] == (
+        "Another $900,000 of local funds closes the $900,000 funding gap.")
+    assert load("rules_6")["what_would_change"][-1] == (
+        "Another $850,000 of local funds closes the $850,000 funding gap.")
+    texts = [b["text"] for b in load("exception_not_more")["sweeps"]["eligible_cost"]]
+    assert any(t.endswith("(back to the standard route)") for t in texts), texts
+    texts = [b["text"] for b in load("exception_property_binds")["sweeps"]["local_property_value"]]
+    assert any(t.endswith("(the Board exception route takes over)") for t in texts), texts
+    value = next(c for c in load("exception_value_equals_award")["evaluate"]["checks"] if c["id"] == "bpw_property_value")
+    assert value["status"] == "pass" and "$600,000, at least the $600,000 grant of the exception route" in value["message"]
+
+
+def test_cli_in_process_evaluate_and_sweep(tmp_path, capsys):
+    """The same commands run in this process (so mutation testing sees the code they run)."""
+    from core.cli import main
+    path = tmp_path / "apps.json"
+    path.write_text(json.dumps(CASES["rules_7"]), encoding="utf-8")
+    assert main(["evaluate", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == load("rules_7")["evaluate"]
+    path.write_text(json.dumps(CASES["rules_1"]), encoding="utf-8")
+    assert main(["sweep", "eligible_cost", "--from", "0", "--to", "1500000", str(path)]) == 0
+    got = json.loads(capsys.readouterr().out)
+    if UPDATE:
+        golden_path("sweep_rules_1").write_text(json.dumps(got, indent=2) + "\n", encoding="utf-8")
+    assert got == load("sweep_rules_1")
+
+
+SWITCHES = [(r.id, a.id) for r in READINGS for a in r.alternatives if a.id != r.default]
+
+
+# The change sentences (sweeps along every input) cost more: a few cases that each switch moves.
+CHANGES = ("rules_2", "rules_6", "odd_cents")
+
+
+def golden(reading: str, alt: str):
+    return GOLDEN / f"mutation_readings_{reading}_{alt}.json"
+
+
+@pytest.mark.parametrize("reading,alt", SWITCHES, ids=[f"{r}={a}" for r, a in SWITCHES])
+def test_every_sentence_under_each_switch(reading, alt):
+    readings = parse([f"{reading}={alt}"])
+    got = {}
+    for name, data in CASES.items():
+        app = Application.from_dict(data)
+        got[name] = {"evaluate": evaluate(app, None, readings).to_dict()}
+        if name in CHANGES:
+            got[name]["what_would_change"] = what_would_change(app, None, readings)
+            got[name]["closing_local"] = closing_local(app, None, readings)
+    if UPDATE:
+        golden(reading, alt).write_text(json.dumps(got, indent=2) + "\n", encoding="utf-8")
+    want = json.loads(golden(reading, alt).read_text(encoding="utf-8"))
+    for name in CASES:
+        for i, step in enumerate(want[name]["evaluate"]["steps"]):
+            assert got[name]["evaluate"]["steps"][i] == step, (name, f"step {i + 1}")
+        assert got[name] == want[name], name
+
+
+def test_cli_evaluate_with_a_reading_in_process(tmp_path, capsys):
+    from core.cli import main
+    path = tmp_path / "app.json"
+    path.write_text(json.dumps(CASES["rules_6"]), encoding="utf-8")
+    assert main(["evaluate", str(path), "--reading", "f_reference=prior_grant"]) == 0
+    want = json.loads(golden("f_reference", "prior_grant").read_text(encoding="utf-8"))["rules_6"]
+    assert json.loads(capsys.readouterr().out) == want["evaluate"] | {"changes": want["what_would_change"]}

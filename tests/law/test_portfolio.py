@@ -1,0 +1,254 @@
+"""A portfolio (core/law/portfolio.py): reading files, scores, allocation, the Board's
+discretion downstream."""
+import csv
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, strategies as st, settings
+
+from core.law.batch import BatchError, evaluate_table
+from core.law.portfolio import MAX_ROWS, PortfolioError, allocate, formula_words, parse_weights, read_sample, read_table, run, insight
+from core.law.rulesets import load
+from tests.support import ROOT
+
+
+awards_st = st.lists(st.integers(0, 80_000_000), min_size=0, max_size=40)
+
+
+@given(awards_st, st.integers(0, 2_000_000_000), st.sampled_from(["priority", "whole", "pro-rata"]), st.randoms())
+def test_allocation_never_exceeds_budget_or_award(awards, budget, mode, rnd):
+    order = np.array(rnd.sample(range(len(awards)), len(awards)), dtype=int)
+    out = allocate(np.array(awards, dtype=np.int64), order, budget, mode)
+    assert out.sum() <= budget
+    assert (out >= 0).all() and (out <= np.array(awards, dtype=np.int64)).all()
+    if sum(awards) <= budget:
+        assert list(out) == awards  # enough for everyone
+
+
+@given(awards_st, st.integers(0, 2_000_000_000))
+def test_priority_mode_nobody_below_a_partly_funded_project(awards, budget):
+    a = np.array(awards, dtype=np.int64)
+    order = np.arange(len(a))
+    out = allocate(a, order, budget, "priority")
+    partial = [i for i in order if 0 < out[i] < a[i]] + [i for i in order if out[i] == 0 and a[i] > 0]
+    if partial:
+        first = partial[0]
+        assert all(out[j] == 0 for j in order[list(order).index(first) + 1:])
+    assert len([i for i in order if 0 < out[i] < a[i]]) <= 1
+
+
+@given(awards_st, st.integers(0, 2_000_000_000))
+def test_pro_rata_is_proportional(awards, budget):
+    a = np.array(awards, dtype=np.int64)
+    out = allocate(a, np.arange(len(a)), budget, "pro-rata")
+    total = int(a.sum())
+    if total > budget:
+        for x, y in zip(a, out):
+            assert y == int(x) * budget // total
+
+
+def test_whole_mode_skips_what_does_not_fit():
+    out = allocate(np.array([500, 300, 200]), np.array([0, 1, 2]), 700, "whole")
+    assert list(out) == [500, 0, 200]
+
+
+def test_sample_is_illustrative_and_allocates():
+    df = read_sample()
+    assert len(df) == 20 and all(n.startswith("Illustrative: ") for n in df["name"])
+    r = run(df, 400_000_000, "priority")
+    assert r.good.all() and int(r.allocated.sum()) == 400_000_000
+    assert sorted(r.table["rank"].astype(int)) == list(range(1, 21))
+    assert set(r.table["binding"]) <= {"program_max", "cost_share", "funding_need", "prior_grant_room",
+                                       "cost_share;requested_amount", "requested_amount"}
+
+
+def test_scores_normalised_and_ties_broken_by_name():
+    df = pd.DataFrame({"name": ["b", "a", "c"], "project_type": ["renovation"] * 3,
+                       "eligible_cost": ["1000000"] * 3, "senior_density": ["10", "10", "30"],
+                       "distance_to_center_miles": ["", "", ""], "previously_funded": ["yes", "yes", "no"]})
+    r = run(df, 0, "priority", {"density": 1, "proximity": 1, "new_locality": 1})
+    assert list(r.table["priority_score"]) == ["0.0000", "0.0000", "0.6667"]
+    assert list(r.table["rank"]) == ["3", "2", "1"]          # tie between a and b broken by name
+    assert list(r.table["award"]) == ["500000.00"] * 3       # the score never changes an award
+    assert "Ties are broken by name" in formula_words({"density": 1, "proximity": 0, "new_locality": 0})
+
+
+def test_bad_rows_listed_good_rows_used():
+    df = pd.DataFrame({"name": ["ok", "bad"], "project_type": ["renovation", "castle"],
+                       "eligible_cost": ["1000000", "-1"]})
+    r = run(df, 100_000_000, "priority")
+    assert list(r.good) == [True, False]
+    assert r.table["allocated"][0] == "500000.00" and r.table["error"][1].startswith("project_type: 'castle'")
+
+
+@pytest.mark.parametrize("data,ok", [
+    ("\ufeffname,project_type,eligible_cost\nA,renovation,1000000\n".encode("utf-8"), True),
+    ("name;project_type;eligible_cost\nCafé;renovation;1000000\n".encode("latin-1"), True),
+    ('name,project_type,eligible_cost\n"Line\nbreak",renovation,1000000\n'.encode(), True),
+    (b"", False), (b"name,project_type,eligible_cost\n", True), (b"\x00\x01\x02binary", False),
+    (("c," * 1_000_000 + "\n").encode(), False),
+])
+def test_hostile_files_give_a_result_or_a_clear_message(data, ok):
+    if ok:
+        df = read_table(data, "f.csv")
+        run(df, 0, "priority")
+    else:
+        with pytest.raises(PortfolioError, match="f.csv: "):
+            read_table(data, "f.csv")
+
+
+def test_row_limit():
+    text = "name,project_type,eligible_cost\n" + "x,renovation,1\n" * (MAX_ROWS + 1)
+    with pytest.raises(PortfolioError, match="more than 20,000 applications"):
+        read_table(text, "big.csv")
+
+
+def test_weights_parsing():
+    assert parse_weights("density=2, proximity=0") == {"density": 2.0, "proximity": 0.0, "new_locality": 1.0}
+    for bad in ("colour=1", "density=x", "density=-1", "density=nan"):
+        with pytest.raises(ValueError, match="--weights"):
+            parse_weights(bad)
+
+
+@pytest.mark.slow   # a subprocess, or drawing: not in each mutant's run
+def test_cli_allocate(tmp_path):
+    out = tmp_path / "out.csv"
+    r = subprocess.run([sys.executable, "-m", "core", "allocate", str(ROOT / "core/law/samples/portfolio_illustrative.csv"),
+                        "--budget", "4000000", "--mode", "pro-rata", "--weights", "density=2", "-o", str(out)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.DictReader(out.open()))
+    assert {"award", "binding", "priority_score", "rank", "allocated"} <= set(rows[0])
+    assert sum(int(round(float(x["allocated"]) * 100)) for x in rows) <= 400_000_000
+    bad = subprocess.run([sys.executable, "-m", "core", "allocate", str(out), "--budget", "-5", "-o",
+                          str(tmp_path / "again.csv")],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and "--budget: '-5' is negative" in bad.stderr
+
+
+def test_variant_cost_insight():
+    from core.law.portfolio import insight
+    df = read_sample()
+    r = run(df, 400_000_000)
+    lines = insight(r, load(), load("cap-800k"))
+    assert any(line.startswith("7 of 20 are held by the $600,000 program maximum") for line in lines)
+    assert "more" in lines[-1] and "variant, not the regulation in force" in lines[-1]
+
+
+def test_rows_on_the_exception_route_carry_their_route_and_standard_award():
+    r = run(read_sample(), 400_000_000)
+    glen = r.table[r.table["name"] == "Illustrative: Glenwood senior center"].iloc[0]
+    assert (glen.award, glen.route, glen.standard_award, glen.binding) == ("500000.00", "bpw_exception", "450000.00",
+                                                                           "funding_need")
+    assert set(r.table["route"]) == {"standard", "bpw_exception"}
+    from core.law.portfolio import insight
+    lines = insight(r, load())
+    assert lines[2] == ("$50,000 of the $6,553,000 in maximum awards exists only at the Board of Public Works' "
+                        "discretion: 1 application is on the Board's exception route (without it, $450,000). Of the "
+                        "$4,000,000 allocated, $0 depends on the Board's approval.")
+
+
+def test_exceptions_excluded_allocates_every_row_its_standard_award():
+    df = read_sample()
+    assumed, excluded = run(df, 1_000_000_000), run(df, 1_000_000_000, exceptions="excluded")
+    assert list(excluded.table["award"]) == list(excluded.table["standard_award"])
+    assert list(excluded.allocated) == list(excluded.standard)   # a budget above the total: all allocated
+    assert set(excluded.table["route"]) == {"standard"}
+    assert int(assumed.allocated.sum()) - int(excluded.allocated.sum()) == 5_000_000
+    from core.law.portfolio import insight
+    assert insight(excluded, load())[2] == ("The Board of Public Works exception is not counted: 1 application would "
+                                            "get $50,000 more in all if the Board approves it.")
+    with pytest.raises(ValueError, match="exceptions: 'maybe'"):
+        run(df, 1, exceptions="maybe")
+
+
+@pytest.mark.slow   # a subprocess, or drawing: not in each mutant's run
+def test_cli_allocate_exceptions_excluded(tmp_path):
+    sample = str(ROOT / "core/law/samples/portfolio_illustrative.csv")
+    outs = {}
+    for flag in ("assumed", "excluded"):
+        out = tmp_path / f"{flag}.csv"
+        r = subprocess.run([sys.executable, "-m", "core", "allocate", sample, "--budget", "10000000",
+                            "--exceptions", flag, "-o", str(out)], capture_output=True, text=True, cwd=ROOT)
+        assert r.returncode == 0, r.stderr
+        assert "1 on the Board's exception route" in r.stderr
+        outs[flag] = {row["name"]: row for row in csv.DictReader(out.open())}
+    glen = "Illustrative: Glenwood senior center"
+    assert (outs["assumed"][glen]["route"], outs["assumed"][glen]["allocated"]) == ("bpw_exception", "500000.00")
+    assert (outs["excluded"][glen]["route"], outs["excluded"][glen]["allocated"]) == ("standard", "450000.00")
+    assert all(row["allocated"] == row["standard_award"] for row in outs["excluded"].values())
+
+
+def test_rejected_rows_do_not_move_the_priority_scores():
+    df = read_sample()
+    clean = run(df, 400_000_000)
+    bad = pd.concat([df, pd.DataFrame([{**df.iloc[0].to_dict(), "name": "Rejected row", "eligible_cost": "oops",
+                                        "senior_density": "999999"}])], ignore_index=True)
+    with_bad = run(bad, 400_000_000)
+    assert not with_bad.good[-1]
+    assert list(with_bad.table["priority_score"][:-1]) == list(clean.table["priority_score"])
+    assert list(with_bad.table["rank"][:-1]) == list(clean.table["rank"])
+    np.testing.assert_array_equal(with_bad.allocated[:-1], clean.allocated)
+
+
+def test_master_plans_are_not_said_to_be_held_by_the_600k_maximum():
+    df = pd.DataFrame([{"name": "Plan A", "project_type": "master_plan", "eligible_cost": "40000",
+                        "local_contribution": "20000"},
+                       {"name": "Centre B", "project_type": "conversion", "eligible_cost": "3000000",
+                        "local_contribution": "1500000"}])
+    lines = insight(run(df, 100_000_000), load())
+    assert "2 of 2 are held by the program maximum: 1 at $600,000, 1 master plan at $15,000." in lines
+    lines = insight(run(df.iloc[:1], 100_000_000), load())
+    assert "1 of 1 are held by the $15,000 program maximum for a master plan." in lines
+
+
+def test_no_requested_amount_named_is_not_requested_zero():
+    df = pd.DataFrame([{"name": "A", "project_type": "conversion", "eligible_cost": "1000000"}])
+    lines = insight(run(df, 100_000_000), load())
+    assert lines[0] == "1 applications; no requested amount was named."
+    assert not any("requested $0" in line for line in lines)
+
+
+def test_portfolio_names_are_capped_and_clean():
+    from core.law.portfolio import PortfolioError, read_sample, read_table, run
+    df = read_sample()
+    df.loc[0, "name"], df.loc[1, "name"] = "x" * 121, "a\u202eb"
+    result = run(df, 400_000_000)
+    assert result.table["error"][0] == ("name: '" + "x" * 60 + "…' is 121 characters long; at most 120 are allowed")
+    assert "RIGHT-TO-LEFT OVERRIDE" in result.table["error"][1]
+    assert result.table["error"][2] == "" and int(result.good.sum()) == len(df) - 2
+    with pytest.raises(PortfolioError, match=r"row 2, column 'name': 1,048,576 characters; a cell holds at most 1,000"):
+        read_table(b"name,project_type,eligible_cost\n" + b"n" * 2**20 + b",renovation,1\n", "big.csv")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=2000))
+def test_fuzz_csv_reader_gives_result_or_clear_message(data):
+    try:
+        df = read_table(data, "upload.csv")
+    except PortfolioError as err:
+        assert str(err).startswith("upload.csv: ")
+        return
+    try:
+        run(df, 100_000_000)
+    except BatchError as err:
+        assert "missing column" in str(err)
+
+
+csv_text = st.lists(st.lists(st.text(max_size=12), min_size=1, max_size=6), min_size=1, max_size=8).map(
+    lambda rows: "\n".join(",".join(r) for r in [["project_type", "eligible_cost", "local_contribution"]] + rows))
+
+
+@settings(max_examples=150, deadline=None)
+@given(csv_text)
+def test_fuzz_csv_rows_only_row_errors(text):
+    try:
+        df = read_table(text, "f.csv")
+    except PortfolioError:
+        return
+    out = evaluate_table(df)
+    assert len(out) == len(df)
+    assert ((out["error"] == "") | out["error"].str.contains(": ")).all()

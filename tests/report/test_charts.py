@@ -1,0 +1,94 @@
+"""The charts and their sentences (core/report/charts.py, chart_text.py): colours that read,
+one per source and per cap, binding caps marked by more than colour, presentation type."""
+import json
+
+import pytest
+from hypothesis import given, settings
+
+from core.law.application import Application
+from core.law.award import evaluate
+from core.report import chart_text, charts
+from tests.support.strategies import applications
+
+
+def _contrast(a: str, b: str = "#ffffff") -> float:
+    def lum(h):
+        c = [int(h.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        c = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("name,color", sorted({**charts.SOURCE_COLORS, **charts.CAP_COLORS, "cost": charts.COST,
+                                                "text": charts.TEXT}.items()))
+def test_every_chart_colour_reads_on_white_and_under_white_labels(name, color):
+    assert _contrast(color) >= 4.5, (name, color, round(_contrast(color), 2))
+
+
+def test_colours_are_one_per_source_and_one_per_cap():
+    from core.law.provisions import CAP
+    assert len(set(charts.SOURCE_COLORS.values())) == 4
+    assert set(charts.CAP_COLORS) == set(CAP) and len(set(charts.CAP_COLORS.values())) == len(CAP)
+    assert charts.COST not in charts.SOURCE_COLORS.values()
+
+
+AWARD = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": "3000000",
+                                        "federal_grant": "200000", "local_contribution": "1000000"}))
+
+
+def test_waterfall_and_funding_draw_each_source_in_its_own_colour():
+    bar = charts.waterfall_figure(AWARD).data[0]
+    assert list(bar.marker.color) == [charts.COST, charts.SOURCE_COLORS["federal"], charts.SOURCE_COLORS["state"],
+                                      charts.SOURCE_COLORS["local"], charts.SOURCE_COLORS["gap"]]
+    fund = charts.funding_figure([("A", AWARD)])
+    assert [t.marker.color for t in fund.data] == [charts.SOURCE_COLORS[k] for k in ("federal", "state", "local", "gap")]
+
+
+def test_headroom_colours_each_cap_and_hatches_the_binding_one():
+    bar = charts.headroom_figure(AWARD).data[0]
+    assert list(bar.marker.color) == [charts.CAP_COLORS[c] for c in AWARD.caps]
+    assert list(bar.marker.pattern.shape) == ["/" if c in AWARD.binding else "" for c in AWARD.caps]
+    assert [t for t in bar.text if t.endswith("binding")] == ["$600,000, binding"]
+
+
+def test_two_caps_at_one_value_are_drawn_apart():
+    tie = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": "1000000",
+                                          "local_contribution": "500000"}))   # cost share = need = $500,000
+    fig = charts.compare_caps_figure([("Tie", tie)])
+    ys = {t.name: t.y[0] for t in fig.data[1:]}
+    assert len(set(ys.values())) == len(ys)
+    assert fig.data[0].insidetextanchor == "start"          # the award's label is away from the markers
+    assert fig.layout.legend.yanchor == "bottom" and fig.layout.legend.y >= 1   # above the plot
+
+
+def test_presentation_type_is_large():
+    small, large = charts.headroom_figure(AWARD), charts.headroom_figure(AWARD, large=True)
+    assert small.layout.font.size == 14 and large.layout.font.size == 22
+    assert large.layout.title.font.size > small.layout.title.font.size
+
+
+def test_chart_sentences():
+    assert chart_text.headroom(AWARD)[0] == ("Program maximum binds: award $600,000, $800,000 below the State share "
+                                             "limit. Route: Standard route (50% State share).")
+    assert chart_text.waterfall(AWARD)[0] == (
+        "Of the $3,000,000 cost of eligible work, the federal grant $200,000, the State grant $600,000 and the "
+        "local contribution $1,000,000 leave a funding gap of $1,200,000.")
+    rows = chart_text.headroom(AWARD)[1]
+    assert rows[0] == {"Cap": "Program maximum", "Amount": "$600,000", "Headroom above the award": "$0",
+                       "Binding": "yes"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(applications())
+def test_calculator_charts_unchecked_are_the_checked_figures(app):
+    """The calculator skips Plotly's validation on every slider move: what it sends must be
+    exactly what the validated figure would be."""
+    import plotly.io as pio
+
+    from core.report.charts import headroom_figure, waterfall_figure
+    award = evaluate(app)
+    for figure in (headroom_figure, waterfall_figure):
+        checked = json.loads(pio.to_json(figure(award), validate=False))
+        unchecked = json.loads(pio.to_json(figure(award, validate=False), validate=False))
+        assert unchecked == checked

@@ -1,0 +1,118 @@
+"""The comparison table and CSV export (core/report/compare.py, export.py): every input of the
+computation has a column, and every cell is safe for spreadsheets."""
+import csv
+import io
+import os
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from core.law import readings as R
+from core.law.award import evaluate
+from core.report.export import csv_bytes, dangerous, spreadsheet_safe
+from tests.support import ROOT
+from tests.support.builders import application
+from tests.support.strategies import applications
+
+
+def app(**fields):
+    """An application: a conversion unless told otherwise."""
+    return application(**({"project_type": "conversion"} | fields))
+
+
+@settings(max_examples=200, deadline=None)
+@given(applications(), applications(), st.sampled_from(R.every()), st.sampled_from(R.every()))
+def test_compare_rows_of_different_awards_never_show_identical_inputs(a1, a2, r1, r2):
+    from core.report.compare import COLUMNS, table
+    x, y = evaluate(a1, readings=r1), evaluate(a2, readings=r2)
+    df = table([("one", x), ("two", y)])
+    inputs = [c for c in COLUMNS if c not in ("State grant award", "Binding", "Route", "Local match shortfall",
+                                              "Funding gap")]
+    if x.amount != y.amount:
+        assert not df.iloc[0][inputs].equals(df.iloc[1][inputs])
+
+
+def test_compare_shows_federal_law_and_the_exception_inputs():
+    from core.report.compare import table
+    one = evaluate(app(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=100_000))
+    two = evaluate(app(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=100_000,
+                       federal_law_contrary=True))
+    assert one.amount != two.amount
+    df = table([("one", one), ("two", two)])
+    assert list(df["Federal law requires otherwise"]) == ["no", "yes"]
+    three = evaluate(app(project_type="renovation", eligible_cost=1_000_000, local_contribution=100_000,
+                         bpw_exception=dict(local_property_value=700_000, state_bonded_debt=True)))
+    row = table([("three", three)]).iloc[0]
+    assert (row["Value of property made available locally"], row["The State carries bonded debt on it"]) == \
+        ("$700,000", "yes")
+
+
+HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
+
+
+DANGER = ("=", "+", "-", "@", "\t", "\r")
+
+
+APP = {"project_type": "renovation", "eligible_cost": 1_000_000, "local_contribution": 500_000}
+
+
+def run(*args, stdin=None, env=None, timeout=120):
+    return subprocess.run([sys.executable, "-m", "core", *map(str, args)], input=stdin, capture_output=True,
+                          text=True, cwd=ROOT, timeout=timeout, env={**os.environ, **(env or {})})
+
+
+def cells(data: bytes) -> list[list[str]]:
+    """Rows as a real CSV reader sees them (newline='' as the csv module asks)."""
+    return list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
+
+
+def assert_safe(rows: list[list[str]]) -> None:
+    for row in rows:
+        for cell in row:
+            assert not cell.startswith(DANGER), f"unsafe cell {cell!r} in {row}"
+
+
+@pytest.mark.parametrize("value, written", [
+    ("=1+1", "'=1+1"), ("+1", "'+1"), ("-1", "'-1"), ("@SUM(1)", "'@SUM(1)"), ("\tx", "'\tx"),
+    ("\r@SUM(1)", "'\r@SUM(1)"), ("x\r=2+2", "'x\r=2+2"), ("a\nb", "'a\nb"), ("plain", "plain"), ("", ""),
+])
+def test_every_dangerous_cell_is_prefixed_and_quoted(value, written):
+    data = csv_bytes(pd.DataFrame({"name": [value], "n": [-5]}))
+    rows = cells(data)
+    assert rows == [["name", "n"], [written, "-5"]]   # one row: no CR or LF escaped its cell
+    if dangerous(value) and ("\r" in value or "\n" in value):
+        assert f'"{written}"'.encode() in data          # quoted, so every reader keeps it in its cell
+
+
+def test_portfolio_and_comparison_downloads_are_safe():
+    from core.law.award import evaluate
+    from core.law.application import Application
+    from core.report.compare import table
+    from core.law.portfolio import read_table, run as allocate
+
+    result = allocate(read_table((HOSTILE / "formulas.csv").read_bytes(), "formulas.csv"), 100_000_000)
+    assert_safe(cells(csv_bytes(result.table)))
+    award = evaluate(Application.from_dict(APP))
+    rows = cells(csv_bytes(table([("x\r=2+2", award), ("=cmd|' /C calc'!A0", award)], machine=True)))
+    assert_safe(rows) and len(rows) == 3
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from("=+-@\t\r\n\",;'ab1 é"), max_size=8), min_size=1, max_size=5))
+def test_any_text_reads_back_as_one_safe_row(values):
+    """Whatever the cells, a real CSV reader sees one row per table row, no cell a spreadsheet
+    would run, and each cell is what was written, with a leading apostrophe where it was risky."""
+    df = pd.DataFrame({f"c{i}": [v] for i, v in enumerate(values)})
+    rows = cells(csv_bytes(df))
+    assert len(rows) == 2
+    assert_safe(rows)
+    assert rows[1] == [("'" + v) if dangerous(v) else v for v in values]
+
+
+def test_spreadsheet_formula_cells_are_neutralised():
+    df = pd.DataFrame({"name": ["=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "ok", "\tx"], "n": range(6)})
+    safe = spreadsheet_safe(df)
+    assert list(safe["name"]) == ["'=HYPERLINK(\"http://x\")", "'+1", "'-2", "'@SUM(A1)", "ok", "'\tx"]
+    assert b"'=HYPERLINK" in csv_bytes(df)

@@ -1,0 +1,101 @@
+"""The board report as HTML (core/report/html.py): content, citations, readings, escaping, and
+offline rendering in Chromium."""
+
+
+from core.law.application import Application
+from core.law.award import evaluate
+from core.law.rulesets import load
+from core.report.html import Item, Report, render
+
+
+BIG = Application.from_dict({"project_type": "renovation", "eligible_cost": 3_000_000, "local_contribution": 1_500_000})
+
+
+SMALL = Application.from_dict({"project_type": "renovation", "eligible_cost": 1_000_000, "local_contribution": 500_000})
+
+
+EVIL = "<img src=x onerror=alert(1)> & <b>bold</b>"
+
+
+def report(**kw):
+    return Report([Item(EVIL, evaluate(BIG), "notes <script>alert(2)</script>"),
+                   Item("Reduced scope", evaluate(SMALL, load("cap-800k")))], prepared_by="Grants <office>", **kw)
+
+
+def test_html_holds_award_binding_citations_and_escapes_user_text():
+    doc = render(report())
+    assert "$600,000" in doc and "program maximum ($600,000)" in doc
+    assert "A grant for conversion, acquisition, renovation, equipment, or construction may not exceed $600,000." in doc
+    assert "Interpretations applied" in doc and "Policy variant" in doc and "698739a14092" in doc
+    assert EVIL not in doc and "&lt;img src=x onerror=alert(1)&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in doc
+    assert "<script>alert(2)" not in doc and "Grants &lt;office&gt;" in doc
+    assert "<script src" not in doc and "<link" not in doc   # nothing fetched: plotly.js is inline
+    assert doc.count("<section") == 4   # two scenarios, the comparison, the sources
+    assert "@media print" in doc and "break-before: page" in doc
+
+
+def _text(doc: str) -> str:
+    import re
+    body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", doc, flags=re.S)
+    body = re.sub(r'<div class="chart">.*?</div>\s*</div>', " ", body, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", body).split())
+
+
+def test_each_scenario_lists_the_readings_that_would_change_its_award_in_words():
+    exception = Application.from_dict({"project_type": "construction", "eligible_cost": "800000",
+                                       "federal_grant": "200000", "bpw_exception": {"local_property_value": "1000000"}})
+    short = Application.from_dict({"project_type": "renovation", "eligible_cost": 1_000_000,
+                                   "local_contribution": 100_000})
+    text = _text(render(Report([Item("Exception", evaluate(exception)), Item("Short match", evaluate(short)),
+                                Item("Plain", evaluate(SMALL))])))
+    assert ("Readings that would change this award What &quot;§F&quot; refers to: read as “§F is the top-up for "
+            "earlier grantees”, the award would be $300,000 (State share limit).") in text
+    assert ("What a short local match does: read as “A condition of any award”, the award would be $0 (local match "
+            "condition).") in text
+    assert text.count("No single other reading of the regulation changes this award.") == 1
+
+
+def test_one_citation_per_cap_on_every_surface_and_no_internal_ids_where_people_read():
+    from core.law.provisions import source_words
+    a = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": 1_000_000,
+                                        "federal_grant": 400_000, "local_contribution": 300_000}))
+    doc = render(Report([Item("With a federal grant", a)]))
+    assert source_words(a) == ("§E State share of the cost remaining after the federal grant; Funding need (an "
+                               "interpretation: no sentence says it)")
+    text = _text(doc)
+    assert "From: " + source_words(a) in text
+    assert "§E State share of the cost remaining after the federal grant If a federal grant is applied" in text
+    assert "§C" not in text.split("The regulation's sentences for the caps that bind")[1].split("Interpretations")[0]
+    # ids only in the table of names the data files use, each beside its label
+    people, programs = text.split("For programs: the names used in the data files")
+    for internal in ("program_max", "cost_share", "funding_need", "f_reference", "board_exception", "bpw_exception",
+                     "local_match_effect", "id regulation"):
+        assert internal not in people, internal
+    assert "State share limit cost_share" in programs and "What &quot;§F&quot; refers to f_reference" in programs
+    assert people.count("Paragraph letters are inferred") == 1   # once, under the title
+    assert "§E, with a federal grant applied, 50% of the cost remaining after it" in people
+
+
+def test_report_renders_offline_with_no_failed_request(chromium, tmp_path):  # noqa: F811
+    path = tmp_path / "report.html"
+    path.write_text(render(report()), encoding="utf-8")
+    page = chromium.new_page()
+    failed, errors, external = [], [], []
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    def block(route):
+        if route.request.url.startswith("file:"):
+            route.continue_()
+        else:
+            external.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", block)
+    page.goto(path.as_uri())
+    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot .main-svg').length >= 7", timeout=30_000)
+    assert page.locator(".js-plotly-plot").count() == 7
+    assert not failed and not errors and not external
+    assert page.locator("img").count() == 0       # the name's <img> stayed text
+    assert EVIL in page.inner_text("body")

@@ -1,0 +1,217 @@
+"""The Compare page in AppTest: choosing scenarios, the library's actions and history, import."""
+import re
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.law.rulesets import load
+from core.store.model import Scenario
+from tests.support import ROOT
+from tests.support.pages import dashboard as start, save
+from tests.support.panel import Panel
+from tests.support.store import APP
+
+
+def test_save_and_overwrite_asks_first(db):
+    at = save(start(), "As submitted", "first")
+    assert not at.exception
+    assert db.get("As submitted").notes == "first"
+    Panel(at).move("eligible_cost", 3_000_000)
+    save(at, "As submitted")
+    assert any("already exists" in w.value for w in at.warning)
+    assert db.get("As submitted").application.eligible_cost == 100_000_000   # not yet replaced
+    at.button(key="w:overwrite_yes").click().run()
+    assert db.get("As submitted").application.eligible_cost == 300_000_000
+
+
+def test_bad_name_is_refused_clearly(db):
+    at = save(start(), "   ")
+    assert any("Not saved" in e.value and "is empty" in e.value for e in at.error)
+    assert db.names() == []
+
+
+def to_compare(at):
+    at.switch_page("pages/compare.py").run()
+    assert not at.exception
+    return at
+
+
+def test_compare_shows_saved_scenarios_with_charts(db):
+    at = save(start(), "Base")
+    Panel(at).move("federal_grant", 400_000)
+    save(at, "<b>With federal</b>")
+    to_compare(at)
+    assert at.multiselect(key="w:cmp_names").value == ["<b>With federal</b>", "Base"]
+    answers = at.table[0].value       # the answer first: its own table, before the inputs
+    assert list(answers.columns) == ["Scenario", "State grant award", "Binding", "Route", "Funding gap",
+                                     "Local match shortfall"]
+    # st.table reads each cell as Markdown: a name is a code span (shown as typed), ours escaped
+    assert list(answers["Scenario"]) == ["` <b>With federal</b> `", "` Base `"]
+    assert list(answers["State grant award"]) == ["\\$100,000", "\\$500,000"]
+    inputs = at.dataframe[0].value
+    assert list(inputs.columns)[:3] == ["Scenario", "Project type", "Total cost of eligible work"]
+    assert list(inputs["Federal grant"]) == ["$400,000", "$0"]
+    assert len(at.get("plotly_chart")) == 3
+    at.selectbox(key="w:cmp_baseline").set_value("Base").run()
+    assert not at.exception
+
+
+def test_illustrative_samples_are_labelled(db):
+    at = to_compare(start())
+    at.button[0].click().run()
+    assert all(n.startswith("Illustrative: ") for n in db.names()) and len(db.names()) == 4
+
+
+def test_load_rename_duplicate_delete_undo(db):
+    at = save(start({"project_type": "renovation", "eligible_cost": "3000000", "local_contribution": "1500000"}), "Big")
+    at = save(start(), "Small")
+    to_compare(at)
+    at.selectbox(key="w:lib_pick").set_value("Big").run()
+    at.text_input(key="w:lib_new").input("Bigger").run()
+    at.button(key="w:lib_Renamed").click().run()
+    assert sorted(db.names()) == ["Bigger", "Small"]
+    at.selectbox(key="w:lib_pick").set_value("Bigger").run()
+    at.text_input(key="w:lib_new").input("Copy").run()
+    at.button(key="w:lib_Duplicated").click().run()
+    assert sorted(db.names()) == ["Bigger", "Copy", "Small"]
+    at.selectbox(key="w:lib_pick").set_value("Copy").run()
+    at.button(key="w:lib_delete").click().run()
+    assert sorted(db.names()) == ["Bigger", "Small"]
+    at.button(key="w:undo").click().run()
+    assert sorted(db.names()) == ["Bigger", "Copy", "Small"]
+    at.selectbox(key="w:lib_pick").set_value("Bigger").run()
+    at.button(key="w:lib_load").click().run()
+    assert not at.exception
+    assert next(m.value for m in at.metric if m.label == "State grant award") == "$600,000"
+    assert at.query_params["eligible_cost"] == "3000000"
+
+
+def compare() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=60).run()
+    at.switch_page("pages/compare.py").run()
+    assert not at.exception
+    return at
+
+
+def test_without_sign_in_everything_is_local_and_no_sign_in_shows(db):
+    db.save("A", APP)
+    at = compare()
+    assert [b.label for b in at.button if b.label in ("Sign in", "Sign out")] == []
+    assert "Owner: local   Last changed by: local" in at.text[0].value
+    assert not [c for c in at.caption if "Only its owner" in c.value]   # local owns everything here
+
+
+def test_history_and_restore_an_earlier_version(db):
+    db.save("A", APP)
+    db.save("A", APP.replace(federal_grant=10_000_00), overwrite=True)
+    at = compare()
+    rows = [r for r in at.dataframe if "Who" in r.value.columns][0].value.to_dict("records")
+    assert [(r["Who"], r["What"], r["Scenario"]) for r in rows] == [("local", "save", "A"), ("local", "overwrite", "A")]
+    version = at.selectbox(key="w:hist_event")
+    assert version.options == [f"as it was after change #{rows[0]['#']}"]   # the last change is what it is now
+    version.set_value(f"after change #{rows[0]['#']}").run()
+    at.button(key="w:hist_restore").click().run()
+    assert not at.exception
+    assert db.get("A").application == APP
+    assert [e.action for e in db.history("A")] == ["save", "overwrite", "restore"]
+    assert [s.value.replace("\\", "") for s in at.success] == [f"Restored ` A ` as it was after change #{rows[0]['#']}."]  # name literal
+
+
+def test_deleted_scenario_listed_and_restored_under_another_name_when_taken(db):
+    db.save("A", APP)
+    db.save("B", APP)
+    db.delete("B")
+    db.save("B", APP.replace(federal_grant=5), actor="someone@example.org")   # the name taken since
+    at = compare()
+    pick = at.selectbox(key="w:del_pick")
+    assert pick.options == ["B (deleted by local)"]
+    deleted_history = [d for d in at.dataframe if "Who" in d.value.columns][-1].value
+    assert list(deleted_history["What"]) == ["save", "delete"]          # the deleted one's, not the new B's
+    at.button(key="w:del_restore").click().run()
+    assert any("a scenario named 'B' already exists" in e.value.replace("\\", "") for e in at.error)
+    at.text_input(key="w:del_name").input("B (old)")
+    at.button(key="w:del_restore").click().run()
+    assert not at.exception
+    assert sorted(db.names()) == ["A", "B", "B (old)"] and db.deleted() == []
+    assert db.get("B (old)").application == APP and db.get("B (old)").owner == "local"
+    assert [e.action for e in db.history("B (old)")] == ["save", "delete", "restore"]
+
+
+def test_refusal_on_the_page_says_why(db):
+    db.save("Theirs", APP, actor="alice@example.org")
+    at = compare()
+    assert any("Only its owner (or an administrator) may rename" in c.value for c in at.caption)
+    at.button(key="w:lib_delete").click().run()
+    assert not at.exception
+    assert any("belongs to alice@example.org; only its owner or an administrator may delete it" in e.value.replace("\\", "")
+               for e in at.error)   # shown through ui.text.md, which escapes Markdown
+    assert db.names() == ["Theirs"]
+
+
+
+
+CODE = re.compile(r"(`+) .*? \1", re.S)
+
+
+def outside_code(markdown: str) -> str:
+    """What Markdown would interpret: everything but the code spans."""
+    return CODE.sub("", markdown)
+
+
+def fill(store, n):
+    rs = load()
+    stamps = [f"2026-01-01T00:{i // 60:02d}:{i % 60:02d}+00:00" for i in range(n)]
+    store.import_scenarios([Scenario(f"Scenario {i:03d}", APP.replace(eligible_cost=100_000_000 + i * 100), rs.id,
+                                     rs.version, rs.to_data(), "", stamps[i], stamps[i]) for i in range(n)])
+
+
+def test_compare_opens_on_the_most_recent_few_and_pages(db):
+    fill(db, 60)
+    at = start(page="pages/compare.py")
+    chosen = at.multiselect(key="w:cmp_names")
+    assert chosen.value == ["Scenario 059", "Scenario 058", "Scenario 057", "Scenario 056"]
+    assert len(chosen.options) == 25 and chosen.max_selections == 12   # this page's names, not all 60
+    assert len(at.selectbox(key="w:lib_pick").options) == 25
+    assert any("60 of 60 saved scenarios found; page 1 of 3" in c.value.replace("\\", "") for c in at.caption)
+    at.number_input(key="w:lib_page").set_value(3).run()
+    assert at.selectbox(key="w:lib_pick").options[0] == "Scenario 009" and len(at.selectbox(key="w:lib_pick").options) == 10
+    assert at.multiselect(key="w:cmp_names").value[:4] == chosen.value        # the selection stays
+    at.text_input(key="w:lib_search").input("scenario 01").run()
+    assert at.selectbox(key="w:lib_pick").options == [f"Scenario {i:03d}" for i in range(19, 9, -1)]
+    at.text_input(key="w:lib_search").input("100%_").run()                    # wildcards taken literally
+    assert any("0 of 60 saved scenarios found" in c.value.replace("\\", "") for c in at.caption)
+    assert not at.exception
+
+
+@pytest.mark.parametrize("name", ["https://example.com/x", "![x](https://example.com/i.png)", ":red[R1]",
+                                  "&copy; $$x^2$$", ":material/warning:", "a `b` ``c``"])
+def test_duplicate_notice_shows_the_name_literally(db, name):
+    db.save("Original", APP)
+    at = start(page="pages/compare.py")
+    at.text_input(key="w:lib_new").input(name)
+    at.button(key="w:lib_Duplicated").click().run()
+    assert not at.exception
+    note = next(s.value for s in at.success if "Duplicated" in s.value)
+    assert outside_code(note).replace("\\", "") == "Duplicated  as ."     # both names inside code spans
+    shown = [m.group(0) for m in CODE.finditer(note)]
+    assert shown[0] == "` Original `"
+    body = shown[1][len(shown[1].split(" ")[0]) + 1:-len(shown[1].split(" ")[0]) - 1]
+    assert body.replace("\u2060", "") == name                           # exactly as typed
+    assert db.get(name) is not None
+
+
+HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
+
+
+@pytest.mark.parametrize("fixture, text", [
+    ("deep.json", "nested more than 12 levels deep"),
+    ("deep_in_scenario.json", "nested more than 12 levels deep"),
+    ("huge_int.json", "a number of 5,000 digits"),
+    ("duplicate_keys.json", "appears twice in one object"),
+])
+def test_the_compare_page_parser_gives_one_line(fixture, text):
+    """The Compare page's import reads uploads with the same parser (core.law.inputs.parse_json)."""
+    from core.law.inputs import InputError, parse_json
+    with pytest.raises(InputError, match=text) as err:
+        parse_json((HOSTILE / fixture).read_bytes(), fixture)
+    assert str(err.value).startswith(fixture) and "\n" not in str(err.value)
