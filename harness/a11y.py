@@ -1,6 +1,6 @@
 """Every page in every state a user reaches, for axe-core and the other accessibility checks.
 
-Shared by tests/test_accessibility.py and bench/axe_survey.py (which prints the counts)."""
+Used by tests/browser/test_accessibility.py."""
 from __future__ import annotations
 
 import json

@@ -45,7 +45,7 @@ h1 span, h2 span, h3 span { white-space: normal !important; }
 
 # The team deployment's Content-Security-Policy allows this script by its hash: after an edit,
 # put the hash `deploy/run-team --print-csp` prints into deploy/security-headers.conf
-# (tests/test_team.py fails until then).
+# (tests/deploy/test_team.py fails until then).
 SCRIPT = """<script>
 (() => {
   const doc = window.parent && window.parent.document ? window.parent.document : document;

@@ -13,7 +13,7 @@ process, so the browser receives what `go.Figure(**spec)` would have sent.
 
 Use it only for a figure made for this one call (nothing else keeps or changes it) and of
 plain lists, not numpy arrays (Plotly would turn those into base64):
-tests/test_plotly_send.py checks that the JSON sent is the same.
+tests/report/test_plotly_send.py checks that the JSON sent is the same.
 """
 from __future__ import annotations
 

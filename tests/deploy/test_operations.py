@@ -340,7 +340,7 @@ def test_the_deploy_commands_docs_deploy_md_shows_exist_and_say_how_to_use_them(
 
 def test_the_server_setup_commands_of_docs_deploy_md_are_the_ones_the_units_expect():
     """The account and folders of "On a server with systemd" (run for real in a container by
-    tests/test_container.py) match the units' User, paths and the backup folder."""
+    tests/deploy/test_container.py) match the units' User, paths and the backup folder."""
     block = setup_block()
     assert "useradd --system" in block and " grants" in block
     for path in ("/opt/grants", "/etc/grants", "/opt/grants/data", "/var/backups/grants", "/var/log/grants"):
