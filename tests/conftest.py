@@ -19,6 +19,7 @@ settings.register_profile("mutation", parent=settings.get_profile("no-timing"), 
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "no-timing"))
 
 # The shared fixtures (tests/support): the scenario library on SQLite and PostgreSQL, a page's own library.
+from tests.support.browser import chromium  # noqa: E402,F401
 from tests.support.store import db, store, url  # noqa: E402,F401
 
 
