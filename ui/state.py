@@ -14,7 +14,7 @@ from pathlib import Path
 import streamlit as st
 
 from core.law.application import Application, parse_field
-from core.law.fields import EXCEPTION_FIELDS, FIELD, FIELDS
+from core.law.fields import FIELD, FIELDS
 from core.law.money import ValidationError
 from core.law.readings import DEFAULT as DEFAULT_READINGS, READING, READING_IDS, ReadingError, Readings
 from core.law.rulesets import RulesetError, Ruleset, available, load
@@ -23,7 +23,6 @@ from ui.text import literal, md, message
 # The realistic example the dashboard opens on (ISSUE: renovation, $1,000,000, local $500,000).
 EXAMPLE = {"project_type": "renovation", "eligible_cost": 100_000_000, "local_contribution": 50_000_000}
 APP_FIELDS = tuple(f.name for f in FIELDS if f.group != "considerations")
-ALWAYS_IN_URL = ("project_type", "eligible_cost", "federal_grant", "local_contribution", "prior_program_funds")
 K = "app:"
 PAGE_PARAMS = ("present",)   # query parameters of the page, not of the application (ui/present.py)
 
@@ -198,18 +197,20 @@ def put_readings(rd: Readings) -> None:
         st.session_state[K + "reading:" + rid] = alt
 
 
+def _in_url(f, v: dict) -> bool:
+    """From the field table: the required fields and the amounts that default to $0 always (a
+    link says them), an optional amount or a switch when given, the exception's inputs only
+    when the exception is asked for."""
+    if f.group == "exception" and not v["bpw_exception_requested"]:
+        return False
+    return (f.required or f.group == "exception" or (f.kind == "money" and f.default is not None)
+            or v[f.name] != f.default)
+
+
 def write_url() -> None:
     """Put the current inputs in the URL, so a copied link reproduces the scenario."""
     v = values()
-    params = {name: url_value(name, v[name]) for name in ALWAYS_IN_URL}
-    if v["requested_amount"] is not None:
-        params["requested_amount"] = url_value("requested_amount", v["requested_amount"])
-    if v["federal_law_contrary"]:
-        params["federal_law_contrary"] = "true"
-    if v["bpw_exception_requested"]:
-        params["bpw_exception_requested"] = "true"
-        for name in EXCEPTION_FIELDS:
-            params[name] = url_value(name, v[name])
+    params = {name: url_value(name, v[name]) for name in APP_FIELDS if _in_url(FIELD[name], v)}
     if get("ruleset") != "regulation":
         params["ruleset"] = get("ruleset")
     params.update(readings().changed())   # only readings other than the default
