@@ -184,7 +184,7 @@ def _cli_library(lib, tmp_path, monkeypatch):
 
 
 def test_the_documented_commands(lib, tmp_path, monkeypatch, capsys):
-    """docs/deploy-signin.md, "Retention": look, try, then do it."""
+    """docs/deploy.md, "Retention": look, try, then do it."""
     _cli_library(lib, tmp_path, monkeypatch)
     assert cli.main(["scenarios", "history", "--before", CUTOFF]) == 0
     table = capsys.readouterr().out.splitlines()
@@ -211,13 +211,15 @@ def test_the_documented_commands(lib, tmp_path, monkeypatch, capsys):
 
 
 def test_the_commands_in_the_docs_are_the_ones_tested_here():
-    """Every `python -m core scenarios ...` line of docs/deploy-signin.md parses as the command line
-    reads it, and they are the three run by test_the_documented_commands (look, try, do)."""
+    """Every `python -m core scenarios ...` line of docs/deploy.md's "Retention" parses as the command
+    line reads it, and they are the three run by test_the_documented_commands (look, try, do)."""
     import shlex
 
     from tests.support import ROOT
-    doc = (ROOT / "docs" / "deploy-signin.md").read_text(encoding="utf-8")
-    lines = [line.split("#")[0].strip() for line in doc.splitlines() if line.startswith("python -m core scenarios")]
+    doc = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+    retention = doc.split("### Retention: the people's addresses in the history", 1)[1].split("\n### ", 1)[0]
+    lines = [line.split("#")[0].strip() for line in retention.splitlines()
+             if line.startswith("python -m core scenarios")]
     parsed = [cli.build_parser().parse_args(shlex.split(line)[3:]) for line in lines]
     assert [(a.action, a.before, a.redact, a.yes) for a in parsed] == [
         ("history", "2025-01-01", False, False), ("history", "2025-01-01", True, False),

@@ -1,4 +1,4 @@
-"""tools/mutation.py's own bookkeeping (the mutation run itself takes minutes: README "Mutation testing")."""
+"""tools/mutation.py's own bookkeeping (the mutation run itself takes minutes: docs/testing.md)."""
 import json
 
 import pytest

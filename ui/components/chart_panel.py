@@ -4,7 +4,7 @@ each chart once with Plotly.js and then updates it in place.
 Why not st.plotly_chart here: its element id hashes the figure (and the sentence that names
 it), so on every slider move the browser dropped both charts and drew them again from
 nothing: ~100 ms of the page's main thread per move, the charts on screen ~200 ms after the
-key press (README, "The calculator's cost per move"). Here each chart keeps its drawing and
+key press (docs/performance.md, "The calculator's cost per move"). Here each chart keeps its drawing and
 Plotly.react changes what moved, after the award is on screen. Each chart's title, its
 sentence (the figure's accessible name) and its numbers (a table in a native disclosure) travel
 in the same element: one element instead of six per move. So do the amounts above them (cost

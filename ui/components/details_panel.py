@@ -3,7 +3,7 @@ element: a custom component (ui/components/details_panel.js).
 
 Why not st.markdown and st.toggle: every element a slider move sends costs the server ~0.3 ms
 (building, enqueueing, the event loop's send) for every user, and the browser a React redraw
-(README, "The calculator's cost per move"). These three sections were three elements; they
+(docs/performance.md, "The calculator's cost per move"). These three sections were three elements; they
 are one. The switch that shows the regulation's own sentences beside each step works in the
 page: the sentences travel with the steps, so turning it on or off needs no run of the server.
 """

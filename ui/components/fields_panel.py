@@ -3,7 +3,7 @@
 Why not Streamlit's own widgets: in a fragment every widget is sent again on each rerun, and
 each is an element of its own (a container, a slider, an exact-amount box per amount). The
 inputs column cost the server 3.2x a bare one-slider app per move before a single number
-of the award was drawn (README, "The calculator's cost per move"). Here the whole column is
+of the award was drawn (docs/performance.md, "The calculator's cost per move"). Here the whole column is
 one element with one state value per field; the browser keeps its native controls.
 
 An edit arrives as that field's state value, numbered by the browser: {"cents": 123400, "n": ...}
