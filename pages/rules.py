@@ -7,7 +7,7 @@ from core.law.fields import PROJECT_TYPES
 from core.law.money import ValidationError, fmt, plain, to_cents
 from core.law.provisions import LETTERING, LETTERS_INFERRED, PROVISIONS
 from core.law.readings import READINGS
-from core.law.rulesets import PARAMETER_KINDS, RulesetError, available, load, load_text, to_toml, version_words
+from core.law.rulesets import PARAMETER_KINDS, PARAMETERS, RulesetError, available, load, load_text, to_toml, version_words
 from ui import present, state
 from core.law.names import check_text, variant_id
 from core.store.verify import accept_loaded_variant
@@ -81,25 +81,25 @@ with st.form("variant_form"):
     title = a.text_input("Variant name", max_chars=80, placeholder="for example: Cap raised to $1,000,000")
     base_id = b.selectbox("Start from", available(), format_func=lambda r: load(r).label)
     base = load(base_id)
-    c1, c2, c3 = st.columns(3)
-    cap = c1.text_input("Capital cap ($)", value=f"{base.capital_cap // 100:,}")
-    mp = c2.text_input("Master-plan cap ($)", value=f"{base.master_plan_cap // 100:,}")
-    ceiling = c3.text_input("Prior-grant ceiling ($)", value=f"{base.prior_grant_ceiling // 100:,}")
-    d1, d2 = st.columns(2)
-    share = d1.number_input("State share (%)", 0.0, 100.0, float(base.state_share) * 100, step=5.0, format="%.2f")
-    local = d2.number_input("Local share (%)", 0.0, 100.0, float(base.local_share) * 100, step=5.0, format="%.2f")
-    types = st.multiselect("Project types the Board exception covers", list(PROJECT_TYPES),
-                           default=list(base.bpw_eligible_types), format_func=PROJECT_TYPES.get)
+    entered = {}   # one input per parameter of the ruleset table, in its order
+    for (pid, (kind, label)), col in zip(PARAMETERS.items(), st.columns(3) * len(PARAMETERS)):
+        value = getattr(base, pid)
+        if kind == "money":
+            entered[pid] = col.text_input(f"{label} ($)", value=f"{value // 100:,}")
+        elif kind == "share":
+            entered[pid] = col.number_input(f"{label} (%)", 0.0, 100.0, float(value) * 100, step=5.0,
+                                             format="%.2f")
+        else:
+            entered[pid] = st.multiselect(label, list(PROJECT_TYPES), default=list(value),
+                                           format_func=PROJECT_TYPES.get)
     made = st.form_submit_button("Make variant")
 if made:
     try:
         name = check_text(title, "Variant name", MAX_TITLE, what="variant")
         vid = variant_id(name)   # ASCII from the name: 'Café für Año' -> variant-cafe-fur-ano
-        changes = {"capital_cap": plain(to_cents(cap, "Capital cap")),
-                   "master_plan_cap": plain(to_cents(mp, "Master-plan cap")),
-                   "prior_grant_ceiling": plain(to_cents(ceiling, "Prior-grant ceiling")),
-                   "state_share": f"{share / 100:.4f}", "local_share": f"{local / 100:.4f}",
-                   "bpw_eligible_types": types}
+        changes = {pid: plain(to_cents(entered[pid], label)) if kind == "money" else
+                   f"{entered[pid] / 100:.4f}" if kind == "share" else entered[pid]
+                   for pid, (kind, label) in PARAMETERS.items()}
         if vid in state.ruleset_ids():   # 'Cap 1.0' and 'Cap 1-0' give one id: refused, never replaced
             raise ValidationError("Variant name", name, f"gives the id {vid!r}, which another variant already "
                                   "has; choose a name that differs in its letters or digits")

@@ -53,7 +53,7 @@ def cmd_evaluate(args) -> int:
 
 def add_batch(sub) -> None:
     p = sub.add_parser("batch", help="evaluate every row of a CSV file",
-                       description="Columns named as the RULES.md fields; the Board exception flattened to "
+                       description="Columns named as the fields of docs/rules.md; the Board exception flattened to "
                                    "bpw_exception_requested, local_property_value, state_funds_in_property, "
                                    "state_bonded_debt. Output: the input columns plus award, binding, route, "
                                    "standard_award (without the Board's exception), local_shortfall, "
@@ -90,7 +90,8 @@ def cmd_batch(args) -> int:
     # Safe for spreadsheets unless --raw: a cell such as '=2+2' from the input is written "'=2+2".
     write_atomic(args.output, csv_bytes(out, raw=args.raw))
     bad = int((out["error"] != "").sum())
-    print(f"{len(out) - bad} rows evaluated, {bad} with errors -> {args.output}", file=sys.stderr)
+    good = len(out) - bad
+    print(f"{good} {'row' if good == 1 else 'rows'} evaluated, {bad} with errors -> {args.output}", file=sys.stderr)
     return 1 if bad else 0
 
 

@@ -99,7 +99,7 @@ def admins() -> list[str]:
 
 
 def _history_table(events) -> str:
-    rows = [("WHEN", "WHO", "WHAT", "SCENARIO", "DETAIL")]
+    rows = [("EVENT", "WHEN", "WHO", "WHAT", "SCENARIO", "DETAIL")]   # EVENT: what `restore` takes
     for ev in events:
         before, after = ev.before or {}, ev.after or {}
         if ev.action == "rename":
@@ -112,9 +112,9 @@ def _history_table(events) -> str:
             detail = f"{after.get('events')} events of {after.get('people')} people before {after.get('redacted_before')}"
         else:
             detail = f"owner {after.get('owner')}"
-        rows.append((ev.at, ev.actor, ev.action, ev.scenario, detail))
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r[:4], widths)) + "  " + r[4] for r in rows)
+        rows.append((str(ev.id), ev.at, ev.actor, ev.action, ev.scenario, detail))
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r[:5], widths)) + "  " + r[5] for r in rows)
 
 
 def _one_line(text: str) -> str:

@@ -98,7 +98,7 @@ class _Record:
 
     @classmethod
     def from_dict(cls, data: dict, unknown: str = "reject") -> "Application":
-        """Validate a flat dict (CSV/URL form) or the nested RULES.md form, where
+        """Validate a flat dict (CSV/URL form) or the nested docs/rules.md form, where
         `bpw_exception` is null/false or a table of the exception's fields."""
         if not isinstance(data, dict):
             raise ValidationError("application", data, "must be a JSON object of fields")
@@ -131,7 +131,7 @@ class _Record:
         return cls(**values)
 
     def to_dict(self) -> dict:
-        """JSON-safe, nested RULES.md form; money as strings with two decimals."""
+        """JSON-safe, nested docs/rules.md form; money as strings with two decimals."""
         out = {}
         for f in FIELDS:
             if f.group == "exception":

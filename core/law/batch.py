@@ -77,7 +77,7 @@ def _money(name: str, col: pd.Series, errors: list) -> tuple[np.ndarray, np.ndar
 
 
 def parse_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
-    """Validate a table whose columns are RULES.md fields (text or numbers).
+    """Validate a table whose columns are fields of docs/rules.md (text or numbers).
 
     Returns the parsed values (cents as int64, flags as bool, types as codes) and one
     error message per row ('' for a good row). Bad rows keep their place."""

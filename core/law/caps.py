@@ -2,7 +2,7 @@
 
 Every cap of every route is computed here and nowhere else, in the order of the
 regulation's text, each under the sentence it encodes and its provision id (paragraph
-letter, then id; the letters A to G are inferred, see docs/rules.md). Three engines run
+letter, then id; the letters A to H are inferred, see docs/rules.md). Three engines run
 this same code on different numbers:
 
 - one application (`core.law.award`): Python ints of cents, shares rounded down to the cent;
@@ -180,12 +180,12 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     """Every cap of both routes, in the order of the regulation's text."""
     A = ops.ABSENT
 
-    # §A program_max. "A grant for conversion, acquisition, renovation, equipment, or
+    # §A-B program_max. "A grant for conversion, acquisition, renovation, equipment, or
     # construction may not exceed $600,000. A grant for the development of a master plan
     # may not exceed $15,000."
     program_max = ops.where(ops.is_type(x.project_type, ("master_plan",)), rs.master_plan_cap, rs.capital_cap)
 
-    # §C federal_first. "If a federal grant is available for the project, unless federal law
+    # §D federal_first. "If a federal grant is available for the project, unless federal law
     # is to the contrary, the federal grant shall be applied to the costs of the project
     # before a grant under this program is applied." When federal law is to the contrary the
     # State grant comes first: every amount measured "after the federal grant" (the State
@@ -193,19 +193,20 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     remaining = ops.where(x.federal_law_contrary, x.eligible_cost, ops.pos(x.eligible_cost - x.federal_grant))
     federal_applied = ops.both(ops.positive(x.federal_grant), ops.negate(x.federal_law_contrary))
 
-    # §B cost_share. "Except as provided in §E of this regulation: A State grant may not
-    # exceed 50 percent of the total cost of eligible work;"
-    # §D federal_first. "If a federal grant is applied, a grant under this program may not
+    # §C cost_share. "Except as provided in §E of this regulation [the Board exception, §F
+    # here]: A State grant may not exceed 50 percent of the total cost of eligible work;"
+    # §E federal_first. "If a federal grant is applied, a grant under this program may not
     # exceed 50 percent of the total cost of eligible work remaining after the federal grant
-    # has been applied, except as provided in §F of this regulation."
-    # Reading f_reference=prior_grant: §F (additional eligible work) lifts the §D limit, so
-    # only §B's limit on the whole cost remains for a grantee with prior funds.
+    # has been applied, except as provided in §F of this regulation." (the reading
+    # f_reference says which paragraph that §F is). Reading f_reference=prior_grant: §G
+    # (additional eligible work) lifts the §E limit, so only §C's limit on the whole cost
+    # remains for a grantee with prior funds.
     base = remaining
     if readings.f_reference == "prior_grant":
         base = ops.where(ops.positive(x.prior_program_funds), x.eligible_cost, remaining)
     cost_share = ops.floor_share(base, rs.state_share)
 
-    # §B local_match. "At least 50 percent of the cost of eligible work shall be provided
+    # §C local_match. "At least 50 percent of the cost of eligible work shall be provided
     # from local contributions." Reading local_match_base: of the remainder or of the whole.
     # Reading local_match_effect=condition: a shortfall leaves no award on the standard route.
     match_base = x.eligible_cost if readings.local_match_base == "total_cost" else remaining
@@ -214,7 +215,7 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     if readings.local_match_effect == "condition":
         local_match = ops.unless(ops.at_least(x.local_contribution, match_required), 0)
 
-    # §E bpw_exception. "At the discretion of the Board of Public Works, a grant may exceed 50
+    # §F bpw_exception. "At the discretion of the Board of Public Works, a grant may exceed 50
     # percent of the cost of eligible work, if: The grant is for conversion, renovation or
     # planning, design and construction ...; State funds have not been used for ... any real
     # property or improvements made available by the applicant, or for the building to be
@@ -231,13 +232,13 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # measured on: a grant may exceed 50 percent of the cost of eligible work, never the cost.
     property_value = x.local_property_value
     full_cost = remaining
-    # Reading f_reference=prior_grant: the exception lifts only §B's limit; §D's 50% of the
-    # remainder yields to §F alone, so it holds on this route whenever a federal grant is applied.
+    # Reading f_reference=prior_grant: the exception lifts only §C's limit; §E's 50% of the
+    # remainder yields to §G alone, so it holds on this route whenever a federal grant is applied.
     exception_share = A
     if readings.f_reference == "prior_grant":
         exception_share = ops.where(federal_applied, ops.floor_share(remaining, rs.state_share), A)
 
-    # §F prior_grant_room. "A grantee that has in the past received funds in a total amount
+    # §G prior_grant_room. "A grantee that has in the past received funds in a total amount
     # of less than $300,000 ... may receive a grant for additional eligible work in an amount
     # equal to the difference between the prior grant and $300,000 ..." Reading
     # prior_grant_limit=below_only: the sentence limits only grantees below $300,000.

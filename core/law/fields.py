@@ -1,7 +1,7 @@
 """One table of metadata for every input field and project type (caps, routes, checks and
 readings are in the registry, core/law/provisions.toml).
 
-Names are those of RULES.md; labels are the plain English users see. Pages, the CLI,
+Names are those of docs/rules.md; labels are the plain English users see. Pages, the CLI,
 CSV columns and URL query parameters all read these tables instead of repeating them.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Field:
-    name: str           # RULES.md field name; also the CSV column and URL parameter
+    name: str           # docs/rules.md field name; also the CSV column and URL parameter
     label: str          # what users see
     kind: str           # "money", "bool", "choice", "number"
     default: object     # value when absent or empty (None = not given)

@@ -10,7 +10,7 @@ import math
 import re
 from decimal import Context, Decimal, InvalidOperation, localcontext
 
-# RULES.md: amounts over 10^12 dollars are absurd and rejected.
+# docs/rules.md: amounts over 10^12 dollars are absurd and rejected.
 MAX_DOLLARS = 10**12
 MAX_CENTS = MAX_DOLLARS * 100
 

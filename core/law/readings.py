@@ -1,8 +1,8 @@
-"""Readings: the places where the regulation's text can be read two ways (RULES.md,
+"""Readings: the places where the regulation's text can be read two ways (docs/rules.md,
 "Readings"), stored as data like the parameters of a ruleset.
 
 A `Readings` value names the alternative chosen for each of the five readings; every one
-of the 32 combinations is valid. The default of each reading is the one RULES.md's
+of the 32 combinations is valid. The default of each reading is the one docs/rules.md's
 "The computation" applies.
 """
 from __future__ import annotations

@@ -58,6 +58,9 @@ def test_batch_good_and_bad_rows(tmp_path):
     import csv
     rows = list(csv.DictReader(out.open()))
     assert [r["award"] for r in rows] == ["500000.00", "", "15000.00"]
+    src.write_text("name,project_type,eligible_cost\na,renovation,1000000\nb,renovation,oops\n")
+    r = run("batch", str(src), "-o", str(out), "--force")
+    assert r.returncode == 1 and "1 row evaluated, 1 with errors" in r.stderr
     assert rows[1]["error"] == "eligible_cost: 'oops' is not a number; enter dollars such as 1250000 or 1,250,000.50"
     assert list(rows[0]) == ["name", "project_type", "eligible_cost", "local_contribution", "award", "binding",
                              "route", "standard_award", "local_shortfall", "funding_gap", "error"]

@@ -480,7 +480,7 @@ BOUNDARIES = [
     ("federal-zero-cost-zero", dict(eligible_cost=0), "0.00", ("cost_share", "funding_need"), "standard",
      "0.00", "0.00", {"federal_exceeds_cost": "pass", "fully_funded": "pass", "local_match": "pass"}),
     # Federal law contrary: the State grant comes first, so the local match and the funding need are
-    # measured on the whole cost, like the State share (RULES.md, step 1).
+    # measured on the whole cost, like the State share (docs/rules.md, step 1).
     ("federal-contrary", dict(eligible_cost=1_000_000, federal_grant=200_000, federal_law_contrary=True),
      "500000.00", ("cost_share",), "standard", "500000.00", "300000.00", {}),
     ("federal-contrary-above-cost", dict(eligible_cost=1_000_000, federal_grant=1_200_000, federal_law_contrary=True),

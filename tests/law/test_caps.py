@@ -25,7 +25,7 @@ RULESETS = [load(i) for i in available()]
 
 
 def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
-    """(award in cents, route), computed again from RULES.md without core.law."""
+    """(award in cents, route), computed again from docs/rules.md without core.law."""
     cost, fed, local, prior = app.eligible_cost, app.federal_grant, app.local_contribution, app.prior_program_funds
     remaining = cost if app.federal_law_contrary else max(0, cost - fed)
     base = cost if (rd.f_reference == "prior_grant" and prior > 0) else remaining

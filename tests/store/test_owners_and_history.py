@@ -241,8 +241,8 @@ def test_cli_acts_as_named_actor_and_prints_history(tmp_path, monkeypatch, capsy
     assert events[0]["before"] is None and events[0]["after"]["owner"] == ALICE
     assert cli.main(["scenarios", "history", "Alice plan"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["WHEN", "WHO", "WHAT", "SCENARIO", "DETAIL"] and len(lines) == 2
-    assert lines[1].split()[1:4] == [ALICE, "import", "Alice"]
+    assert lines[0].split() == ["EVENT", "WHEN", "WHO", "WHAT", "SCENARIO", "DETAIL"] and len(lines) == 2
+    assert lines[1].split()[0] == str(events[0]["id"]) and lines[1].split()[2:5] == [ALICE, "import", "Alice"]
     assert cli.main(["scenarios", "history", "Nope"]) == 2
     assert "no scenario named 'Nope', now or in the history" in capsys.readouterr().err
 

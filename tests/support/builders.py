@@ -8,7 +8,7 @@ from core.law.money import ValidationError
 
 
 def application(project_type: str = "renovation", **fields) -> Application:
-    """A validated application of this type with these fields (as the RULES.md form takes them)."""
+    """A validated application of this type with these fields (as the docs/rules.md form takes them)."""
     return Application.from_dict({"project_type": project_type} | fields)
 
 

@@ -23,3 +23,22 @@ def test_variant_names_literal_everywhere_on_the_rules_page(db):
     label = next(b.label for b in at.get("download_button") if "ruleset file" in b.label)
     assert "example" not in outside_code(label)
     assert any("variant-x-https-example-com-i-png-x" in o for o in at.multiselect(key="w:rules_cmp").value)
+
+
+def test_the_variant_editor_has_one_input_per_parameter_of_the_ruleset_table(db):
+    from fractions import Fraction
+
+    from core.law.rulesets import PARAMETERS
+    at = start(page="pages/rules.py")
+    labels = [w.label for w in [*at.text_input, *at.number_input, *at.multiselect]]
+    assert sorted(label for label in labels if label not in ("Variant name", "Rulesets")) == \
+        ["Capital maximum ($)", "Limit for earlier grantees ($)", "Local share (%)", "Master-plan maximum ($)",
+         "Project types the Board exception covers", "State share (%)"]
+    assert len(PARAMETERS) == 6
+    at.text_input[0].input("Cap raised")
+    next(t for t in at.text_input if t.label == "Capital maximum ($)").input("800,000")
+    next(n for n in at.number_input if n.label == "State share (%)").set_value(60.0)
+    at.button[0].click().run()
+    assert not at.exception and not at.error
+    variant = at.session_state["variants"]["variant-cap-raised"]
+    assert (variant.capital_cap, variant.master_plan_cap, variant.state_share) == (80_000_000, 1_500_000, Fraction(3, 5))

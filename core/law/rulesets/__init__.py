@@ -28,14 +28,17 @@ class RulesetError(ValueError):
 
 
 # name -> kind; the one list of parameters a ruleset must define.
-PARAMETER_KINDS = {
-    "capital_cap": "money",
-    "master_plan_cap": "money",
-    "state_share": "share",
-    "local_share": "share",
-    "prior_grant_ceiling": "money",
-    "bpw_eligible_types": "types",
+# Every parameter a ruleset may set: its kind (how its value is read and checked) and the
+# words of the variant editor (pages/rules.py draws one input for each, in this order).
+PARAMETERS = {
+    "capital_cap": ("money", "Capital maximum"),
+    "master_plan_cap": ("money", "Master-plan maximum"),
+    "state_share": ("share", "State share"),
+    "local_share": ("share", "Local share"),
+    "prior_grant_ceiling": ("money", "Limit for earlier grantees"),
+    "bpw_eligible_types": ("types", "Project types the Board exception covers"),
 }
+PARAMETER_KINDS = {name: kind for name, (kind, _) in PARAMETERS.items()}
 TOP_KEYS = {"id", "title", "kind", "description", "based_on", "edition", "parameters"}
 PARAM_KEYS = {"value", "unit", "provision", "description", "citation"}
 KINDS = ("regulation", "variant")
