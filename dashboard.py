@@ -6,6 +6,7 @@ import streamlit as st
 from streamlit import runtime
 
 from ui import a11y, auth, present, server, state, widgets
+from ui.text import plain, shown
 from ui.widgets import show
 
 if __name__ == "__main__" and not runtime.exists():   # `python dashboard.py`: say where it opens, then serve
@@ -34,7 +35,7 @@ def presentation(current, problem: str | None) -> None:
     if present.on():
         present.bar(PAGES, current)
     if problem:
-        st.warning(problem, icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
+        st.warning(shown(problem), icon=":material/link_off:")   # Markdown made by ui.present, the link's text literal
 
 
 def sidebar() -> None:
@@ -48,7 +49,7 @@ def sidebar() -> None:
         choices = state.ruleset_ids()
         show("w:ruleset", state.get("ruleset") if state.get("ruleset") in choices else "regulation")
         st.selectbox("Ruleset", choices, key="w:ruleset",
-                     format_func=lambda rid: state.ruleset_by_id(rid).label,
+                     format_func=lambda rid: plain(state.ruleset_by_id(rid).label),
                      on_change=lambda: state.put("ruleset", st.session_state["w:ruleset"]),
                      help="The regulation in force, or a policy variant for what-ifs (always labelled).")
 
@@ -63,5 +64,5 @@ with state.routed():
     sidebar()
     presentation(page, present_problem)
     for problem in st.session_state.pop("url_problems", []):   # a bad link, on whichever page it opens
-        st.warning(problem, icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
+        st.warning(shown(problem), icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
     page.run()

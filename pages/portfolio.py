@@ -14,7 +14,9 @@ from core.portfolio import (FACTORS, MAX_ROWS, MODES, PortfolioError, formula_wo
 from core.batch import BatchError
 from ui import present, state
 from ui.charts import chart
-from ui.text import literal, md, ruleset_label, table_cells
+import re
+
+from ui.text import Markdown, literal, markup, md, plain, ruleset_label, table_cells
 from ui.uploads import upload_bytes
 
 DEFAULT_BUDGET = 400_000_000
@@ -51,7 +53,7 @@ st.info("The priority score is decision support from the Department's considerat
         "applications; it never changes an award amount.", icon=":material/info:")
 
 controls = st.container(key="ctl_pf_file")   # hidden while presenting (ui/present.py)
-up = controls.file_uploader(f"Applications (CSV, up to {MAX_ROWS:,} rows)", type=["csv", "txt"], key="w:pf_file",
+up = controls.file_uploader(md(f"Applications (CSV, up to {MAX_ROWS:,} rows)"), type=["csv", "txt"], key="w:pf_file",
                       help="Columns: name, locality, the application fields (project_type, eligible_cost, "
                            "federal_grant, ...), senior_density, distance_to_center_miles, previously_funded.")
 source = "the illustrative sample"
@@ -84,7 +86,7 @@ except ValidationError as err:   # said beside the field; the page keeps the las
     said = (md("Budget is empty: enter dollars such as 1,250,000") if not budget_text.strip()
             else md("Budget: ") + literal(budget_text, 40) + md(f" {err.problem}"))
     c1.error(said + md(f". Still using {fmt(budget)}."), icon=":material/error:")
-mode = c2.radio("Allocation", list(MODES), format_func=MODES.get, key="w:pf_mode", horizontal=False)
+mode = c2.radio("Allocation", list(MODES), format_func=lambda m: md(MODES[m]), key="w:pf_mode", horizontal=False)
 approved_only = c2.toggle("Count the Board exception only if approved", key="w:pf_exceptions",
                           help="On: every application is allocated what the standard route gives, as if the Board "
                                "of Public Works granted no exception. Off: an application on the Board's exception "
@@ -92,7 +94,7 @@ approved_only = c2.toggle("Count the Board exception only if approved", key="w:p
 weights_box = st.container(key="ctl_pf_weights")
 weights_box.header("Weights of the considerations")
 wcols = weights_box.columns(3)
-weights = {k: wcols[i].slider(words.capitalize(), 0.0, 5.0, 1.0, 0.5, key=f"w:pf_w:{k}")
+weights = {k: wcols[i].slider(md(words.capitalize()), 0.0, 5.0, 1.0, 0.5, key=f"w:pf_w:{k}")
            for i, (k, (_, words)) in enumerate(FACTORS.items())}
 st.caption(md(formula_words(weights)))
 
@@ -105,14 +107,14 @@ except BatchError as err:
 
 bad = result.table[~result.good]
 if len(bad):
-    st.error(f"{len(bad)} row(s) could not be used; the other {int(result.good.sum())} are.", icon=":material/error:")
+    st.error(md(f"{len(bad)} row(s) could not be used; the other {int(result.good.sum())} are."), icon=":material/error:")
     st.dataframe(pd.DataFrame({"Row of the file": bad.index + 2,
                                "Application": bad["name"] if "name" in bad else "",
                                "Problem": bad["error"]}), hide_index=True, width="stretch")
 
 others = [r for r in state.ruleset_ids() if r != rs.id]
 variant_id = st.container(key="ctl_pf_variant").selectbox("Compare the portfolio's cost under", [None] + others, key="w:pf_variant",
-                          format_func=lambda r: "(no comparison)" if r is None else state.ruleset_by_id(r).label)
+                          format_func=lambda r: "(no comparison)" if r is None else plain(state.ruleset_by_id(r).label))
 variant = None if variant_id is None else state.ruleset_by_id(variant_id)
 
 st.header("Findings")
@@ -120,18 +122,24 @@ good = result.table[result.good]
 m = st.columns(4)
 on_exception = int((result.best - result.standard)[result.on_exception].sum())
 m[0].metric("Maximum awards", fmt(int(result.awards[result.good].sum())),
-            help=(f"Includes {fmt(on_exception)} that exists only if the Board of Public Works grants its exception."
+            help=(md(f"Includes {fmt(on_exception)} that exists only if the Board of Public Works grants its exception.")
                   if on_exception and result.exceptions == "assumed" else
-                  f"Without the {fmt(on_exception)} the Board's exception would add." if on_exception else None))
+                  md(f"Without the {fmt(on_exception)} the Board's exception would add.") if on_exception else None))
 m[1].metric("Allocated", fmt(int(result.allocated.sum())))
 m[2].metric("Budget", fmt(budget))
 m[3].metric("Unfunded", fmt(int(result.awards[result.good].sum() - result.allocated.sum())))
-for line in insight(result, rs, variant):   # a variant's title is a user's: shown literally
-    text = md(line)
-    for r in (rs, variant):
-        if r is not None and r.is_variant:
-            text = text.replace(md(r.label), ruleset_label(r))
-    st.markdown(f"- {text}")
+def with_labels(line: str, rulesets) -> Markdown:
+    """A finding in our words, each variant's label in it shown as ruleset_label shows it (its
+    title is a user's: literal)."""
+    by_label = {r.label: r for r in rulesets if r is not None and r.is_variant}
+    if not by_label:
+        return md(line)
+    parts = re.split("(" + "|".join(map(re.escape, by_label)) + ")", line)
+    return md("").join(ruleset_label(by_label[p]) if p in by_label else md(p) for p in parts)
+
+
+for line in insight(result, rs, variant):
+    st.markdown(markup("- {}", with_labels(line, (rs, variant))))
 
 if len(good):
     names = good["name"].astype(str).tolist() if "name" in good else [f"Row {i + 2}" for i in good.index]

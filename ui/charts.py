@@ -11,7 +11,7 @@ import re
 
 import streamlit as st
 
-from ui.text import md, table
+from ui.text import markup, md, table
 
 # No mode bar: its 16 buttons per chart came before the form in the Tab order (Save was the
 # 61st stop). Zooming and panning remain with the mouse; every number is in the table.
@@ -60,7 +60,7 @@ def chart(fig, key: str, text: tuple[str, list[dict]]) -> None:
         lines = str(fig.layout.title.text).count("<br>") + 1
         size = fig.layout.title.font.size or 18
         fig.update_layout(title_text="", margin_t=_top_margin(fig.layout.margin.t, size, lines))
-        st.markdown(f"**{md(title)}**")
+        st.markdown(markup("**{}**", title))   # a title may hold a name (a baseline): inert
     st.plotly_chart(fig, key=key, alt=alt, theme=None, config=CONFIG)
-    with st.expander(f"Numbers behind “{title or 'this chart'}”"):
+    with st.expander(md(f"Numbers behind “{title or 'this chart'}”")):
         st.table(table(rows))   # st.table reads cells as Markdown
