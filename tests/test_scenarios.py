@@ -220,3 +220,162 @@ def test_import_killed_half_way_leaves_library_as_it_was(tmp_path):
     after = ScenarioStore(url)
     assert after.names() == ["kept"]
     assert after.get("kept").application == APP
+
+
+# -- issue 30: owners and history in the store itself (the page and team tests were the only ones
+# that noticed these rules go), imported dates, and large imports ---------------------------------
+
+OWNER, OTHER, ADMIN = "alice@example.org", "bob@example.org", "ada@example.org"
+
+
+@pytest.fixture
+def team_store(url):
+    s = ScenarioStore(url, admins=[f"  {ADMIN.upper()} "])   # administrators are matched without case or spaces
+    yield s
+    s.dispose()
+
+
+@pytest.mark.parametrize("who, allowed", [(OWNER, True), (f" {OWNER.upper()} ", True), (ADMIN, True),
+                                          (OTHER, False), ("", False)])
+@pytest.mark.parametrize("change", ["overwrite", "rename", "delete", "import", "restore"])
+def test_only_the_owner_or_an_administrator_changes_a_scenario(team_store, who, allowed, change):
+    from core.scenarios import NotAllowed
+    s = team_store
+    s.save("Plan", APP, actor=OWNER)
+    s.save("Plan", APP.replace(federal_grant=5), overwrite=True, actor=OWNER)
+    first = s.history("Plan")[0].id
+    before = len(s.history())
+    do = {"overwrite": lambda: s.save("Plan", APP.replace(federal_grant=100), overwrite=True, actor=who),
+          "rename": lambda: s.rename("Plan", "Renamed", actor=who),
+          "delete": lambda: s.delete("Plan", actor=who),
+          "import": lambda: s.import_scenarios([s.get("Plan")], overwrite=True, actor=who),
+          "restore": lambda: s.restore_version(first, actor=who)}[change]
+    assert s.may_change(s.get("Plan"), who) is allowed
+    if allowed:
+        do()
+        assert len(s.history()) == before + 1
+        left = s.get("Renamed" if change == "rename" else "Plan")
+        assert left is None if change == "delete" else left.owner == OWNER   # the owner stays the owner
+        if left is not None:
+            assert left.changed_by == who
+    else:
+        with pytest.raises(NotAllowed, match=f"“Plan” belongs to {OWNER}; only its owner or an administrator may "):
+            do()
+        assert s.get("Plan").application.federal_grant == 5 and s.get("Plan").changed_by == OWNER
+        assert len(s.history()) == before                                   # a refusal records nothing
+
+
+def test_a_duplicate_and_an_import_are_the_actors_own(team_store):
+    s = team_store
+    s.save("Plan", APP, actor=OWNER)
+    copy = s.duplicate("Plan", "Copy", actor=OTHER)
+    assert (copy.owner, copy.changed_by) == (OTHER, OTHER) and s.get("Plan").owner == OWNER
+    imported = s.get("Plan").__class__(**{**s.get("Plan").__dict__, "name": "New", "owner": OWNER})
+    s.import_scenarios([imported], actor=OTHER)
+    assert (s.get("New").owner, s.get("New").changed_by) == (OTHER, OTHER)
+    assert s.is_admin(ADMIN) and not s.is_admin(OTHER)
+
+
+def test_history_keeps_every_change_before_and_after(team_store):
+    s = team_store
+    s.save("A", APP, actor=OWNER)
+    s.save("A", APP.replace(federal_grant=100), overwrite=True, actor=OWNER)
+    s.rename("A", "B", actor=ADMIN)
+    gone = s.delete("B", actor=OWNER)
+    s.restore(gone, actor=OWNER)
+    s.import_scenarios([gone.__class__(**{**gone.__dict__, "name": "C"})], actor=OTHER)
+    events = s.history()
+    assert [(e.action, e.actor, e.scenario) for e in events] == [
+        ("save", OWNER, "A"), ("overwrite", OWNER, "A"), ("rename", ADMIN, "B"), ("delete", OWNER, "B"),
+        ("restore", OWNER, "B"), ("import", OTHER, "C")]
+    save, overwrite, rename, delete, restore, imported = events
+    assert save.before is None and save.after["owner"] == OWNER and save.after["uid"]
+    assert overwrite.before["application"]["federal_grant"] == "0.00"
+    assert overwrite.after["application"]["federal_grant"] == "1.00"
+    assert (rename.before["name"], rename.after["name"], rename.after["changed_by"]) == ("A", "B", ADMIN)
+    assert delete.after is None and delete.state == delete.before and restore.before is None
+    assert imported.before is None and imported.after["owner"] == OTHER
+    assert len({save.uid, overwrite.uid, rename.uid, delete.uid}) == 1 and imported.uid != save.uid
+    assert [e.action for e in s.history("B")] == ["save", "overwrite", "rename", "delete", "restore"]
+    assert [e.id for e in s.history(uid=imported.uid)] == [imported.id]
+
+
+def test_an_import_replacing_scenarios_keeps_their_owners_and_refuses_all_or_nothing(team_store):
+    from core.scenarios import NotAllowed
+    s = team_store
+    s.save("Mine", APP, actor=OTHER)
+    s.save("Theirs", APP, actor=OWNER)
+    items = [s.get("Mine").__class__(**{**s.get(n).__dict__, "notes": "new"}) for n in ("Mine", "Theirs")]
+    with pytest.raises(NotAllowed):
+        s.import_scenarios(items, overwrite=True, actor=OTHER)            # Theirs is not OTHER's
+    assert [s.get(n).notes for n in ("Mine", "Theirs")] == ["", ""]       # nothing of it kept
+    assert s.import_scenarios(items, overwrite=True, actor=ADMIN) == 2
+    assert [(s.get(n).owner, s.get(n).notes) for n in ("Mine", "Theirs")] == [(OTHER, "new"), (OWNER, "new")]
+    with pytest.raises(ScenarioExists, match="'Mine' already exists"):
+        s.import_scenarios(items + [items[0].__class__(**{**items[0].__dict__, "name": "Fresh"})], actor=OTHER)
+    assert s.get("Fresh") is None
+
+
+def test_an_import_of_thousands_is_one_short_write(store):
+    """Issue 30: a 10,000-scenario import held the library's write lock so long that another
+    user's save waited 8.7 s; in bulk it is a few statements, whatever the count."""
+    from sqlalchemy import event
+    rs = load()
+    from core.scenarios import Scenario
+    items = [Scenario(f"Bulk {i:05d}", APP.replace(eligible_cost=100_000 + i), rs.id, rs.version, rs.to_data())
+             for i in range(3_000)]
+    statements = []
+    event.listen(store.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    assert store.import_scenarios(items) == 3_000
+    # a read per 500 names, and the drivers' batches of many rows per insert (one by one: 9,000 statements)
+    assert len([q for q in statements if not q.startswith(("SAVEPOINT", "RELEASE", "BEGIN"))]) <= 20
+    assert store.count() == 3_000 and len(store.history()) == 3_000
+    assert store.get("Bulk 02999").application.eligible_cost == 100_000 + 2_999
+
+
+@pytest.mark.parametrize("value, problem", [
+    ("9999-12-31T23:59:59+00:00", "is in the future"),
+    ("2" * 20_000, "20,000 characters long; a date and time has at most 32"),
+    ("yesterday", "is not a date and time"),
+    (20261130, "must be a date and time written as text"),
+])
+def test_imported_dates_are_checked(value, problem):
+    """Issue 30, finding 1 and 11: a date of 9999 sorted an imported scenario first in every
+    new session (so it became the baseline); a 20,000-character date was shown whole."""
+    from core.scenarios import check_stamp
+    item = {"name": "TOP ![px](https://evil.example/pixel.png)", "updated_at": value,
+            "application": {"project_type": "renovation", "eligible_cost": 1}}
+    good, errors = parse_export([item])
+    assert not good and errors[0].startswith("scenarios[0].updated_at: ") and problem in errors[0]
+    assert len(errors[0]) < 300
+    with pytest.raises(ValidationError, match=problem):
+        check_stamp(value, "created_at")
+
+
+def test_imported_dates_are_kept_in_utc_and_a_day_ahead_is_allowed():
+    from datetime import datetime, timedelta, timezone
+    from core.scenarios import check_stamp
+    now_ = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+    assert check_stamp("2026-11-30T13:00:00+01:00", "x", now_) == "2026-11-30T12:00:00+00:00"
+    assert check_stamp("2026-11-30T12:00:00.250000", "x", now_) == "2026-11-30T12:00:00.250000+00:00"
+    assert check_stamp((now_ + timedelta(hours=23)).isoformat(), "x", now_) == "2026-12-01T11:00:00+00:00"
+    with pytest.raises(ValidationError, match="is in the future"):
+        check_stamp((now_ + timedelta(hours=25)).isoformat(), "x", now_)
+    assert check_stamp(None, "x") == "" and check_stamp("", "x") == ""
+
+
+def test_a_large_export_is_read_in_a_child_process_alike(tmp_path):
+    """read_export_apart gives what read_export gives, and the same refusals, in another process."""
+    from core.inputs import InputError
+    from core.scenarios import APART_BYTES, Scenario, read_export, read_export_apart
+    rs = load()
+    items = [Scenario(f"S {i}", APP.replace(eligible_cost=1_000 + i), rs.id, rs.version, rs.to_data()).to_dict()
+             for i in range(150)] + [{"name": "bad", "project_type": "renovation", "eligible_cost": "-1"}]
+    raw = json.dumps({"format": EXPORT_FORMAT, "version": 1, "scenarios": items}).encode()
+    assert len(raw) > APART_BYTES
+    apart, here = read_export_apart(raw, "big.json"), read_export(raw, "big.json")
+    assert [s.to_dict() for s in apart[0]] == [s.to_dict() for s in here[0]] and apart[1] == here[1]
+    assert len(apart[0]) == 150 and apart[1] == ["scenarios[150].eligible_cost: '-1' is negative; amounts must be "
+                                                 "$0 or more"]
+    with pytest.raises(InputError, match="big.json: not valid JSON"):
+        read_export_apart(raw[:-1] + b" " * APART_BYTES, "big.json")
