@@ -50,7 +50,7 @@ def sidebar() -> None:
         show("w:ruleset", state.get("ruleset") if state.get("ruleset") in choices else "regulation")
         st.selectbox("Ruleset", choices, key="w:ruleset",
                      format_func=lambda rid: plain(state.ruleset_by_id(rid).label),
-                     on_change=lambda: state.put("ruleset", st.session_state["w:ruleset"]),
+                     on_change=lambda: state.put_from_widget("ruleset", "w:ruleset"),
                      help="The regulation in force, or a policy variant for what-ifs (always labelled).")
 
 

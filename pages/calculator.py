@@ -109,7 +109,7 @@ def _saved(name: str) -> None:
 
 def _save() -> None:
     """Save what the screen shows at the click (a callback: it runs before the boxes are drawn again)."""
-    name, notes = st.session_state["w:scenario_name"], st.session_state["w:scenario_notes"]
+    name, notes = st.session_state.get("w:scenario_name", ""), st.session_state.get("w:scenario_notes", "")
     try:
         store().save(name, on_screen["application"], on_screen["ruleset"], notes, readings=on_screen.get("readings"),
                      actor=auth.actor())

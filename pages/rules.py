@@ -68,7 +68,8 @@ for r in READINGS:
         st.radio(md(f"Reading of “{r.title}” for this session"), ids, key=f"w:reading:{r.id}", horizontal=True,
                  format_func=lambda a, r=r: md(r.alternative(a).title),
                  on_change=lambda r=r: state.put_readings(
-                     state.readings().replace(**{r.id: st.session_state[f"w:reading:{r.id}"]})))
+                     state.readings().replace(**{r.id: st.session_state.get(f"w:reading:{r.id}", getattr(
+                         state.readings(), r.id))})))
 state.write_url()
 
 st.header("Policy variants")

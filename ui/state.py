@@ -159,6 +159,15 @@ def put(name: str, value) -> None:
     st.session_state[K + name] = value
 
 
+def put_from_widget(name: str, key: str) -> None:
+    """A widget's on_change: its value into the state. A widget whose value is gone (Streamlit
+    empties the session's state on any client's clear_cache message, and a callback of the page
+    drawn before it may still come in) changes nothing, where reading it raised KeyError."""
+    value = st.session_state.get(key)
+    if value is not None:
+        put(name, value)
+
+
 def values() -> dict:
     return {name: st.session_state[K + name] for name in APP_FIELDS}
 

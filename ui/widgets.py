@@ -53,7 +53,7 @@ def exception_switch() -> bool:
     key, name = "w:bpw_exception_requested", "bpw_exception_requested"
     show(key, bool(state.get(name)))
     st.toggle(md(FIELD[name].label), key=key, help=md(FIELD[name].help),
-              on_change=lambda: state.put(name, st.session_state[key]))
+              on_change=lambda: state.put_from_widget(name, key))
     return bool(state.get(name))
 
 
