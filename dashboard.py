@@ -6,13 +6,14 @@ import streamlit as st
 from streamlit import runtime
 
 from ui import a11y, auth, present, server, state, widgets
-from ui.text import plain, shown
+from ui.text import md, plain, shown
 from ui.widgets import show
 
 if __name__ == "__main__" and not runtime.exists():   # `python dashboard.py`: say where it opens, then serve
     raise SystemExit(server.serve(__file__, sys.argv[1:]))
 
 server.disable_nagle()   # once per process; see ui/server.py
+server.guard_widget_values()   # a value no page of ours sends is refused, not a traceback (ui/server.py)
 # Once per process: the pages' modules loaded and left out of full garbage collections (ui/server.py).
 server.settle_heap(("pandas", "numpy", "plotly.graph_objects", "core.analysis", "core.charts", "core.compare",
                     "core.portfolio", "core.report", "core.scenarios"))
@@ -63,6 +64,10 @@ with state.routed():
     present_problem = present.sync_with_url()   # before the sidebar's toggle is drawn
     sidebar()
     presentation(page, present_problem)
+    if server.refused_values() or st.session_state.pop("panel:refused", None):   # a forged value: said, not used
+        st.warning(md("The page sent a value for one of its controls that could not be used (not a value this "
+                      "page sends), so nothing was changed. Reload the page if the controls look wrong."),
+                   icon=":material/block:")
     for problem in st.session_state.pop("url_problems", []):   # a bad link, on whichever page it opens
         st.warning(shown(problem), icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
     page.run()

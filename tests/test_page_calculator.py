@@ -325,6 +325,33 @@ def test_a_forged_edit_changes_nothing_and_the_page_answers(field, edit):
     assert award(at) == "$600,000" and inputs["eligible_cost"]["error"] is None
 
 
+REFUSED = "The page sent a value for one of its controls that could not be used"
+
+
+@pytest.mark.parametrize("sent", [
+    '{"project_type": {"n": 1, "value": {"x": 1}}}',                   # a dict where a choice goes (TypeError)
+    '{"project_type": {"n": 1, "value": ["renovation"]}}',
+    '{"eligible_cost": ' + "[" * 200_000 + "]" * 200_000 + "}",        # JSON 200,000 deep (RecursionError)
+    '{"eligible_cost": {"n": 1, "cents": ' + "9" * 5_000 + "}}",       # a 5,000-digit number (ValueError)
+    '{"eligible_cost": {"n": ' + "9" * 5_000 + ', "cents": 5}}',
+    "this is not JSON",                                               # (JSONDecodeError)
+    '{"eligible_cost": "1000"}',                                       # a field's edit that is not an edit
+], ids=["dict-choice", "list-choice", "deep", "digits", "digits-n", "not-json", "not-an-edit"])
+def test_a_forged_value_of_the_panel_is_refused_with_a_message_never_a_traceback(sent):
+    """Issue 30, finding 10: each of these ended the forging session's run with a traceback."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+    at = app()
+    inputs = Panel(at)
+    states = at._tree.get_widget_states()
+    states.widgets.append(WidgetState(id=inputs._node().proto.id, json_value=sent))
+    at._run(states)
+    assert not at.exception
+    assert any(REFUSED in w.value for w in at.warning)
+    assert award(at) == "$500,000" and inputs["project_type"]["value"] == "renovation"
+    inputs.move("eligible_cost", 2_000_000)       # and the next real move works, the message gone
+    assert award(at) == "$600,000" and not any(REFUSED in w.value for w in at.warning)
+
+
 def test_a_huge_typed_text_is_refused_and_not_echoed_whole():
     at = app()
     inputs = Panel(at)
@@ -336,7 +363,7 @@ def test_a_huge_typed_text_is_refused_and_not_echoed_whole():
     assert award(at) == "$500,000"
 
 
-@pytest.mark.parametrize("n", [float("nan"), float("inf"), -float("inf"), True, None, [1]])
+@pytest.mark.parametrize("n", [float("nan"), float("inf"), -float("inf"), True, None, [1], 2**53 + 1, 10**300])
 def test_a_forged_edit_number_is_not_echoed(n):
     """The page takes the server's value only once its newest edit number comes back; a number
     it could not parse (NaN, Infinity) or no number at all is not echoed, and the edit applies."""
