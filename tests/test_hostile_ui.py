@@ -291,3 +291,25 @@ def test_table_cells_are_shown_as_written():
     assert cell("&copy;") == "` &copy; `"
     assert cell(":material/warning:") == "` :\u2060material/warning: `"
     assert table([{"Cap": "a*b*", "Amount": "$1"}]) == [{"Cap": "` a*b* `", "Amount": "\\$1"}]
+
+
+# -- issue 30, finding 6: a variant's edition (a file's words) is shown as written, never read -------
+
+def test_a_loaded_variants_edition_is_shown_inert_and_one_with_hidden_characters_refused(db):
+    from tests.test_ui_text import interpreted
+    text = to_toml(load().with_changes("mine", "Mine", {"capital_cap": "900000"}))
+    hostile = text.replace(text.split("edition = ")[1].split("\n")[0],
+                           '"ed. :material/skull: https://134744072/x **b** $x$"')
+    at = start(page="pages/rules.py")
+    at.file_uploader(key="w:variant_file").upload("mine.toml", hostile.encode(), "application/toml").run()
+    assert not at.exception
+    assert any("Loaded the variant" in s.value for s in at.success)
+    from core.rulesets import edition_words
+    from ui.text import md
+    shown = md(edition_words("", at.session_state["variants"]["mine"].edition, "x"))   # the calculator's caption
+    assert interpreted(shown) == [] and ":\u2060material/skull:" in shown
+    bidi = text.replace(text.split("edition = ")[1].split("\n")[0], '"ed. \u202e 2"').replace('id = "mine"',
+                                                                                             'id = "mine2"')
+    at.file_uploader(key="w:variant_file").upload("bidi.toml", bidi.encode(), "application/toml").run()
+    refused = next(e.value for e in at.error if "Not loaded" in e.value)
+    assert "RIGHT-TO-LEFT OVERRIDE" in refused and "\u202e" not in refused

@@ -178,3 +178,18 @@ def test_a_future_dated_scenario_is_refused_on_import_and_said(db):
     assert len(problems) == 1 and "is in the future" in problems[0] and problems[0].startswith("Scenario 1")
     at.button(key="w:import_go").click().run()
     assert db.names() == ["Fine"]
+
+
+def test_the_refusal_to_replace_anothers_scenario_shows_name_and_owner_as_typed(db):
+    """Finding 6: md(str(err)) made `Board https://134744072/packet` a live link to another host,
+    `:material/skull:` an icon and the owner's email a mailto: link."""
+    from core.application import Application
+    from tests.test_ui_text import interpreted
+    name = "Board https://134744072/packet :material/skull: [x](https://e.x/)"
+    db.save(name, Application.from_dict({"project_type": "renovation", "eligible_cost": 1}), actor="bob@agency.gov")
+    at = save(start(), name)
+    at.button(key="w:overwrite_yes").click().run()
+    assert not at.exception
+    said = next(e.value for e in at.error if "Not replaced" in e.value)
+    assert interpreted(said) == [] and "bob@agency.gov" in said and "only its owner" in said
+    assert db.get(name).owner == "bob@agency.gov" and db.get(name).application.eligible_cost == 100

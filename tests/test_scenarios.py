@@ -379,3 +379,16 @@ def test_a_large_export_is_read_in_a_child_process_alike(tmp_path):
                                                  "$0 or more"]
     with pytest.raises(InputError, match="big.json: not valid JSON"):
         read_export_apart(raw[:-1] + b" " * APART_BYTES, "big.json")
+
+
+def test_an_imported_rulesets_edition_is_checked():
+    """Finding 6: an imported outdated scenario's ruleset edition was neither compared nor checked."""
+    data = load().to_data() | {"edition": "edition 1 \u202e of 2026"}
+    data["parameters"]["capital_cap"]["citation"] = "older wording"      # an older version of the same values
+    item = {"name": "Old", "application": APP.to_dict(), "ruleset": {"id": "regulation", "data": data}}
+    good, errors = parse_export([item])
+    assert not good and "scenarios[0].ruleset: 'regulation' cannot be used (edition: " in errors[0]
+    assert "RIGHT-TO-LEFT OVERRIDE" in errors[0]
+    item["ruleset"]["data"]["edition"] = "edition 0 :material/skull: https://e.x/"
+    good, errors = parse_export([item])
+    assert not errors and good[0].outdated and good[0].saved_ruleset().edition.startswith("edition 0")
