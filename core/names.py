@@ -28,6 +28,8 @@ _CONTROL_PICTURES = {"\n": "\u2424", "\x7f": "\u2421"}   # LF as ␤ (not ␊), 
 
 def hidden_character(text: str, allowed: set[str] = frozenset()) -> str | None:
     """Words for the first character that must not be in `text`, or None."""
+    if text.isprintable():   # the usual case, in C: no character of those categories (nor of Zs but space)
+        return None
     for i, ch in enumerate(text):
         if ch in allowed:
             continue
