@@ -1,4 +1,7 @@
 """Many applications, the Department's considerations, one budget."""
+import re
+
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -14,12 +17,14 @@ from core.portfolio import (FACTORS, MAX_ROWS, MODES, PortfolioError, formula_wo
 from core.batch import BatchError
 from ui import present, state
 from ui.charts import chart
-import re
 
 from ui.text import Markdown, literal, markup, md, plain, ruleset_label, table_cells
 from ui.uploads import upload_bytes
 
 DEFAULT_BUDGET = 400_000_000
+PAGE_ROWS = 500       # rows of the allocation table on one page
+PRESENT_ROWS = 25     # and while presenting (large type)
+BAD_SHOWN = 1_000     # bad rows listed on the page
 COLUMN_TITLES = {"name": "Application", "locality": "Locality",
                  **{f.name: f.label for f in FIELDS}}
 
@@ -59,8 +64,13 @@ up = controls.file_uploader(md(f"Applications (CSV, up to {MAX_ROWS:,} rows)"), 
 source = "the illustrative sample"
 try:
     raw = upload_bytes(up)
-    if raw is not None:
-        table, source = read_table(raw, up.name), up.name
+    if raw is not None:   # read once per file, not on every run (20,000 rows took a second each time)
+        token = (up.file_id, len(raw), up.name)
+        kept = st.session_state.get("pf:read")
+        if kept is None or kept[0] != token:
+            kept = (token, read_table(raw, up.name))
+            st.session_state["pf:read"] = kept
+        table, source = kept[1], up.name
     else:
         table = read_sample()
 except PortfolioError as err:
@@ -70,11 +80,25 @@ if source == "the illustrative sample":
     st.warning("Showing an ILLUSTRATIVE sample of 20 fictional applications. Upload a CSV to use your own.",
                icon=":material/science:")
 
-with st.container(key="ctl_pf_edit").expander("Edit the applications", expanded=False):
-    st.caption("Changes here are used below; download the results to keep them.")
-    table = st.data_editor(table, num_rows="dynamic", key=f"w:pf_editor:{source}", width="stretch",
-                           column_config={c: st.column_config.Column(COLUMN_TITLES[c]) for c in table.columns
-                                          if c in COLUMN_TITLES})
+# The editor is drawn only while its panel is open (Streamlit's lazy expander): 20,000 rows are
+# megabytes on every run. What was edited is kept when the panel closes, and used below.
+edit_box = st.container(key="ctl_pf_edit").expander("Edit the applications", expanded=False, key="pf_edit_panel",
+                                                    on_change="rerun")
+edited = st.session_state.get(f"pf:edited:{source}")
+if edit_box.open:
+    opened = st.session_state.setdefault(f"pf:edit_open:{source}", (st.session_state.get("pf:edit_n", 0) + 1,
+                                                                     edited if edited is not None else table))
+    st.session_state["pf:edit_n"] = opened[0]
+    with edit_box:
+        st.caption("Changes here are used below, and kept when this panel closes; download the results to keep them.")
+        table = st.data_editor(opened[1], num_rows="dynamic", key=f"w:pf_editor:{source}:{opened[0]}", width="stretch",
+                               column_config={c: st.column_config.Column(COLUMN_TITLES[c]) for c in table.columns
+                                              if c in COLUMN_TITLES})
+    st.session_state[f"pf:edited:{source}"] = table
+else:
+    st.session_state.pop(f"pf:edit_open:{source}", None)   # opened again: a new editor over what was edited
+    if edited is not None:
+        table = edited
 
 c1, c2 = st.container(key="ctl_pf_budget").columns([1, 2])
 budget_text = c1.text_input("Budget (appropriation)", value="4,000,000", key="w:pf_budget")
@@ -107,10 +131,13 @@ except BatchError as err:
 
 bad = result.table[~result.good]
 if len(bad):
-    st.error(md(f"{len(bad)} row(s) could not be used; the other {int(result.good.sum())} are."), icon=":material/error:")
-    st.dataframe(pd.DataFrame({"Row of the file": bad.index + 2,
-                               "Application": bad["name"] if "name" in bad else "",
-                               "Problem": bad["error"]}), hide_index=True, width="stretch")
+    st.error(md(f"{len(bad):,} row(s) could not be used; the other {int(result.good.sum()):,} are."
+                + (f" The first {BAD_SHOWN:,} are listed; the download below gives every row's problem."
+                   if len(bad) > BAD_SHOWN else "")), icon=":material/error:")
+    listed = bad.iloc[:BAD_SHOWN]
+    st.dataframe(pd.DataFrame({"Row of the file": listed.index + 2,
+                               "Application": [plain(n) for n in listed["name"]] if "name" in listed else "",
+                               "Problem": [plain(e, 400) for e in listed["error"]]}), hide_index=True, width="stretch")
 
 others = [r for r in state.ruleset_ids() if r != rs.id]
 variant_id = st.container(key="ctl_pf_variant").selectbox("Compare the portfolio's cost under", [None] + others, key="w:pf_variant",
@@ -158,9 +185,22 @@ if len(good):
         chart(priority_figure(names, scores, awards, binding, large=large), "pf_prio",
               chart_text.priority(names, scores, awards, binding))
     st.header("Applications in priority order")
+    # A page of the table at a time: the whole of a 20,000-row portfolio was megabytes on every run.
+    ordered = good.iloc[np.argsort(good["rank"].astype(int).to_numpy(), kind="stable")]
+    per_page = PRESENT_ROWS if large else PAGE_ROWS
+    pages = max(1, -(-len(ordered) // per_page))
+    if st.session_state.get("w:pf_page", 1) > pages:
+        st.session_state["w:pf_page"] = 1
+    page_no = (st.container(key="ctl_pf_page").number_input("Page of the table", 1, pages, key="w:pf_page", width=200)
+               if pages > 1 else 1)
+    shown_rows = ordered.iloc[(page_no - 1) * per_page: page_no * per_page]
+    if pages > 1:
+        st.caption(md(f"Applications {(page_no - 1) * per_page + 1:,} to {(page_no - 1) * per_page + len(shown_rows):,} "
+                      f"of {len(ordered):,} in priority order ({per_page:,} a page); the download below holds "
+                      "every one."))
     if large:
-        st.table(table_cells(people_table(good, result)), hide_index=True)   # large type that wraps; names literal
+        st.table(table_cells(people_table(shown_rows, result)), hide_index=True)   # large type that wraps; names literal
     else:
-        st.dataframe(people_table(good, result), hide_index=True, width="stretch")
+        st.dataframe(people_table(shown_rows, result), hide_index=True, width="stretch")
 st.container(key="ctl_pf_download").download_button("Download the results (CSV)", csv_bytes(result.table), file_name="portfolio-allocation.csv",
                    mime="text/csv")
