@@ -281,8 +281,54 @@ def test_presentation_mode_hides_inputs_and_comes_back():
 
 def test_report_buttons_present():
     at = app()
-    labels = [b.label for b in at.get("download_button")]
-    assert "Download the report (HTML, works offline)" in labels
+    labels = [b.label for b in at.button]
+    assert "Download the report (HTML, works offline)" in labels and "Make the PDF packet" in labels
+
+
+def handed_over(at, key="calc") -> dict:
+    """What the report's element (ui/reporting.py) hands the browser: the file's number, name, type
+    and, in the run that made it, its bytes (base64)."""
+    import json
+
+    from tests.panel import _nodes
+    node = next(n for n in _nodes(at) if n.key == f"{key}:file")
+    return json.loads(node.proto.bytes)
+
+
+def test_the_report_holds_the_title_and_preparer_typed_just_before_the_click():
+    """Issue 30, finding 8: typed "Prepared by" and "Report title", then "Download the report":
+    4 of 4 files kept the old title and file name, and some clicks downloaded nothing."""
+    import base64
+    at = app()
+    Panel(at).move("eligible_cost", 3_000_000)
+    for n, (title, prepared) in enumerate([("Board packet, March", "Grants office"), ("Second try", "Ann B.")]):
+        at.text_input(key="w:calc:title").input(title)          # sent with the click, as a blur sends it
+        at.text_input(key="w:calc:prepared").input(prepared)
+        at.button(key="w:calc:html").click().run()
+        assert not at.exception
+        got = handed_over(at)
+        doc = base64.b64decode(got["b64"]).decode("utf-8")
+        assert got["name"] == f"{'board-packet-march' if n == 0 else 'second-try'}.html" and got["mime"] == "text/html"
+        assert f"<h1>{title}</h1>" in doc and f"Prepared by {prepared}" in doc and "$600,000" in doc
+        number = got["n"]
+        at.text_input(key="w:calc:prepared").input("typed after").run()   # the next run: no file again
+        assert handed_over(at) == {k: v for k, v in got.items() if k != "b64"} and handed_over(at)["n"] == number
+
+
+@pytest.mark.parametrize("field, value, problem", [
+    ("w:calc:title", "Title \u202e000,005$", "Report title: ` Title [U+202E]000,005$ ` contains an invisible"),
+    ("w:calc:prepared", "Ann\u200b", "Prepared by: ` Ann[U+200B] ` contains an invisible formatting character"),
+    ("w:calc:prepared", "nul\x00", "Prepared by: ` nul\u2400 ` contains a control character"),
+])
+def test_a_title_or_preparer_with_hidden_characters_is_refused_as_the_command_line_does(field, value, problem):
+    """Finding 7: the app took an override, a zero-width space and NUL into the HTML and the PDF."""
+    at = app()
+    at.text_input(key=field).input(value)
+    at.button(key="w:calc:html").click().run()
+    assert not at.exception
+    said = next(e.value for e in at.error if "The report cannot carry this" in e.value)
+    assert problem in said.replace("\\", "")
+    assert handed_over(at) == {"n": 0}                                     # no file
 
 
 def test_values_survive_moving_to_other_pages_and_back():
