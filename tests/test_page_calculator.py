@@ -458,3 +458,23 @@ def test_the_charts_their_names_and_numbers_follow_every_move():
     assert shown[0]["figure"]["data"] == headroom_figure(moved, as_dict=True)["data"]
     assert {"Cap": "Program maximum", "Amount": "$600,000", "Headroom above the award": "$0",
             "Binding": "yes"} in shown[0]["rows"]
+
+
+def test_a_link_giving_a_value_twice_is_said_and_none_of_it_used():
+    """Issue 30, finding 11: a repeated link key used its last value silently."""
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=60)
+    at.query_params["eligible_cost"] = ["3000000", "1000000"]
+    at.query_params["local_contribution"] = "1500000"
+    at.run()
+    said = next(w.value for w in at.warning if "cannot be shown" in w.value).replace("\\", "")
+    assert "“Total cost of eligible work” (eligible_cost) is given 2 times (` 3000000 `, ` 1000000 `); give it once" \
+        in said
+    assert award(at) == "$500,000"                                     # the example, whole
+
+
+def test_an_override_in_a_link_value_cannot_mirror_the_message():
+    """Finding 7: `?eligible_cost=%E2%80%AE000,005$` mirrored the whole warning, so the refused
+    value read "$500,000"."""
+    at = app({"eligible_cost": "\u202e000,005$"})
+    said = next(w.value for w in at.warning if "cannot be shown" in w.value)
+    assert "\u202e" not in said and "` [U+202E]000,005$ `" in said

@@ -44,10 +44,27 @@ def url_value(name: str, value) -> str:
     return str(value)
 
 
-def _from_url(params: dict) -> tuple[dict, list[str], list[str]]:
+def _repeated() -> dict[str, list[str]]:
+    """The link's parameters given more than once (`?eligible_cost=1&eligible_cost=2`): Streamlit
+    keeps the last silently, so a link could say two things and show one."""
+    out = {}
+    for name in st.query_params:
+        if name in PAGE_PARAMS:
+            continue
+        given = st.query_params.get_all(name)
+        if len(given) > 1:
+            out[name] = given
+    return out
+
+
+def _from_url(params: dict, repeated: dict | None = None) -> tuple[dict, list[str], list[str]]:
     """Values a link carries, a sentence for each value that cannot be used, and one for each
     reading that cannot (a reading falls back to its default alone: it is not a value)."""
     values, problems, reading_problems = {}, [], []
+    for name, given in (repeated or {}).items():
+        what = f"“{FIELD[name].label}” ({name})" if name in FIELD else f"“{name}”"
+        problems.append(md(f"{what} is given {len(given)} times (") + md(", ").join(literal(v, 40) for v in given[:3])
+                        + md(f"{', …' if len(given) > 3 else ''}); give it once"))
     for name in APP_FIELDS:
         if name not in params:
             continue
@@ -125,7 +142,7 @@ def init() -> None:
         for rid in READING_IDS:
             st.session_state[K + "reading:" + rid] = READING[rid].default
     if params and not _written_here(params):
-        values, problems, reading_problems = _from_url(params)
+        values, problems, reading_problems = _from_url(params, _repeated())
         st.session_state["url_problems"] = reading_problems
         if problems:   # never a mix of the link's values and the example's: the example, whole
             values = dict(_defaults(example=True), ruleset="regulation",
