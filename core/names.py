@@ -50,13 +50,13 @@ def visible(text, keep: str = "") -> str:
         return text
     out = []
     for ch in text:
-        if ch in keep or (ch.isprintable() and unicodedata.category(ch) not in _HIDDEN):
+        if ch in keep:
             out.append(ch)
         elif ch < " " or ch == "\x7f":
             out.append(_CONTROL_PICTURES.get(ch) or chr(0x2400 + ord(ch)))
         elif unicodedata.category(ch) in _HIDDEN:
             out.append(f"[U+{ord(ch):04X}]")
-        else:   # a space other than U+0020 (no-break, ideographic...): a space, shown as one
+        else:   # anything shown, and the spaces other than U+0020 (no-break, ideographic...)
             out.append(ch)
     return "".join(out)
 

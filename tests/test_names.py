@@ -56,3 +56,37 @@ def test_visible_shows_each_hidden_character():
 def test_slugs_and_variant_ids():
     assert slug("Café für Año") == "cafe-fur-ano" and variant_id("Cap 1.0") == "variant-cap-1-0"
     assert len(slug("北京")) == 10 and slug("x" * 100) == "x" * 40
+
+
+def test_refusals_name_the_field_and_the_value_exactly():
+    with pytest.raises(ValidationError) as err:
+        check_text(5, "Variant name", 80)
+    assert (str(err.value), err.value.field, err.value.value) == ("Variant name: 5 must be text", "Variant name", 5)
+    with pytest.raises(ValidationError) as err:
+        check_text("   ", "Scenario name", 80)
+    assert str(err.value) == "Scenario name: is empty; give the name a name" and err.value.value == ""
+    with pytest.raises(ValidationError) as err:
+        check_text(" " + "y" * 81, "title", 80, what="text")
+    assert err.value.value == "y" * 81 and err.value.problem == "is 81 characters long; at most 80 are allowed"
+    with pytest.raises(ValidationError) as err:
+        check_text("a\u202eb", "name", 80)
+    assert err.value.value == "a\u202eb" and err.value.field == "name"
+    with pytest.raises(ValidationError) as err:                       # one line unless told it is notes
+        check_text("a\r\nb", "name", 80)
+    assert "U+000D" in str(err.value)
+
+
+def test_notes_allow_line_breaks_and_tabs_only():
+    with pytest.raises(ValidationError, match=r"U\+202E RIGHT-TO-LEFT OVERRIDE\) at position 11"):
+        check_text("line\nnext\t\u202e", "notes", 50, multiline=True)
+    assert hidden_character("a\u0085b") == "contains a control character (U+0085) at position 2"   # no name
+
+
+def test_visible_leaves_what_is_shown_as_it_is_around_a_hidden_character():
+    assert visible("A b, Z~ 北京\u00a0\u3000é\u202e") == "A b, Z~ 北京\u00a0\u3000é[U+202E]"
+    assert visible(" \u202e") == " [U+202E]"
+
+
+def test_slugs_keep_to_letters_digits_and_single_dashes():
+    assert slug(" abcdef", limit=3) == "abc" and slug("abc def", limit=4) == "abc"
+    assert slug("--Déjà vu--") == "deja-vu" and slug("!!!") == slug("!!!") != "" and len(slug("!!!")) == 10
