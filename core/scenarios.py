@@ -301,13 +301,40 @@ def read_export(raw: bytes, source: str) -> tuple[list[Scenario], list[str]]:
 def read_export_apart(raw: bytes, source: str, timeout: float = 300) -> tuple[list[Scenario], list[str]]:
     """read_export, in a child process at a lower priority when the file is large: the server's
     process (and its lock on Python) stays free for the other sessions meanwhile."""
+    if len(raw) <= APART_BYTES:
+        return read_export(raw, source)
+    return _apart(["read-export", source], raw, source, timeout)
+
+
+def import_export(raw: bytes, source: str, url: str, admins=(), overwrite: bool = False,
+                  actor: str = LOCAL) -> int:
+    """Read a file (read_export) and import its valid scenarios as `actor`: all or nothing."""
+    good, _ = read_export(raw, source)
+    store = ScenarioStore(url, admins=admins)
+    try:
+        return store.import_scenarios(good, overwrite=overwrite, actor=actor)
+    finally:
+        store.dispose()
+
+
+def import_export_apart(raw: bytes, source: str, url: str, admins=(), overwrite: bool = False,
+                        actor: str = LOCAL, timeout: float = 300) -> int:
+    """import_export, in a child process at a lower priority when the file is large (writing
+    10,000 scenarios and their history is a second of the process's time)."""
+    if len(raw) <= APART_BYTES:
+        return import_export(raw, source, url, admins, overwrite, actor)
+    argv = ["import-export", source, url, actor, "overwrite" if overwrite else "keep", *admins]
+    return _apart(argv, raw, source, timeout)
+
+
+def _apart(argv: list[str], raw: bytes, source: str, timeout: float):
+    """Run `python -m core.scenarios ARGV` with `raw` on its stdin; its answer, or its refusal raised
+    here as the same kind of error."""
     import pickle
     import subprocess
     import sys
     from core.inputs import InputError
-    if len(raw) <= APART_BYTES:
-        return read_export(raw, source)
-    child = subprocess.Popen([sys.executable, "-m", "core.scenarios", "read-export", source], cwd=ROOT,
+    child = subprocess.Popen([sys.executable, "-m", "core.scenarios", *argv], cwd=ROOT,
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              env={**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
     try:
@@ -315,33 +342,42 @@ def read_export_apart(raw: bytes, source: str, timeout: float = 300) -> tuple[li
     except subprocess.TimeoutExpired:
         child.kill()
         child.communicate()
-        raise InputError(f"{source}: reading it took more than {timeout:.0f} seconds; split it into smaller files") \
-            from None
+        raise InputError(f"{source}: this took more than {timeout:.0f} seconds; split it into smaller files") from None
     if child.returncode != 0:
         lines = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
         raise InputError(f"{source}: could not be read ({(lines[-1] if lines else f'status {child.returncode}')[:200]})")
     kind, *payload = pickle.loads(out)   # written by our own child process, never by a user
     if kind == "refused":
-        raise InputError(payload[0])
-    return payload[0], payload[1]
+        error = {"InputError": InputError, "ScenarioExists": ScenarioExists, "NotAllowed": NotAllowed,
+                 "ValidationError": ScenarioError}.get(payload[0], ScenarioError)
+        raise error(payload[1])
+    return payload[0] if len(payload) == 1 else tuple(payload)
 
 
 def _child_main(argv: list[str]) -> int:
     import pickle
     import sys
     from core.inputs import InputError
-    if len(argv) != 2 or argv[0] != "read-export":
-        print("usage: python -m core.scenarios read-export SOURCE < file", file=sys.stderr)
+    if not argv or argv[0] not in ("read-export", "import-export") or (argv[0] == "read-export" and len(argv) != 2) \
+            or (argv[0] == "import-export" and len(argv) < 5):
+        print("usage: python -m core.scenarios read-export SOURCE < file\n"
+              "       python -m core.scenarios import-export SOURCE URL ACTOR overwrite|keep [ADMIN...] < file",
+              file=sys.stderr)
         return 2
     try:
         os.nice(10)   # below the server: the sessions it serves come first
     except OSError:
         pass
     from core import scenarios   # run as __main__: the objects sent back must be core.scenarios' own
+    raw = sys.stdin.buffer.read()
     try:
-        result = ("read", *scenarios.read_export(sys.stdin.buffer.read(), argv[1]))
-    except InputError as exc:
-        result = ("refused", str(exc))
+        if argv[0] == "read-export":
+            result = ("read", *scenarios.read_export(raw, argv[1]))
+        else:
+            _, source, url, actor, mode, *admins = argv
+            result = ("imported", scenarios.import_export(raw, source, url, admins, mode == "overwrite", actor))
+    except (InputError, scenarios.ScenarioError, ValidationError) as exc:
+        result = ("refused", type(exc).__name__, str(exc))
     sys.stdout.buffer.write(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
     return 0
 
@@ -658,6 +694,14 @@ class ScenarioStore:
                 dumped[key] = json.dumps(sc.ruleset_data)
             return self._values(sc, dumped[key])
 
+        # Every row is made before the write lock is taken, as if each scenario were new: the lock
+        # is held only to read which names are taken, to remake those rows, and to write.
+        made = []
+        for item in items:
+            sc = Scenario(**{**item.__dict__, "created_at": item.created_at or stamp,
+                             "updated_at": item.updated_at or stamp, "owner": actor, "changed_by": actor,
+                             "uid": uuid.uuid4().hex})
+            made.append((sc, values(sc), self._event_row(actor, "import", None, sc)))
         with self.engine.begin() as conn:
             existing: dict[str, Scenario] = {}
             names = [item.name for item in items]
@@ -668,18 +712,16 @@ class ScenarioStore:
                 first = next(n for n in names if n in existing)
                 raise ScenarioExists(f"a scenario named {first!r} already exists")
             new_rows, events = [], []
-            for item in items:
-                sc = Scenario(**{**item.__dict__, "created_at": item.created_at or stamp,
-                                 "updated_at": item.updated_at or stamp, "owner": actor, "changed_by": actor,
-                                 "uid": uuid.uuid4().hex})
+            for sc, row, event_row in made:
                 old = existing.get(sc.name)
                 if old:
                     self._check(old, actor, "overwrite")
                     sc = Scenario(**{**sc.__dict__, "owner": old.owner, "uid": old.uid})
                     conn.execute(update(scenarios).where(scenarios.c.uid == old.uid).values(**values(sc)))
+                    event_row = self._event_row(actor, "import", old, sc)
                 else:
-                    new_rows.append(values(sc))
-                events.append(self._event_row(actor, "import", old, sc))
+                    new_rows.append(row)
+                events.append(event_row)
             if new_rows:
                 try:
                     with conn.begin_nested():

@@ -392,3 +392,24 @@ def test_an_imported_rulesets_edition_is_checked():
     item["ruleset"]["data"]["edition"] = "edition 0 :material/skull: https://e.x/"
     good, errors = parse_export([item])
     assert not errors and good[0].outdated and good[0].saved_ruleset().edition.startswith("edition 0")
+
+
+def test_a_large_import_is_written_by_a_child_process_with_the_same_rules(tmp_path):
+    from core.scenarios import APART_BYTES, NotAllowed, Scenario, import_export_apart
+    url = f"sqlite:///{tmp_path / 'lib.db'}"
+    ScenarioStore(url).save("S 3", APP, actor="bob@example.org")
+    rs = load()
+    items = [Scenario(f"S {i}", APP.replace(eligible_cost=1_000 + i), rs.id, rs.version, rs.to_data()).to_dict()
+             for i in range(150)] + [{"name": "bad", "project_type": "renovation", "eligible_cost": "-1"}]
+    raw = json.dumps({"format": EXPORT_FORMAT, "version": 1, "scenarios": items}).encode()
+    assert len(raw) > APART_BYTES
+    with pytest.raises(ScenarioExists, match="'S 3' already exists"):
+        import_export_apart(raw, "big.json", url, actor="ann@example.org")
+    with pytest.raises(NotAllowed, match="“S 3” belongs to bob@example.org"):
+        import_export_apart(raw, "big.json", url, overwrite=True, actor="ann@example.org")
+    assert import_export_apart(raw, "big.json", url, admins=["ann@example.org"], overwrite=True,
+                               actor="ann@example.org") == 150
+    store = ScenarioStore(url)
+    assert store.count() == 150 and store.get("S 3").owner == "bob@example.org" and store.get("S 9").owner == \
+        "ann@example.org" and store.get("bad") is None
+    store.dispose()
