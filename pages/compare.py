@@ -14,7 +14,7 @@ from core.export import csv_bytes
 from core.money import ValidationError, fmt
 from core.award import evaluate
 from core.explain import other_readings_words
-from core.scenarios import ScenarioError, read_export_apart
+from core.scenarios import ScenarioError, import_export_apart, read_export_apart
 from ui import auth, present, state
 from ui.charts import chart
 from ui.library import store
@@ -202,13 +202,18 @@ else:
             st.dataframe(df[inputs].style.apply(lambda _: style[inputs], axis=None), hide_index=True,
                          width="stretch")
         st.caption(md("Highlighted cells differ from the baseline, ") + literal(baseline) + md("."))
-        chart(compare_caps_figure(named, large=present.on()), "cmp_caps", chart_text.compare_caps(named))
-        chart(funding_figure(named, large=present.on()), "cmp_funding", chart_text.funding(named))
+        # the figures are kept by what they are made of: a rerun of the same comparison does not build them again
+        made_of = (tuple((n, a.application, a.ruleset_version, a.readings) for n, a in named), present.on())
+        chart(lambda: compare_caps_figure(named, large=present.on()), "cmp_caps", chart_text.compare_caps(named),
+              cache=("caps", made_of))
+        chart(lambda: funding_figure(named, large=present.on()), "cmp_funding", chart_text.funding(named),
+              cache=("funding", made_of))
         if len(named) > 1:
-            chart(change_figure(named, baseline, large=present.on()), "cmp_change", chart_text.change(named, baseline))
+            chart(lambda: change_figure(named, baseline, large=present.on()), "cmp_change",
+                  chart_text.change(named, baseline), cache=("change", made_of, baseline))
         with st.container(key="ctl_cmp_files"):
             a, b = st.columns(2)
-            a.download_button("Download the comparison (CSV)", csv_bytes(table(named, machine=True)),
+            a.download_button("Download the comparison (CSV)", lambda: csv_bytes(table(named, machine=True)),
                               file_name="scenario-comparison.csv", mime="text/csv")
             b.download_button("Export these scenarios (JSON)", lambda: json.dumps(lib.export(chosen), indent=2),
                               file_name="scenarios.json", mime="application/json")
@@ -326,13 +331,14 @@ if raw is not None:
                  else f"Import {plural(len(good), 'scenario')}")
         if good and st.button(md(label), key="w:import_go"):
             try:
-                n = lib.import_scenarios(good, overwrite=overwrite, actor=me)
+                # a large file is read again and written by a child process: the server stays free
+                n = import_export_apart(raw, up.name, lib.url, sorted(lib.admins), overwrite=overwrite, actor=me)
                 st.session_state["library_notes"] = [imported_note(n, up.name, [sc.name for sc in good], bool(errors))]
                 st.session_state["cmp_add"] = [sc.name for sc in good][:MAX_CHOSEN]
                 st.session_state["import_round"] = round_ + 1
                 st.session_state.pop("import:read", None)
                 st.rerun()
-            except ScenarioError as err:
+            except (ScenarioError, InputError) as err:
                 st.error(md("Nothing imported: ") + error_text(err), icon=":material/error:")
 if total:   # made when pressed, not on every view of the page
     st.download_button("Back up the whole library (JSON)", lambda: json.dumps(lib.export(), indent=2),
