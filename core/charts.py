@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 from core.award import Award
 from core.fields import CAP, ROUTES
 from core.money import fmt
+from core.names import visible
 
 # One colour per source of funds and per cap, on every page, in the report and in the PDF.
 # Each is at least 4.5:1 against white (so white labels inside the bars read, and the bars
@@ -49,9 +50,15 @@ def _usd(cents: int) -> float:
     return cents / 100  # display only: charts take numbers, the labels carry exact text
 
 
+def shown(text) -> str:
+    """User text for a chart: its hidden characters shown as their code (core.names.visible), then
+    escaped (Plotly reads a little HTML: links among it)."""
+    return html.escape(visible(text))
+
+
 def label(name: str, width: int = 18) -> str:
-    """User text as a chart label: escaped (Plotly reads a little HTML) and wrapped."""
-    lines = textwrap.wrap(name, width, break_long_words=True) or [""]
+    """User text as a chart label: hidden characters shown, escaped, and wrapped."""
+    lines = textwrap.wrap(visible(name), width, break_long_words=True) or [""]
     return "<br>".join(html.escape(line) for line in lines)  # names are at most 120 characters
 
 
@@ -233,7 +240,7 @@ def change_figure(named: list[tuple[str, Award]], baseline: str, large: bool = F
     fig.update_layout(barmode="group")
     fig.update_xaxes(type="category", tickangle=0)
     fig.update_yaxes(tickformat="$,.0f", gridcolor=GRID, zeroline=True, zerolinecolor="#555")   # -$200,000
-    return _layout(fig, f"Change from the baseline: {html.escape(baseline)}", None, "Dollars", height=460, large=large)
+    return _layout(fig, f"Change from the baseline: {shown(baseline)}", None, "Dollars", height=460, large=large)
 
 
 def sweep_figure(curves: list, field_label: str, current: int | None = None, large: bool = False) -> go.Figure:
@@ -263,8 +270,8 @@ def sweep_figure(curves: list, field_label: str, current: int | None = None, lar
         else:
             fig.add_trace(go.Scatter(x=[_usd(p[0]) for p in pts], y=[_usd(p[1]) for p in pts], mode="lines",
                                      line=dict(width=3, dash="dash", color=OVERLAYS[(k - 1) % len(OVERLAYS)]),
-                                     name=html.escape(name),
-                                     hovertemplate=f"{html.escape(name)}: award %{{y:$,.2f}}<extra></extra>"))
+                                     name=shown(name),
+                                     hovertemplate=f"{shown(name)}: award %{{y:$,.2f}}<extra></extra>"))
     if current is not None:
         fig.add_vline(x=_usd(current), line=dict(color="#555", dash="dot", width=2),
                       annotation_text=f"Now: {fmt(current)}", annotation_position="top left")

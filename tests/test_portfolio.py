@@ -266,3 +266,11 @@ def test_the_charts_and_their_tables_hold_what_the_chart_shows():
     assert rows[0]["Application"] == names[rank.index(1)] and "highest priorities" in fig.layout.title.text.replace("<br>", " ")
     small = chart_text.cumulative(names[:5], alloc[:5], [1, 2, 3, 4, 5], 10**12)[1]
     assert [r["Rank"] for r in small] == [1, 2, 3, 4, 5]               # a small portfolio: every row
+
+
+def test_chart_labels_show_hidden_characters_and_never_read_html():
+    """Bidirectional and invisible characters are shown wherever user text is, chart labels too."""
+    from core.charts import label, ranked_figure
+    assert label("Mill\u202ebrook <a href='x'>") == "Mill[U+202E]brook<br>&lt;a href=&#x27;x&#x27;&gt;"
+    fig = ranked_figure(["a\u200bb"], [100], [100], ["program_max"], [1])
+    assert "a[U+200B]b" in fig.layout.yaxis.categoryarray[0] and "\u200b" not in str(fig.to_dict())
