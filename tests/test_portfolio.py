@@ -274,3 +274,77 @@ def test_chart_labels_show_hidden_characters_and_never_read_html():
     assert label("Mill\u202ebrook <a href='x'>") == "Mill[U+202E]brook<br>&lt;a href=&#x27;x&#x27;&gt;"
     fig = ranked_figure(["a\u200bb"], [100], [100], ["program_max"], [1])
     assert "a[U+200B]b" in fig.layout.yaxis.categoryarray[0] and "\u200b" not in str(fig.to_dict())
+
+
+# -- the findings' words, exactly (issue 30: mutants of insight and formula_words survived) ------------
+
+def _frame(rows):
+    return pd.DataFrame(rows).fillna("")
+
+
+def test_findings_say_totals_caps_and_variants_in_words_exactly():
+    from core.portfolio import insight
+    df = _frame([
+        {"name": "A", "project_type": "renovation", "eligible_cost": "3000000", "local_contribution": "1500000",
+         "requested_amount": "700000"},
+        {"name": "B", "project_type": "renovation", "eligible_cost": "1000000", "local_contribution": "500000",
+         "requested_amount": "400000"},
+        {"name": "C", "project_type": "master_plan", "eligible_cost": "40000", "local_contribution": "20000"},
+        {"name": "D", "project_type": "master_plan", "eligible_cost": "50000", "local_contribution": "25000"},
+        {"name": "E", "project_type": "renovation", "eligible_cost": "9000000", "local_contribution": "4500000"},
+    ])
+    r = run(df, 1_000_000_00)
+    lines = insight(r, load())
+    assert lines == [
+        "5 applications; requested $1,100,000 in total (by the 2 that named an amount).",
+        "Maximum awards under The regulation in force: $1,630,000. Allocated: $1,000,000 of the $1,000,000 budget. "
+        "Unfunded: $630,000.",
+        "4 of 5 are held by the program maximum: 2 at $600,000, 2 master plans at $15,000.",
+        "1 of 5 are held by the requested amount."]
+    cheaper = load().with_changes("cheap", "Cap at $100,000", {"capital_cap": "100000"})
+    assert insight(r, load(), cheaper)[-1] == ("Under Cap at $100,000 (variant, not the regulation in force), the "
+                                               "maximum awards would total $330,000: $1,300,000 less.")
+    assert insight(r, load(), load())[-1] == ("Under The regulation in force, the maximum awards would total "
+                                              "$1,630,000: $0 more.")
+    one_plan = run(df.iloc[[0, 2]], 0)
+    assert insight(one_plan, load())[2] == ("2 of 2 are held by the program maximum: 1 at $600,000, 1 master plan "
+                                            "at $15,000.")
+    plans = run(df.iloc[[2, 3]], 0)
+    assert insight(plans, load())[:3] == ["2 applications; no requested amount was named.",
+                                          "Maximum awards under The regulation in force: $30,000. Allocated: $0 of "
+                                          "the $0 budget. Unfunded: $30,000.",
+                                          "2 of 2 are held by the $15,000 program maximum for a master plan."]
+    assert insight(run(df.iloc[[1]], 0), load())[2] == "1 of 1 are held by the requested amount."   # no cap skipped
+
+
+def test_the_boards_discretion_is_said_for_one_and_for_several():
+    from core.portfolio import insight
+    exception = {"project_type": "renovation", "eligible_cost": "1000000", "local_contribution": "0",
+                 "bpw_exception_requested": "true", "local_property_value": "550000"}
+    two = run(_frame([{"name": "X", **exception}, {"name": "Y", **exception}]), 10**9)
+    assert insight(two, load())[2] == ("$100,000 of the $1,100,000 in maximum awards exists only at the Board of "
+                                       "Public Works' discretion: 2 applications are on the Board's exception route "
+                                       "(without it, $1,000,000). Of the $1,100,000 allocated, $100,000 depends on "
+                                       "the Board's approval.")
+    excluded = run(_frame([{"name": "X", **exception}, {"name": "Y", **exception}]), 10**9, exceptions="excluded")
+    assert insight(excluded, load())[2] == ("The Board of Public Works exception is not counted: 2 applications would "
+                                            "get $100,000 more in all if the Board approves it.")
+
+
+def test_the_formula_is_said_in_words_exactly():
+    assert formula_words({"density": 2, "proximity": 1, "new_locality": 1}) == (
+        "Priority score = 50% × (denser senior population) + 25% × (farther from an existing senior center) + 25% × "
+        "(a locality not funded before). Density and distance are scaled across this portfolio from 0 (lowest) to 1 "
+        "(highest); a locality never funded before scores 1, one funded before 0; a missing value scores 0. Ties are "
+        "broken by name, then by row order.")
+    assert formula_words({"density": 0, "proximity": 0, "new_locality": 0}) == (
+        "All weights are 0: every application scores 0 and the order falls back to name.")
+
+
+def test_weights_parse_exactly():
+    assert parse_weights("density=2, proximity = 0.5") == {"density": 2.0, "proximity": 0.5, "new_locality": 1.0}
+    with pytest.raises(ValueError) as err:
+        parse_weights("size=1")
+    assert str(err.value) == "--weights: unknown factor 'size'; use density, proximity, new_locality"
+    with pytest.raises(ValueError, match=r"density='1=2' is not a number"):
+        parse_weights("density=1=2")

@@ -413,3 +413,170 @@ def test_a_large_import_is_written_by_a_child_process_with_the_same_rules(tmp_pa
     assert store.count() == 150 and store.get("S 3").owner == "bob@example.org" and store.get("S 9").owner == \
         "ann@example.org" and store.get("bad") is None
     store.dispose()
+
+
+# -- the store's refusals, history and reads, exactly (issue 30: the mutants of these survived) -------
+
+def test_rename_duplicate_and_delete_refuse_with_exact_words(team_store):
+    from core.scenarios import NotAllowed
+    s = team_store
+    s.save("A", APP, actor=OWNER)
+    s.save("B", APP, actor=OWNER)
+    for call, words in ((lambda: s.rename("Z", "Y", actor=OWNER), "no scenario named 'Z'"),
+                        (lambda: s.duplicate("Z", "Y", actor=OWNER), "no scenario named 'Z'"),
+                        (lambda: s.delete("Z", actor=OWNER), "no scenario named 'Z'"),
+                        (lambda: s.rename("A", "B", actor=OWNER), "a scenario named 'B' already exists"),
+                        (lambda: s.duplicate("A", "B", actor=OTHER), "a scenario named 'B' already exists")):
+        with pytest.raises(ScenarioError) as err:
+            call()
+        assert str(err.value) == words
+    for verb, call in (("rename", lambda: s.rename("A", "C", actor=OTHER)), ("delete", lambda: s.delete("A", actor=OTHER))):
+        with pytest.raises(NotAllowed) as err:
+            call()
+        assert str(err.value) == (f"“A” belongs to {OWNER}; only its owner or an administrator may {verb} it. "
+                                  "You may duplicate it as your own.")
+    before = s.get("A")
+    time.sleep(1.1)
+    same = s.rename("A", "A", actor=OWNER)                       # the same name: no clash with itself
+    assert same.name == "A" and s.get("A").updated_at == same.updated_at > before.updated_at
+    copy = s.duplicate("A", "Copy", actor=OTHER)
+    event = s.history()[-1]
+    assert (event.action, event.actor, event.before["name"], event.after["name"], event.after["owner"]) == \
+        ("duplicate", OTHER, "A", "Copy", OTHER) and event.uid == copy.uid
+
+
+def test_restoring_refuses_and_records_exactly(team_store):
+    from core.scenarios import NotAllowed
+    s = team_store
+    s.save("A", APP, actor=OWNER)
+    s.save("A", APP.replace(federal_grant=100), overwrite=True, actor=OWNER)
+    s.save("Other", APP, actor=OWNER)
+    first, second = s.history("A")
+    with pytest.raises(ScenarioError) as err:
+        s.restore_version(9_999, actor=OWNER)
+    assert str(err.value) == "no history event 9999"
+    with pytest.raises(ScenarioError) as err:
+        s.restore_version(first.id, actor=OWNER, before=True)
+    assert str(err.value) == f"history event {first.id} has no scenario before it (it was new then)"
+    with pytest.raises(NotAllowed) as err:
+        s.restore_version(first.id, actor=OTHER)
+    assert "may restore it" in str(err.value)
+    assert s.restore_version(second.id, actor=OWNER, before=True).application == APP     # before the overwrite
+    back = s.restore_version(second.id, actor=ADMIN)                                   # after it
+    assert back.application.federal_grant == 100 and back.owner == OWNER and back.changed_by == ADMIN
+    event = s.history()[-1]
+    assert (event.action, event.actor, event.before["application"]["federal_grant"],
+            event.after["application"]["federal_grant"]) == ("restore", ADMIN, "0.00", "1.00")
+    with pytest.raises(ScenarioError) as err:
+        s.restore(s.get("A"), actor=OWNER)
+    assert str(err.value) == "“A” has not been deleted; restore one of its versions instead"
+    gone = s.delete("A", actor=OWNER)
+    with pytest.raises(NotAllowed) as err:
+        s.restore(gone, actor=OTHER)
+    assert "may restore it" in str(err.value)
+    s.save("A", APP, actor=OTHER)                                                       # the name is taken
+    delete = s.history()[-2]
+    assert delete.action == "delete"
+    with pytest.raises(ScenarioExists) as err:
+        s.restore_version(delete.id, actor=OWNER)
+    assert str(err.value) == ("a scenario named 'A' already exists; rename that one first or restore under another "
+                              "name")
+    again = s.restore_version(delete.id, actor=OWNER, name=" A again ")
+    assert (again.name, again.owner, again.created_at) == ("A again", OWNER, gone.created_at)
+    assert s.get("A again").application.federal_grant == 100 and s.get("Other").application == APP
+
+
+def test_a_snapshot_brings_back_owner_dates_and_readings():
+    from core.readings import DEFAULT
+    from core.scenarios import Scenario, scenario_from_snapshot
+    rd = DEFAULT.replace(funding_need_cap="none")
+    sc = Scenario("S", APP.replace(local_contribution=900_000_00), notes="n", created_at="2026-01-01T00:00:00+00:00",
+                  updated_at="2026-01-02T00:00:00+00:00", readings=rd, owner=OWNER, changed_by=OTHER, uid="u1")
+    back = scenario_from_snapshot(sc.snapshot())
+    assert (back.owner, back.changed_by, back.created_at, back.uid, back.readings) == (OWNER, OTHER,
+                                                                                       "2026-01-01T00:00:00+00:00",
+                                                                                       "u1", rd)
+    bare = scenario_from_snapshot({"name": "T", "application": APP.to_dict(), "uid": "u2"})
+    assert (bare.owner, bare.changed_by, bare.created_at) == ("local", "local", "")
+    with pytest.raises(ValidationError, match=r"^history\.name: "):
+        scenario_from_snapshot({"name": "", "application": APP.to_dict(), "uid": "u3"})
+    assert back.award().amount != Scenario("S", back.application).award().amount   # the readings count
+    assert Scenario("S", APP, ruleset_id="cap-800k").saved_ruleset().id == "cap-800k"
+
+
+def test_the_stores_reads_pages_searches_and_exports(store):
+    from core.scenarios import Event
+    for name in ("Alpha", "Beta 100%", "Gamma_1"):
+        store.save(name, APP)
+    assert store.count() == 3 and store.count("a") == 3 and store.count("100%") == 1 and store.count("_") == 1
+    assert store.count("%") == 1 and store.count("  ") == 3 and store.count("zz") == 0
+    assert [s.name for s in store.page("", 0, 2)] == ["Gamma_1", "Beta 100%"]
+    assert [s.name for s in store.page("", 2, 5)] == ["Alpha"] and store.page("", -5, 1)[0].name == "Gamma_1"
+    assert store.page("", 0, -1) == [] and [s.name for s in store.page("beta", 0, 5)] == ["Beta 100%"]
+    assert [s.name for s in store.get_many(["Gamma_1", "nope", "Alpha"])] == ["Gamma_1", "Alpha"]
+    assert store.get_many([]) == []
+    export = store.export(["Alpha"])
+    assert [s["name"] for s in export["scenarios"]] == ["Alpha"] and set(export) == {"format", "version",
+                                                                                    "exported_at", "scenarios"}
+    assert len(store.export()["scenarios"]) == 3
+    gone = store.delete("Alpha")
+    store.delete("Beta 100%")
+    store.restore(gone)
+    deleted = store.deleted()
+    assert [e.scenario for e in deleted] == ["Beta 100%"] and isinstance(deleted[0], Event)
+    assert deleted[0].to_dict() == {"id": deleted[0].id, "at": deleted[0].at, "actor": "local", "action": "delete",
+                                    "scenario": "Beta 100%", "before": deleted[0].before, "after": None}
+
+
+def test_the_default_library_and_actor(monkeypatch, tmp_path):
+    import getpass
+
+    from core import scenarios
+    monkeypatch.setenv("SCENARIO_DB_URL", "postgresql://x/y")
+    assert scenarios.default_url() == "postgresql://x/y"
+    monkeypatch.delenv("SCENARIO_DB_URL")
+    monkeypatch.setattr(scenarios, "ROOT", tmp_path)
+    assert scenarios.default_url() == f"sqlite:///{tmp_path / 'data' / 'scenarios.db'}" and (tmp_path / "data").is_dir()
+    monkeypatch.setattr(getpass, "getuser", lambda: "")
+    assert scenarios.default_actor() == "local"
+    monkeypatch.setattr(getpass, "getuser", lambda: "ann")
+    assert scenarios.default_actor() == "ann"
+
+
+def test_reading_and_importing_a_file_here_and_in_the_childs_entry(tmp_path, monkeypatch):
+    """The child process's entry (core.scenarios read-export / import-export), run in this process."""
+    import io
+    import pickle
+
+    from core import scenarios
+    from core.inputs import InputError
+    items = [{"name": f"S {i}", "project_type": "renovation", "eligible_cost": 1_000 + i} for i in range(3)]
+    raw = json.dumps(items + [{"name": "bad", "project_type": "castle", "eligible_cost": 1}]).encode()
+    good, errors = scenarios.read_export(raw, "f.json")
+    assert [g.name for g in good] == ["S 0", "S 1", "S 2"] and errors[0].startswith("scenarios[3].project_type")
+    assert scenarios.read_export_apart(raw, "f.json")[1] == errors                       # small: read here
+    with pytest.raises(InputError, match="f.json: not valid JSON"):
+        scenarios.read_export(b"{", "f.json")
+    url = f"sqlite:///{tmp_path / 'lib.db'}"
+    assert scenarios.import_export(raw, "f.json", url, actor="ann") == 3
+    assert scenarios.import_export_apart(raw, "f.json", url, overwrite=True, actor="ann") == 3
+
+    def child(argv, data):
+        out = io.BytesIO()
+        monkeypatch.setattr("sys.stdin", type("In", (), {"buffer": io.BytesIO(data)})())
+        monkeypatch.setattr("sys.stdout", type("Out", (), {"buffer": out})())
+        monkeypatch.setattr(os, "nice", lambda n: 0)
+        code = scenarios._child_main(argv)
+        return code, (pickle.loads(out.getvalue()) if out.getvalue() else None)
+
+    code, (kind, got, errs) = child(["read-export", "f.json"], raw)
+    assert code == 0 and kind == "read" and [g.name for g in got] == ["S 0", "S 1", "S 2"] and errs == errors
+    assert child(["read-export", "f.json"], b"[") == (0, ("refused", "InputError",
+                                                           "f.json: not valid JSON (Expecting value at line 1, "
+                                                           "column 2)"))
+    assert child(["import-export", "f.json", url, "bob", "keep"], raw) == (
+        0, ("refused", "ScenarioExists", "a scenario named 'S 0' already exists"))
+    assert child(["import-export", "f.json", url, "bob", "overwrite", "bob"], raw) == (0, ("imported", 3))
+    assert child(["nothing"], b"")[0] == 2 and child(["read-export"], b"")[0] == 2
+    assert child(["import-export", "f.json", url], b"")[0] == 2
+    assert ScenarioStore(url).get("S 1").owner == "ann"                                   # replaced: owner kept
