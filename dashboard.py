@@ -6,7 +6,7 @@ import streamlit as st
 from streamlit import runtime
 
 from ui import a11y, auth, present, server, state, widgets
-from ui.text import md, plain, shown
+from ui.text import md, plain_text, shown
 from ui.widgets import show
 
 if __name__ == "__main__" and not runtime.exists():   # `python dashboard.py`: say where it opens, then serve
@@ -50,7 +50,7 @@ def sidebar() -> None:
         choices = state.ruleset_ids()
         show("w:ruleset", state.get("ruleset") if state.get("ruleset") in choices else "regulation")
         st.selectbox("Ruleset", choices, key="w:ruleset",
-                     format_func=lambda rid: plain(state.ruleset_by_id(rid).label),
+                     format_func=lambda rid: plain_text(state.ruleset_by_id(rid).label),
                      on_change=lambda: state.put_from_widget("ruleset", "w:ruleset"),
                      help="The regulation in force, or a policy variant for what-ifs (always labelled).")
 

@@ -50,7 +50,7 @@ def _usd(cents: int) -> float:
     return cents / 100  # display only: charts take numbers, the labels carry exact text
 
 
-def shown(text) -> str:
+def user_text(text) -> str:
     """User text for a chart: its hidden characters shown as their code (core.names.visible), then
     escaped (Plotly reads a little HTML: links among it)."""
     return html.escape(visible(text))
@@ -240,7 +240,7 @@ def change_figure(named: list[tuple[str, Award]], baseline: str, large: bool = F
     fig.update_layout(barmode="group")
     fig.update_xaxes(type="category", tickangle=0)
     fig.update_yaxes(tickformat="$,.0f", gridcolor=GRID, zeroline=True, zerolinecolor="#555")   # -$200,000
-    return _layout(fig, f"Change from the baseline: {shown(baseline)}", None, "Dollars", height=460, large=large)
+    return _layout(fig, f"Change from the baseline: {user_text(baseline)}", None, "Dollars", height=460, large=large)
 
 
 def sweep_figure(curves: list, field_label: str, current: int | None = None, large: bool = False) -> go.Figure:
@@ -270,8 +270,8 @@ def sweep_figure(curves: list, field_label: str, current: int | None = None, lar
         else:
             fig.add_trace(go.Scatter(x=[_usd(p[0]) for p in pts], y=[_usd(p[1]) for p in pts], mode="lines",
                                      line=dict(width=3, dash="dash", color=OVERLAYS[(k - 1) % len(OVERLAYS)]),
-                                     name=shown(name),
-                                     hovertemplate=f"{shown(name)}: award %{{y:$,.2f}}<extra></extra>"))
+                                     name=user_text(name),
+                                     hovertemplate=f"{user_text(name)}: award %{{y:$,.2f}}<extra></extra>"))
     if current is not None:
         fig.add_vline(x=_usd(current), line=dict(color="#555", dash="dot", width=2),
                       annotation_text=f"Now: {fmt(current)}", annotation_position="top left")

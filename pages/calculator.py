@@ -21,7 +21,7 @@ from ui.chart_panel import chart_data, charts
 from ui.details_panel import details
 from ui.library import store
 from ui.reporting import report_buttons
-from ui.text import STATUS_BADGE, Markdown, error_text, markup, md, ours, plain, ruleset_label, shown
+from ui.text import STATUS_BADGE, Markdown, error_text, markup, md, ours, plain_text, ruleset_label, shown
 from ui.widgets import application_inputs, exception_inputs, exception_switch
 
 state.init()
@@ -143,14 +143,14 @@ def save_box() -> None:
     if done is not None:
         st.success("Saved. Compare it with others on the Compare page. The boxes are clear for the next one.",
                    icon=":material/check:")
-        st.text(plain(f"Saved: {done}"))
+        st.text(plain_text(f"Saved: {done}"))
     if "save:error" in st.session_state:
         st.error(shown(st.session_state.pop("save:error")), icon=":material/error:")   # Markdown, user text literal
     pending = st.session_state.get("overwrite_pending")
     if pending:
         st.warning("A scenario with this name already exists. Replace it with these inputs?",
                    icon=":material/warning:")
-        st.text(plain(pending[0]))
+        st.text(plain_text(pending[0]))
         a, b = st.columns(2)
         a.button("Replace it", key="w:overwrite_yes", on_click=_replace)
         if b.button("Keep the saved one", key="w:overwrite_no"):

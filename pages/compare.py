@@ -22,7 +22,7 @@ from ui.reporting import report_buttons
 from core.report import Item
 from core.inputs import InputError
 from core.verify import relabelled
-from ui.text import error_text, literal, markup, md, message, ours, plain, shown, table_cells
+from ui.text import error_text, literal, markup, md, message, ours, plain_text, shown, table_cells
 from ui.uploads import upload_bytes
 
 
@@ -42,7 +42,7 @@ def focus_card(named) -> None:
     nav.button("Next scenario", icon=":material/arrow_forward:", key="w:cmp_next", on_click=_step,
                args=(1, len(named)), disabled=len(named) < 2)
     card = st.container(border=True, key="cmp_focus_card")
-    card.text(plain(name))   # user text: shown as text
+    card.text(plain_text(name))   # user text: shown as text
     row = card.container(horizontal=True, gap="large")
     row.metric("State grant award", fmt(a.amount), width="content")
     row.markdown(markup("**Binding:** {}  \n**Route:** {}  \n**Funding gap:** {}  \n**Local match shortfall:** {}",
@@ -82,8 +82,8 @@ def imported_note(n: int, file_name: str, names: list[str], left_out: bool):
 
 def _events_table(events) -> None:
     st.dataframe({"#": [e.id for e in events], "When (UTC)": [e.at[:19].replace("T", " ") for e in events],
-                  "Who": [plain(e.actor) for e in events], "What": [e.action for e in events],
-                  "Scenario": [plain(e.scenario) for e in events]}, hide_index=True, width="stretch")
+                  "Who": [plain_text(e.actor) for e in events], "What": [e.action for e in events],
+                  "Scenario": [plain_text(e.scenario) for e in events]}, hide_index=True, width="stretch")
 
 
 def _restore(event_id: int, label: str, name: str | None = None, before: bool = False) -> None:
@@ -104,7 +104,7 @@ def history_view(name: str) -> None:
         if events and events[0].before is not None:                           # and before the first recorded
             versions.append(f"before change #{events[0].id}")
         if versions:
-            version = st.selectbox("Version", versions, key="w:hist_event", format_func=lambda v: plain(f"as it was {v}"))
+            version = st.selectbox("Version", versions, key="w:hist_event", format_func=lambda v: plain_text(f"as it was {v}"))
             if st.button("Restore this version", key="w:hist_restore"):
                 when, _, number = version.partition(" change #")
                 _restore(int(number), version, before=when == "before")
@@ -119,7 +119,7 @@ def deleted_view() -> None:
         _events_table(gone)
         by_id = {e.id: e for e in gone}
         pick_event = st.selectbox("Deleted scenario", list(by_id), key="w:del_pick",
-                                  format_func=lambda i: plain(f"{by_id[i].scenario} (deleted by {by_id[i].actor})"))
+                                  format_func=lambda i: plain_text(f"{by_id[i].scenario} (deleted by {by_id[i].actor})"))
         st.caption("Its history")
         _events_table(lib.history(uid=by_id[pick_event].uid))   # this one, even if its name is taken since
         other = st.text_input("Restore under another name (if its name is taken)", key="w:del_name", max_chars=120)
@@ -225,7 +225,7 @@ if total and names and not present.on():
     pick = st.selectbox("Scenario (from the page found above)", names, key="w:lib_pick",
                         **({"format_func": owned} if owned else {}))
     sc = next(s for s in listing if s.name == pick)
-    st.text(plain(f"Name: {sc.name}\nOwner: {sc.owner}   Last changed by: {sc.changed_by}\nNotes: {sc.notes or '—'}\n"
+    st.text(plain_text(f"Name: {sc.name}\nOwner: {sc.owner}   Last changed by: {sc.changed_by}\nNotes: {sc.notes or '—'}\n"
                   f"Ruleset: {version_words(sc.saved_ruleset())}\n"
                   f"Saved: {sc.created_at}   Updated: {sc.updated_at}", limit=6_000, lines=True))
     if not lib.may_change(sc, me):
@@ -254,7 +254,7 @@ if total and names and not present.on():
                 except (ValidationError, ScenarioError) as err:
                     st.error(error_text(err), icon=":material/error:")
     with c3.popover("Delete"):
-        st.text(plain(f"Delete “{pick}”? You can undo it right after."))
+        st.text(plain_text(f"Delete “{pick}”? You can undo it right after."))
         if st.button("Yes, delete it", key="w:lib_delete", type="primary"):
             try:
                 st.session_state["undo"] = lib.delete(pick, actor=me)
@@ -266,7 +266,7 @@ if total and names and not present.on():
 undo = st.session_state.get("undo")
 if undo is not None:
     st.info("Scenario deleted.", icon=":material/delete:")
-    st.text(plain(undo.name))
+    st.text(plain_text(undo.name))
     if st.button("Undo delete", key="w:undo"):
         try:
             lib.restore(undo, actor=me)
@@ -316,7 +316,7 @@ if raw is not None:
                                            "imported yet" + (f"; the {plural(len(good), 'valid scenario')} can be "
                                                              "imported without the others." if good else ".")),
                      icon=":material/error:")
-            st.dataframe({"#": list(range(1, len(errors) + 1)), "Problem": [plain(place_words(e), 400) for e in errors]},
+            st.dataframe({"#": list(range(1, len(errors) + 1)), "Problem": [plain_text(place_words(e), 400) for e in errors]},
                          hide_index=True, width="stretch")
         # a ruleset that passed itself off as a shipped one: imported as a labelled variant
         notes = [(sc.name, note) for sc in good if (note := relabelled(sc.ruleset_data))]

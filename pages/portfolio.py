@@ -18,7 +18,7 @@ from core.batch import BatchError
 from ui import present, state
 from ui.charts import chart
 
-from ui.text import Markdown, literal, markup, md, plain, ruleset_label, table_cells
+from ui.text import Markdown, literal, markup, md, plain_text, ruleset_label, table_cells
 from ui.uploads import upload_bytes
 
 DEFAULT_BUDGET = 400_000_000
@@ -136,12 +136,12 @@ if len(bad):
                    if len(bad) > BAD_SHOWN else "")), icon=":material/error:")
     listed = bad.iloc[:BAD_SHOWN]
     st.dataframe(pd.DataFrame({"Row of the file": listed.index + 2,
-                               "Application": [plain(n) for n in listed["name"]] if "name" in listed else "",
-                               "Problem": [plain(e, 400) for e in listed["error"]]}), hide_index=True, width="stretch")
+                               "Application": [plain_text(n) for n in listed["name"]] if "name" in listed else "",
+                               "Problem": [plain_text(e, 400) for e in listed["error"]]}), hide_index=True, width="stretch")
 
 others = [r for r in state.ruleset_ids() if r != rs.id]
 variant_id = st.container(key="ctl_pf_variant").selectbox("Compare the portfolio's cost under", [None] + others, key="w:pf_variant",
-                          format_func=lambda r: "(no comparison)" if r is None else plain(state.ruleset_by_id(r).label))
+                          format_func=lambda r: "(no comparison)" if r is None else plain_text(state.ruleset_by_id(r).label))
 variant = None if variant_id is None else state.ruleset_by_id(variant_id)
 
 st.header("Findings")

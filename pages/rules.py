@@ -11,7 +11,7 @@ from core.rulesets import PARAMETER_KINDS, RulesetError, available, load, load_t
 from ui import present, state
 from core.names import check_text, variant_id
 from core.verify import accept_loaded_variant
-from ui.text import error_text, literal, markup, md, message, ours, plain
+from ui.text import error_text, literal, markup, md, message, ours, plain_text
 
 MAX_TITLE = 80
 from ui.uploads import upload_bytes
@@ -80,7 +80,7 @@ with st.form("variant_form"):
     st.subheader("Make a variant of the regulation")
     a, b = st.columns(2)
     title = a.text_input("Variant name", max_chars=80, placeholder="for example: Cap raised to $1,000,000")
-    base_id = b.selectbox("Start from", available(), format_func=lambda r: plain(load(r).label))
+    base_id = b.selectbox("Start from", available(), format_func=lambda r: plain_text(load(r).label))
     base = load(base_id)
     c1, c2, c3 = st.columns(3)
     cap = c1.text_input("Capital cap ($)", value=f"{base.capital_cap // 100:,}")
@@ -132,9 +132,9 @@ st.subheader("The current application under each ruleset")
 app = state.application()
 everything = {r: state.ruleset_by_id(r) for r in state.ruleset_ids()}
 chosen = st.multiselect("Rulesets", list(everything), default=list(everything), key="w:rules_cmp",
-                        format_func=lambda r: plain(everything[r].label))
+                        format_func=lambda r: plain_text(everything[r].label))
 if chosen:
-    named = [(plain(everything[r].label), evaluate(app, everything[r], state.readings())) for r in chosen]
+    named = [(plain_text(everything[r].label), evaluate(app, everything[r], state.readings())) for r in chosen]
     st.dataframe(table(named)[["Scenario", "State grant award", "Binding", "Route", "Funding gap"]]
                  .rename(columns={"Scenario": "Ruleset"}), hide_index=True, width="stretch")
 for vid, v in variants.items():

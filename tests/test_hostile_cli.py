@@ -295,11 +295,13 @@ def test_the_compare_page_parser_gives_one_line(fixture, text):
 def test_long_titles_and_files_refused_before_drawing():
     from core.rulesets import RulesetError, load, load_text, to_toml
     from core.verify import accept_loaded_variant
-    long = load().with_changes("long", "t" * 9_000_000, {"capital_cap": "1"})
-    with pytest.raises(RulesetError, match="is 9,000,000 characters long; at most 80"):
-        accept_loaded_variant(long, {})
+    with pytest.raises(RulesetError, match="is 9,000,000 characters long; at most 200"):   # as it is read
+        load().with_changes("long", "t" * 9_000_000, {"capital_cap": "1"})
+    with pytest.raises(RulesetError, match="is 81 characters long; at most 80"):           # a variant's name
+        accept_loaded_variant(load().with_changes("long", "t" * 81, {"capital_cap": "1"}), {})
+    text = to_toml(load().with_changes("long", "t", {"capital_cap": "1"}))
     with pytest.raises(RulesetError, match="a ruleset file has at most 262,144"):
-        load_text(to_toml(long), "long.toml")
+        load_text(text.replace('title = "t"', f'title = "{"t" * 9_000_000}"'), "long.toml")
 
 
 from hypothesis import given, strategies as st  # noqa: E402

@@ -87,6 +87,6 @@ def test_the_calculators_chart_element_draws_what_st_plotly_chart_drew(app):
             assert data["figure"] == json.loads(spec)                       # the figure, byte for byte in JSON
             assert data["alt"] == kwargs["alt"] == text(award)[0]          # the sentence that names it
             assert rec.shown[0] == f"**{md(data['title'])}**"               # the title above it
-            assert rec.shown[1] == f"Numbers behind “{data['title']}”"
+            assert rec.shown[1] == md(f"Numbers behind “{data['title']}”")   # the label, as Markdown made inert
             assert data["rows"] == text(award)[1]                          # its numbers, cell for cell
             assert rec.shown[2] == charts.table(data["rows"])

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from ui.text import (JOINER, Markdown, cell, chart_text, error_text, literal, markup, md, message, ours, plain,
+from ui.text import (JOINER, Markdown, cell, chart_text, error_text, literal, markup, md, message, ours, plain_text,
                      shown)
 
 # -- the lint ---------------------------------------------------------------------------------
@@ -32,11 +32,12 @@ PLAIN_KEYWORDS = {"placeholder", "format_func"}
 MARKDOWN_OPTIONS = {"radio", "pills", "segmented_control"}
 
 # What makes text safe: for Markdown, the helpers of ui/text.py (each returns an inert Markdown);
-# for plain text, plain() and our figures.
+# for plain text, plain_text() and our figures.
 MARKDOWN_HELPERS = {"md", "literal", "message", "error_text", "ruleset_label", "cell", "table", "table_cells",
                     "shown", "markup", "ours"}
-PLAIN_HELPERS = {"plain", "fmt", "str", "int", "len", "chart_text"}
+PLAIN_HELPERS = {"plain_text", "str", "int", "len", "chart_text"}
 MARKDOWN_TABLES = {"STATUS_BADGE"}       # constant tables of Markdown made by ui/text.py
+BUILTIN_HELPERS = {"str", "int", "len"}   # figures, for plain text (no Markdown is read there)
 NOT_STREAMLIT = {"re", "html", "json", "os", "np", "pd", "self", "logging", "parts", "out", "lines"}
 
 # Every file that draws (ui/text.py itself is where the helpers are made).
@@ -52,6 +53,12 @@ class Module:
         self.tree = ast.parse(path.read_text(), str(path))
         self.assigned: dict[str, list] = {}
         self.functions: dict[str, ast.AST] = {}
+        # the helpers this file takes from ui/text.py: a function of the same name from anywhere else
+        # (core.money's plain, say) is not one
+        imports = [(n.module, a.asname or a.name) for n in ast.walk(self.tree) if isinstance(n, ast.ImportFrom)
+                   for a in n.names]
+        self.from_ui_text = ({name for module, name in imports if module == "ui.text"}
+                             - {name for module, name in imports if module != "ui.text"})
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Assign):
                 for t in node.targets:
@@ -131,8 +138,8 @@ class Module:
             if isinstance(func, ast.Name):
                 if func.id in ("ours", "markup"):
                     return self.safe_call(node, "md", seen)
-                if func.id in MARKDOWN_HELPERS - {"table", "table_cells"} and func.id not in self.functions \
-                        and func.id not in self.assigned:
+                if func.id in MARKDOWN_HELPERS - {"table", "table_cells"} and func.id in self.from_ui_text \
+                        and func.id not in self.functions and func.id not in self.assigned:
                     return True
                 if func.id in self.functions and func.id not in seen:
                     returns = self.returns(func.id)
@@ -164,10 +171,11 @@ class Module:
         helpers = MARKDOWN_HELPERS | (PLAIN_HELPERS if kind == "plain" else set())
         if isinstance(func, ast.Name):
             if func.id in ("ours", "markup"):    # Markdown written in the source: a string constant only
-                return bool(node.args) and isinstance(node.args[0], ast.Constant) and isinstance(
-                    node.args[0].value, str)
-            if func.id in helpers and func.id not in self.functions and func.id not in self.assigned:
-                return True                      # (a helper's name, not a function of the file's own)
+                return func.id in self.from_ui_text and bool(node.args) and isinstance(
+                    node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+            if func.id in helpers and func.id in self.from_ui_text | BUILTIN_HELPERS and func.id not in \
+                    self.functions and func.id not in self.assigned:
+                return True                      # (a helper of ui/text.py, not a function of the same name)
             if func.id in self.functions and func.id not in seen:
                 returns = self.returns(func.id)
                 return bool(returns) and all(self.safe(r, kind, seen | {func.id}) for r in returns)
@@ -200,7 +208,7 @@ def violations(module: Module) -> list[str]:
     def check(arg, kind, what, node):
         if arg is not None and not module.safe(arg, kind):
             out.append(f"{module.path.relative_to(ROOT)}:{node.lineno}: {what} gets {ast.unparse(arg)[:90]!r}, "
-                       f"which is not made by ui/text.py ({'md, literal, message...' if kind == 'md' else 'plain'})")
+                       f"which is not made by ui/text.py ({'md, literal, message...' if kind == 'md' else 'plain_text'})")
 
     for name, node in _calls(module):
         for table, keywords, kind in ((MARKDOWN_CALLS, MARKDOWN_KEYWORDS, "md"), (PLAIN_CALLS, PLAIN_KEYWORDS, "plain")):
@@ -235,12 +243,13 @@ def test_the_lint_catches_the_slips_of_issue_30():
         "st.caption(md('Ruleset: ') + rs.edition)": False,                   # Markdown + str: escaped at run time
         "st.caption(rs.edition)": True,
         "st.button(label=name)": True, "st.toggle('On', help=note)": True,
-        "st.text(sc.name)": True, "st.text(plain(sc.name))": False,
+        "st.text(sc.name)": True, "st.text(plain_text(sc.name))": False,
         "st.selectbox('R', ids, format_func=lambda r: variants[r].label)": True,
-        "st.selectbox('R', ids, format_func=lambda r: plain(variants[r].label))": False,
-        "st.radio('R', ids, format_func=lambda r: plain(titles[r]))": True,   # radio options are Markdown
+        "st.selectbox('R', ids, format_func=lambda r: plain_text(variants[r].label))": False,
+        "st.radio('R', ids, format_func=lambda r: plain_text(titles[r]))": True,   # radio options are Markdown
         "st.markdown(', '.join(names))": True, "st.markdown(md(', ').join(names))": False,
         "st.markdown(markup('**{}**', title))": False, "st.markdown(markup(template, title))": True,
+        "from core.money import plain as plain_text\nst.text(plain_text(name))": True,   # not ui.text's
         "st.info(ours(note))": True, "st.info(ours('**Saved.**'))": False,
         "x = literal(name)\nst.info(md('Saved ') + x)": False,
         "for x in names:\n    st.info(x)": True,
@@ -248,7 +257,8 @@ def test_the_lint_catches_the_slips_of_issue_30():
     }
     for code, caught in slips.items():
         tmp = ROOT / "test-artifacts" / "lint_probe.py"
-        tmp.write_text(textwrap.dedent(code) + "\n")
+        tmp.write_text("from ui.text import literal, markup, md, ours, plain_text, shown\n" + textwrap.dedent(code)
+                       + "\n")
         assert bool(violations(Module(tmp))) is caught, code
     tmp.unlink()
 
@@ -307,7 +317,7 @@ def test_error_text_quotes_the_value_literally():
 
 
 def test_plain_text_and_chart_labels_show_hidden_characters():
-    assert plain("a\u202eb\nc") == "a[U+202E]b\u2424c" and plain("a\nb", lines=True) == "a\nb"
-    assert plain("x" * 300) == "x" * 200 + "… (300 characters)"
+    assert plain_text("a\u202eb\nc") == "a[U+202E]b\u2424c" and plain_text("a\nb", lines=True) == "a\nb"
+    assert plain_text("x" * 300) == "x" * 200 + "… (300 characters)"
     assert chart_text("<a href='x'>\u202eb</a>") == "&lt;a href='x'&gt;[U+202E]b&lt;/a&gt;"
     assert cell("\u202e$5") == "` [U+202E]$5 `"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.scenarios import LOCAL
-from ui.text import plain
+from ui.text import plain_text
 
 
 def _secrets_section(name: str) -> dict:
@@ -75,6 +75,6 @@ def account_box() -> None:
     if not signed_in():
         return
     st.caption("Signed in as")
-    st.text(plain(display_name()))
+    st.text(plain_text(display_name()))
     if st.button("Sign out", key="w:sign_out", icon=":material/logout:"):
         st.logout()

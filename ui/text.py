@@ -15,7 +15,7 @@ image, an entity, an emoji or an icon. So every text a page hands Streamlit is m
   content CommonMark shows character for character (Streamlit rewrites `:material/` even
   there, so that sequence gets a word joiner too). `message("Renamed {} as {}.", old, new)`
   builds a sentence of our words with each user value literal.
-- `plain(value)` for places that show plain text (st.text, the options of a select box, grid
+- `plain_text(value)` for places that show plain text (st.text, the options of a select box, grid
   cells); `show(text)` draws a user's whole text (notes) as plain text.
 - `chart_text(value)` for Plotly labels (Plotly reads a few HTML tags, links among them).
 
@@ -101,7 +101,7 @@ def cap(text, limit: int = MAX_SHOWN) -> str:
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
 
 
-def plain(value, limit: int = MAX_SHOWN, lines: bool = False) -> str:
+def plain_text(value, limit: int = MAX_SHOWN, lines: bool = False) -> str:
     """A user's text where Streamlit shows plain text (st.text, select options, grid cells):
     capped, its hidden characters shown (line breaks kept when `lines`)."""
     return visible(cap(value, limit), keep="\n\t" if lines else "")
@@ -165,7 +165,7 @@ def table(rows: list[dict]) -> list[dict]:
 def show(text, limit: int = MAX_TEXT, **kwargs) -> None:
     """A user's whole text, as plain text (no Markdown at all), capped, hidden characters shown."""
     import streamlit as st
-    st.text(plain(text, limit, lines=True), **kwargs)
+    st.text(plain_text(text, limit, lines=True), **kwargs)
 
 
 def chart_text(text, limit: int = 60) -> str:
