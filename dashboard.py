@@ -6,12 +6,14 @@ import streamlit as st
 from streamlit import runtime
 
 from ui import a11y, auth, present, server, state, widgets
+from ui.text import md, plain_text, shown
 from ui.widgets import show
 
 if __name__ == "__main__" and not runtime.exists():   # `python dashboard.py`: say where it opens, then serve
     raise SystemExit(server.serve(__file__, sys.argv[1:]))
 
 server.disable_nagle()   # once per process; see ui/server.py
+server.guard_widget_values()   # a value no page of ours sends is refused, not a traceback (ui/server.py)
 # Once per process: the pages' modules loaded and left out of full garbage collections (ui/server.py).
 server.settle_heap(("pandas", "numpy", "plotly.graph_objects", "core.law.analysis", "core.report.charts", "core.report.compare",
                     "core.law.portfolio", "core.report.html", "core.store.repository"))
@@ -34,7 +36,7 @@ def presentation(current, problem: str | None) -> None:
     if present.on():
         present.bar(PAGES, current)
     if problem:
-        st.warning(problem, icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
+        st.warning(shown(problem), icon=":material/link_off:")   # Markdown made by ui.present, the link's text literal
 
 
 def sidebar() -> None:
@@ -48,8 +50,8 @@ def sidebar() -> None:
         choices = state.ruleset_ids()
         show("w:ruleset", state.get("ruleset") if state.get("ruleset") in choices else "regulation")
         st.selectbox("Ruleset", choices, key="w:ruleset",
-                     format_func=lambda rid: state.ruleset_by_id(rid).label,
-                     on_change=lambda: state.put("ruleset", st.session_state["w:ruleset"]),
+                     format_func=lambda rid: plain_text(state.ruleset_by_id(rid).label),
+                     on_change=lambda: state.put_from_widget("ruleset", "w:ruleset"),
                      help="The regulation in force, or a policy variant for what-ifs (always labelled).")
 
 
@@ -63,6 +65,10 @@ with state.routed():
     present_problem = present.sync_with_url()   # before the sidebar's toggle is drawn
     sidebar()
     presentation(page, present_problem)
+    if server.refused_values() or st.session_state.pop("panel:refused", None):   # a forged value: said, not used
+        st.warning(md("The page sent a value for one of its controls that could not be used (not a value this "
+                      "page sends), so nothing was changed. Reload the page if the controls look wrong."),
+                   icon=":material/block:")
     for problem in st.session_state.pop("url_problems", []):   # a bad link, on whichever page it opens
-        st.warning(problem, icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
+        st.warning(shown(problem), icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
     page.run()

@@ -109,6 +109,52 @@ class Session:
             msg.rerun_script.fragment_id = fragment
         return await self._rerun(msg, watch)
 
+    async def click(self, key: str, watch: str = "") -> Run:
+        """Press the button with this key (a trigger: it holds for the one run it starts)."""
+        if self.widgets.get(key, (None, None))[1] != "button":
+            raise KeyError(f"no button with key {key!r} on the page; its widgets: {', '.join(self.widgets)}")
+        wid, _, fragment = self.widgets[key]
+        msg = BackMsg()
+        if fragment:
+            msg.rerun_script.fragment_id = fragment
+        msg.rerun_script.widget_states.widgets.append(WidgetState(id=wid, trigger_value=True))
+        return await self._rerun(msg, watch)
+
+    def type_text(self, key: str, text: str) -> None:
+        """Type into a text box (it is sent with the next run, as a browser sends it on leaving the box)."""
+        wid = self.widgets[key][0]
+        self.values[wid].string_value = text
+
+    async def upload(self, key: str, name: str, data: bytes, watch: str = "") -> Run:
+        """Put a file in the uploader with this key, as the page does: the file to the upload
+        route of this session, then a run with the uploader's new value."""
+        import uuid
+
+        from streamlit.proto.Common_pb2 import FileURLs, UploadedFileInfo
+        wid, _, fragment = self.widgets[key]
+        file_id = str(uuid.uuid4())
+        url = f"{self.url}/_stcore/upload_file/{self.session_id}/{file_id}"
+        await asyncio.to_thread(self._put_file, url, name, data)
+        state = WidgetState(id=wid)
+        state.file_uploader_state_value.uploaded_file_info.append(UploadedFileInfo(
+            file_id=file_id, name=name, size=len(data), file_urls=FileURLs(file_id=file_id, upload_url=url,
+                                                                            delete_url=url)))
+        self.values[wid] = state
+        msg = BackMsg()
+        if fragment:
+            msg.rerun_script.fragment_id = fragment
+        return await self._rerun(msg, watch)
+
+    def _put_file(self, url: str, name: str, data: bytes) -> None:
+        boundary = "----stclient" + str(time.time_ns())
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
+                f"Content-Type: application/octet-stream\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        req = urllib.request.Request(url, data=body, method="PUT", headers={
+            "Content-Type": f"multipart/form-data; boundary={boundary}", "Cookie": self.cookie_header(),
+            "X-Xsrftoken": self.cookies.get("_streamlit_xsrf", ""), "Origin": self.url})
+        with urllib.request.urlopen(req, timeout=self.timeout) as r:
+            r.read()
+
     async def _rerun(self, msg: BackMsg, watch: str) -> Run:
         r = msg.rerun_script
         r.query_string = self.query
@@ -130,6 +176,8 @@ class Session:
             if kind == "new_session":
                 self.session_id = fwd.new_session.initialize.session_id
             if kind == "script_finished":
+                if fwd.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    continue   # st.rerun(), or a newer run asked for: the run that follows is this one's end
                 return run
             if kind == "page_info_changed":
                 self.query = fwd.page_info_changed.query_string
@@ -156,6 +204,10 @@ class Session:
             for f in data.get("fields", []) if isinstance(data, dict) else []:
                 self.panels[f["id"]] = (b.id, fwd.delta.fragment_id)
             self.values.setdefault(b.id, WidgetState(id=b.id, json_value="{}"))
+        elif kind in ("button", "file_uploader"):   # a trigger, or a value set by upload(): nothing to report yet
+            w = getattr(el, kind)
+            key = w.id.split("-", 2)[2] if w.id.startswith("$$ID-") else w.id
+            self.widgets[key] = (w.id, kind, fwd.delta.fragment_id)
         elif kind in _VALUE:
             w = getattr(el, kind)
             key = w.id.split("-", 2)[2] if w.id.startswith("$$ID-") else w.id   # $$ID-<hash>-<user key>

@@ -21,7 +21,7 @@ from ui.components.chart_panel import chart_data, charts
 from ui.components.details_panel import details
 from ui.library import store
 from ui.reporting import report_buttons
-from ui.text import STATUS_BADGE, error_text, md, ruleset_label
+from ui.text import STATUS_BADGE, Markdown, error_text, markup, md, ours, plain_text, ruleset_label, shown
 from ui.widgets import application_inputs, exception_inputs, exception_switch
 
 state.init()
@@ -49,13 +49,13 @@ def exception_panel(award) -> None:
             left, right = st.columns([5, 7], gap="large")
             with left:
                 exception_inputs()
-            right.markdown("**The four conditions** (the project-type one follows from the project type)  \n" +
-                           "  \n".join(f"{STATUS_BADGE[award.check(cid).status]} **{md(award.check(cid).label)}**: "
-                                        f"{md(award.check(cid).message)}  \n:gray[“{md(sentence)}”]"
-                                        for cid, sentence in BPW_CONDITIONS.items()))
+            right.markdown(ours("**The four conditions** (the project-type one follows from the project type)  \n")
+                           + ours("  \n").join(markup("{} **{}**: {}  \n:gray[“{}”]", STATUS_BADGE[award.check(cid).status],
+                                                       award.check(cid).label, award.check(cid).message, sentence)
+                                                for cid, sentence in BPW_CONDITIONS.items()))
 
 
-def maximum_note(award) -> str:
+def maximum_note(award) -> Markdown:
     """Under the binding cap, in grey: that the award is a maximum, the readings in use, and
     (once on this page) that the paragraph letters are inferred."""
     lines = ["The most the State may give under the regulation; the Department sets the amount within it.",
@@ -63,7 +63,7 @@ def maximum_note(award) -> str:
     if not award.readings.is_default:
         lines.append("Readings: " + "; ".join(f"{READING[r].title}: {READING[r].alternative(a).title}"
                                               for r, a in award.readings.changed().items()) + " (see Rules).")
-    return "  \n".join(f":gray[{md(line)}]" for line in lines)
+    return ours("  \n").join(markup(":gray[{}]", line) for line in lines)
 
 
 def reading_switches(award, others: list[dict]) -> None:
@@ -72,8 +72,8 @@ def reading_switches(award, others: list[dict]) -> None:
     for o in others:
         r = READING[o["reading"]]
         alt = r.alternative(o["alternative"])
-        st.button(f"Use the other reading ({alt.title.lower()})", key=f"w:reading_switch:{r.id}",
-                  help=f"{r.title}: {alt.meaning}",
+        st.button(md(f"Use the other reading ({alt.title.lower()})"), key=f"w:reading_switch:{r.id}",
+                  help=md(f"{r.title}: {alt.meaning}"),
                   on_click=state.put_readings, args=(award.readings.replace(**{r.id: alt.id}),))
 
 
@@ -86,10 +86,9 @@ def results(award) -> None:
     others = award.other_readings()
     # The note and any other reading's sentence travel in the box's Markdown, not elements of
     # their own: every element costs the server time on each slider move of each user.
-    top.markdown(f"**Binding:** {md(award.binding_text)}  \n"
-                 f"**Route:** {md(ROUTES[award.route])}  \n"
-                 f"**From:** {md(binding)}  \n"
-                 + maximum_note(award) + "".join(f"  \n{md(other_reading_words(o))}" for o in others))
+    top.markdown(markup("**Binding:** {}  \n**Route:** {}  \n**From:** {}  \n", award.binding_text, ROUTES[award.route],
+                        binding) + maximum_note(award)
+                 + md("").join(markup("  \n{}", other_reading_words(o)) for o in others))
     reading_switches(award, others)
     # Let the server send the award before the CPU-bound charts below hold the
     # interpreter lock (measured: the award reaches the client ~30 ms sooner).
@@ -110,19 +109,19 @@ def _saved(name: str) -> None:
 
 def _save() -> None:
     """Save what the screen shows at the click (a callback: it runs before the boxes are drawn again)."""
-    name, notes = st.session_state["w:scenario_name"], st.session_state["w:scenario_notes"]
+    name, notes = st.session_state.get("w:scenario_name", ""), st.session_state.get("w:scenario_notes", "")
     try:
-        store().save(name, shown["application"], shown["ruleset"], notes, readings=shown.get("readings"),
+        store().save(name, on_screen["application"], on_screen["ruleset"], notes, readings=on_screen.get("readings"),
                      actor=auth.actor())
         st.session_state.pop("overwrite_pending", None)
         _saved(name)
     except ScenarioExists:
-        st.session_state["overwrite_pending"] = (name, notes, shown["application"], shown["ruleset"],
-                                                 shown.get("readings"))
+        st.session_state["overwrite_pending"] = (name, notes, on_screen["application"], on_screen["ruleset"],
+                                                 on_screen.get("readings"))
     except ValidationError as err:
-        st.session_state["save:error"] = "Not saved. " + error_text(err)
+        st.session_state["save:error"] = md("Not saved. ") + error_text(err)
     except ScenarioError as err:
-        st.session_state["save:error"] = "Not saved: " + error_text(err)
+        st.session_state["save:error"] = md("Not saved: ") + error_text(err)
 
 
 def _replace() -> None:
@@ -130,7 +129,7 @@ def _replace() -> None:
     try:
         store().save(name, app, ruleset, notes, overwrite=True, readings=readings, actor=auth.actor())
     except ScenarioError as err:   # someone else's scenario: say whose, and what to do instead (boxes kept)
-        st.session_state["save:error"] = f"Not replaced: {md(str(err))}"
+        st.session_state["save:error"] = md("Not replaced: ") + error_text(err)
         return
     _saved(name)
 
@@ -144,14 +143,14 @@ def save_box() -> None:
     if done is not None:
         st.success("Saved. Compare it with others on the Compare page. The boxes are clear for the next one.",
                    icon=":material/check:")
-        st.text(f"Saved: {done}")
+        st.text(plain_text(f"Saved: {done}"))
     if "save:error" in st.session_state:
-        st.error(st.session_state.pop("save:error"), icon=":material/error:")   # Markdown, user text literal
+        st.error(shown(st.session_state.pop("save:error")), icon=":material/error:")   # Markdown, user text literal
     pending = st.session_state.get("overwrite_pending")
     if pending:
         st.warning("A scenario with this name already exists. Replace it with these inputs?",
                    icon=":material/warning:")
-        st.text(pending[0])
+        st.text(plain_text(pending[0]))
         a, b = st.columns(2)
         a.button("Replace it", key="w:overwrite_yes", on_click=_replace)
         if b.button("Keep the saved one", key="w:overwrite_no"):
@@ -160,9 +159,9 @@ def save_box() -> None:
 
 
 for note in st.session_state.pop("loaded_notes", []):
-    st.info(note, icon=":material/folder_open:")   # Markdown made by the Compare page, names literal
+    st.info(shown(note), icon=":material/folder_open:")   # Markdown made by the Compare page, names literal
 # What the calculator shows now, for the save box and report, which do not redraw on every move.
-shown = st.session_state.setdefault("calc:shown", {})
+on_screen = st.session_state.setdefault("calc:shown", {})
 
 
 @st.fragment
@@ -172,7 +171,7 @@ def calculator() -> None:
     # Widget callbacks have already updated the state, so the award is known before the
     # inputs are drawn: send it to the screen first, then the inputs beside it.
     award = evaluate(state.application(), rs, state.readings())
-    shown.update(application=award.application, ruleset=rs, readings=award.readings)
+    on_screen.update(application=award.application, ruleset=rs, readings=award.readings)
     if presenting:
         results(award)
     else:
@@ -193,7 +192,7 @@ def save_and_report() -> None:
     moment of the click."""
     save_box()
     name = st.session_state.get("w:scenario_name", "").strip() or "This application"
-    report_buttons(lambda: [Item(name, evaluate(shown["application"], shown["ruleset"], shown.get("readings")))],
+    report_buttons(lambda: [Item(name, evaluate(on_screen["application"], on_screen["ruleset"], on_screen.get("readings")))],
                    "calc")
 
 

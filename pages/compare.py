@@ -15,15 +15,15 @@ from core.law.money import ValidationError, fmt
 from core.law.award import evaluate
 from core.law.explain import other_readings_words
 from core.store.model import ScenarioError
-from core.store.fileformat import parse_export
+from core.store.imports import import_export_apart, read_export_apart
 from ui import auth, present, state
 from ui.charts import chart
 from ui.library import store
 from ui.reporting import report_buttons
 from core.report.html import Item
-from core.law.inputs import InputError, parse_json
+from core.law.inputs import InputError
 from core.store.verify import relabelled
-from ui.text import error_text, literal, md, message, table_cells
+from ui.text import error_text, literal, markup, md, message, ours, plain_text, shown, table_cells
 from ui.uploads import upload_bytes
 
 
@@ -39,16 +39,15 @@ def focus_card(named) -> None:
     nav = st.container(horizontal=True, vertical_alignment="center", key="keep_cmp_nav")
     nav.button("Previous scenario", icon=":material/arrow_back:", key="w:cmp_prev", on_click=_step,
                args=(-1, len(named)), disabled=len(named) < 2)
-    nav.markdown(f"**Scenario {k + 1} of {len(named)}**")
+    nav.markdown(markup("**{}**", f"Scenario {k + 1} of {len(named)}"))
     nav.button("Next scenario", icon=":material/arrow_forward:", key="w:cmp_next", on_click=_step,
                args=(1, len(named)), disabled=len(named) < 2)
     card = st.container(border=True, key="cmp_focus_card")
-    card.text(name)   # user text: shown as text
+    card.text(plain_text(name))   # user text: shown as text
     row = card.container(horizontal=True, gap="large")
     row.metric("State grant award", fmt(a.amount), width="content")
-    row.markdown(f"**Binding:** {md(a.binding_text)}  \n**Route:** {md(ROUTES[a.route])}  \n"
-                 f"**Funding gap:** {md(fmt(a.funding_gap))}  \n"
-                 f"**Local match shortfall:** {md(fmt(a.local_shortfall))}")
+    row.markdown(markup("**Binding:** {}  \n**Route:** {}  \n**Funding gap:** {}  \n**Local match shortfall:** {}",
+                        a.binding_text, ROUTES[a.route], fmt(a.funding_gap), fmt(a.local_shortfall)))
 
 
 state.init()
@@ -70,10 +69,22 @@ ILLUSTRATIVE = [  # sample data, labelled as such: not real applications
 ]
 
 
+def imported_note(n: int, file_name: str, names: list[str], left_out: bool):
+    """The outcome of an import, of bounded length whatever the file held (5,000 names made a
+    message of 60,083 characters): the first names, how many more, and what joins the comparison."""
+    listed = md(", ").join(literal(name) for name in names[:SHOWN_NAMES])
+    more = md(f" and {len(names) - SHOWN_NAMES:,} more") if len(names) > SHOWN_NAMES else md("")
+    joined = ("They are added to the comparison." if len(names) <= MAX_CHOSEN else
+              f"The first {MAX_CHOSEN} are added to the comparison (it shows at most {MAX_CHOSEN}); find the others "
+              "by name above.")
+    return (md(f"Imported {plural(n, 'scenario')} from ") + literal(file_name) + md(": ") + listed + more
+            + md(". " + joined + (" What had problems was left out." if left_out else "")))
+
+
 def _events_table(events) -> None:
     st.dataframe({"#": [e.id for e in events], "When (UTC)": [e.at[:19].replace("T", " ") for e in events],
-                  "Who": [e.actor for e in events], "What": [e.action for e in events],
-                  "Scenario": [e.scenario for e in events]}, hide_index=True, width="stretch")
+                  "Who": [plain_text(e.actor) for e in events], "What": [e.action for e in events],
+                  "Scenario": [plain_text(e.scenario) for e in events]}, hide_index=True, width="stretch")
 
 
 def _restore(event_id: int, label: str, name: str | None = None, before: bool = False) -> None:
@@ -94,7 +105,7 @@ def history_view(name: str) -> None:
         if events and events[0].before is not None:                           # and before the first recorded
             versions.append(f"before change #{events[0].id}")
         if versions:
-            version = st.selectbox("Version", versions, key="w:hist_event", format_func=lambda v: f"as it was {v}")
+            version = st.selectbox("Version", versions, key="w:hist_event", format_func=lambda v: plain_text(f"as it was {v}"))
             if st.button("Restore this version", key="w:hist_restore"):
                 when, _, number = version.partition(" change #")
                 _restore(int(number), version, before=when == "before")
@@ -105,11 +116,11 @@ def deleted_view() -> None:
     gone = lib.deleted()
     if not gone:
         return
-    with st.expander(f"Deleted scenarios ({len(gone)})"):
+    with st.expander(md(f"Deleted scenarios ({len(gone)})")):
         _events_table(gone)
         by_id = {e.id: e for e in gone}
         pick_event = st.selectbox("Deleted scenario", list(by_id), key="w:del_pick",
-                                  format_func=lambda i: f"{by_id[i].scenario} (deleted by {by_id[i].actor})")
+                                  format_func=lambda i: plain_text(f"{by_id[i].scenario} (deleted by {by_id[i].actor})"))
         st.caption("Its history")
         _events_table(lib.history(uid=by_id[pick_event].uid))   # this one, even if its name is taken since
         other = st.text_input("Restore under another name (if its name is taken)", key="w:del_name", max_chars=120)
@@ -118,7 +129,7 @@ def deleted_view() -> None:
 
 
 for note in st.session_state.pop("library_notes", []):
-    st.success(note, icon=":material/check:")   # Markdown made below, with names literal
+    st.success(shown(note), icon=":material/check:")   # Markdown made below, with names literal
 
 # Bounded work per view (issue 19): the page reads a count, one page of names and the chosen
 # scenarios, never the whole library, so its cost stays flat as the library grows to 10,000.
@@ -143,12 +154,14 @@ else:
     names = [s.name for s in listing]
     st.caption(md(f"{found:,} of {total:,} saved scenarios found; page {page_no} of {pages} "
                   f"({PAGE} a page, most recent first)."))
-    added = st.session_state.pop("cmp_add", [])   # just imported: into the comparison
-    if added and "w:cmp_names" in st.session_state:
-        st.session_state["w:cmp_names"] = list(dict.fromkeys(added + st.session_state["w:cmp_names"]))
+    added = st.session_state.pop("cmp_add", [])   # just imported: into the comparison (at most MAX_CHOSEN)
+    if added:
+        st.session_state["w:cmp_names"] = list(dict.fromkeys(added + st.session_state.get("w:cmp_names", [])))
     if "w:cmp_names" not in st.session_state:   # opens on the most recent few, not on everything
         st.session_state["w:cmp_names"] = [s.name for s in lib.page("", 0, OPEN_ON)]
-    kept = lib.get_many(st.session_state["w:cmp_names"])   # one deleted meanwhile drops out
+    # Never more than the multiselect takes, whatever put them there (an import of 5,000, a forged
+    # widget value): more raised StreamlitSelectionCountExceedsMaxError and read them all on every run.
+    kept = lib.get_many([n for n in st.session_state["w:cmp_names"] if isinstance(n, str)][:MAX_CHOSEN])
     st.session_state["w:cmp_names"] = [s.name for s in kept]
     owners = {s.name: s.owner for s in kept + listing}
     owned = (lambda n: f"{n} · {owners.get(n, '?')}") if auth.enabled() else None   # whose each one is
@@ -165,8 +178,9 @@ else:
         named = [(n, by_name[n].award()) for n in chosen]
         outdated = [n for n in chosen if by_name[n].outdated]
         if outdated:
-            st.warning("Saved under an older version of their ruleset (shown as saved; open one in the "
-                       "Calculator to see both): " + ", ".join(literal(n) for n in outdated), icon=":material/history:")
+            st.warning(md("Saved under an older version of their ruleset (shown as saved; open one in the "
+                          "Calculator to see both): ") + md(", ").join(literal(n) for n in outdated),
+                       icon=":material/history:")
         if present.on():
             focus_card(named)
         df = table(named)
@@ -179,7 +193,7 @@ else:
         st.table(shown_df[answer].style.apply(lambda _: style[answer], axis=None), hide_index=True)
         others = [literal(n) + md(": " + words) for n, a in named for words in other_readings_words(a)]
         st.subheader("Readings that would change an award")
-        st.markdown("\n".join(f"- {line}" for line in others) if others else
+        st.markdown(ours("\n").join(markup("- {}", line) for line in others) if others else
                     md("No single other reading of the regulation changes any of these awards."))
         st.header("The inputs behind it")
         inputs = ["Scenario", *INPUTS]
@@ -189,13 +203,18 @@ else:
             st.dataframe(df[inputs].style.apply(lambda _: style[inputs], axis=None), hide_index=True,
                          width="stretch")
         st.caption(md("Highlighted cells differ from the baseline, ") + literal(baseline) + md("."))
-        chart(compare_caps_figure(named, large=present.on()), "cmp_caps", chart_text.compare_caps(named))
-        chart(funding_figure(named, large=present.on()), "cmp_funding", chart_text.funding(named))
+        # the figures are kept by what they are made of: a rerun of the same comparison does not build them again
+        made_of = (tuple((n, a.application, a.ruleset_version, a.readings) for n, a in named), present.on())
+        chart(lambda: compare_caps_figure(named, large=present.on()), "cmp_caps", chart_text.compare_caps(named),
+              cache=("caps", made_of))
+        chart(lambda: funding_figure(named, large=present.on()), "cmp_funding", chart_text.funding(named),
+              cache=("funding", made_of))
         if len(named) > 1:
-            chart(change_figure(named, baseline, large=present.on()), "cmp_change", chart_text.change(named, baseline))
+            chart(lambda: change_figure(named, baseline, large=present.on()), "cmp_change",
+                  chart_text.change(named, baseline), cache=("change", made_of, baseline))
         with st.container(key="ctl_cmp_files"):
             a, b = st.columns(2)
-            a.download_button("Download the comparison (CSV)", csv_bytes(table(named, machine=True)),
+            a.download_button("Download the comparison (CSV)", lambda: csv_bytes(table(named, machine=True)),
                               file_name="scenario-comparison.csv", mime="text/csv")
             b.download_button("Export these scenarios (JSON)", lambda: json.dumps(lib.export(chosen), indent=2),
                               file_name="scenarios.json", mime="application/json")
@@ -207,9 +226,9 @@ if total and names and not present.on():
     pick = st.selectbox("Scenario (from the page found above)", names, key="w:lib_pick",
                         **({"format_func": owned} if owned else {}))
     sc = next(s for s in listing if s.name == pick)
-    st.text(f"Name: {sc.name}\nOwner: {sc.owner}   Last changed by: {sc.changed_by}\nNotes: {sc.notes or '—'}\n"
-            f"Ruleset: {version_words(sc.saved_ruleset())}\n"
-            f"Saved: {sc.created_at}   Updated: {sc.updated_at}")
+    st.text(plain_text(f"Name: {sc.name}\nOwner: {sc.owner}   Last changed by: {sc.changed_by}\nNotes: {sc.notes or '—'}\n"
+                  f"Ruleset: {version_words(sc.saved_ruleset())}\n"
+                  f"Saved: {sc.created_at}   Updated: {sc.updated_at}", limit=6_000, lines=True))
     if not lib.may_change(sc, me):
         st.caption("Only its owner (or an administrator) may rename, replace or delete this scenario; "
                    "you may duplicate it as your own.")
@@ -228,7 +247,7 @@ if total and names and not present.on():
         new = st.text_input("New name", key="w:lib_new", max_chars=120)
         r1, r2 = st.columns(2)
         for button, action, verb in ((r1, lib.rename, "Renamed"), (r2, lib.duplicate, "Duplicated")):
-            if button.button(verb[:-1] if verb == "Renamed" else "Duplicate", key=f"w:lib_{verb}"):
+            if button.button(md(verb[:-1] if verb == "Renamed" else "Duplicate"), key=f"w:lib_{verb}"):
                 try:
                     action(pick, new, actor=me)
                     st.session_state["library_notes"] = [message(verb + " {} as {}.", pick, new.strip())]
@@ -236,7 +255,7 @@ if total and names and not present.on():
                 except (ValidationError, ScenarioError) as err:
                     st.error(error_text(err), icon=":material/error:")
     with c3.popover("Delete"):
-        st.text(f"Delete “{pick}”? You can undo it right after.")
+        st.text(plain_text(f"Delete “{pick}”? You can undo it right after."))
         if st.button("Yes, delete it", key="w:lib_delete", type="primary"):
             try:
                 st.session_state["undo"] = lib.delete(pick, actor=me)
@@ -248,7 +267,7 @@ if total and names and not present.on():
 undo = st.session_state.get("undo")
 if undo is not None:
     st.info("Scenario deleted.", icon=":material/delete:")
-    st.text(undo.name)
+    st.text(plain_text(undo.name))
     if st.button("Undo delete", key="w:undo"):
         try:
             lib.restore(undo, actor=me)
@@ -268,40 +287,60 @@ round_ = st.session_state.get("import_round", 0)   # a new uploader after each i
 up = st.file_uploader("Import scenarios from a JSON file", type=["json"], key=f"w:import_file:{round_}",
                       help="A library export, or a JSON array of applications that each carry a name.")
 raw = upload_bytes(up)
-if raw is not None:
-    try:   # size, nesting, long numbers and duplicate keys checked: one clear line for each
-        data = parse_json(raw, up.name)
+SHOWN_NAMES = 10     # names listed in the outcome of an import; the rest counted
+SHOWN_NOTES = 5      # relabelled rulesets explained one by one; the rest counted
+
+
+def _read(raw: bytes, up):
+    """The file read once (in a child process when large), kept for the runs until it is imported:
+    a 5,000-scenario file took seconds of the server on every run of the page."""
+    token = (up.file_id, len(raw), up.name)
+    kept_read = st.session_state.get("import:read")
+    if kept_read is not None and kept_read[0] == token:
+        return kept_read[1]
+    try:   # size, nesting, long numbers, duplicate keys and every scenario checked
+        outcome = ("read", *read_export_apart(raw, up.name))
     except InputError as err:
-        data = None
-        st.error(md("Nothing imported: ") + literal(str(err), 400), icon=":material/error:")
-    if data is not None:
-        good, errors = parse_export(data)
+        outcome = ("refused", str(err))
+    st.session_state["import:read"] = (token, outcome)
+    return outcome
+
+
+if raw is not None:
+    outcome = _read(raw, up)
+    if outcome[0] == "refused":
+        st.error(md("Nothing imported: ") + literal(outcome[1], 400), icon=":material/error:")
+    else:
+        _, good, errors = outcome
         if errors:
             st.error(literal(up.name) + md(f": {plural(len(errors), 'problem')}, listed below. Nothing has been "
                                            "imported yet" + (f"; the {plural(len(good), 'valid scenario')} can be "
                                                              "imported without the others." if good else ".")),
                      icon=":material/error:")
-            st.dataframe({"#": list(range(1, len(errors) + 1)), "Problem": [place_words(e) for e in errors]},
+            st.dataframe({"#": list(range(1, len(errors) + 1)), "Problem": [plain_text(place_words(e), 400) for e in errors]},
                          hide_index=True, width="stretch")
-        for sc in good:   # a ruleset that passed itself off as a shipped one: imported as a labelled variant
-            note = relabelled(sc.ruleset_data)
-            if note:
-                st.warning(message("{}: ", sc.name) + literal(note, 600), icon=":material/science:")
+        # a ruleset that passed itself off as a shipped one: imported as a labelled variant
+        notes = [(sc.name, note) for sc in good if (note := relabelled(sc.ruleset_data))]
+        for name, note in notes[:SHOWN_NOTES]:
+            st.warning(message("{}: ", name) + literal(note, 600), icon=":material/science:")
+        if len(notes) > SHOWN_NOTES:
+            st.warning(md(f"{plural(len(notes) - SHOWN_NOTES, 'more scenario')} of this file claim a shipped ruleset "
+                          "but differ from it; each is imported as a labelled policy variant."),
+                       icon=":material/science:")
         overwrite = st.checkbox("Replace saved scenarios that have the same names", key="w:import_overwrite")
         label = (f"Import the {plural(len(good), 'valid scenario')}" if errors
                  else f"Import {plural(len(good), 'scenario')}")
-        if good and st.button(label, key="w:import_go"):
+        if good and st.button(md(label), key="w:import_go"):
             try:
-                n = lib.import_scenarios(good, overwrite=overwrite, actor=me)
-                st.session_state["library_notes"] = [
-                    md(f"Imported {plural(n, 'scenario')} from ") + literal(up.name) + md(": ")
-                    + md(", ").join(literal(sc.name) for sc in good)
-                    + md(". They are added to the comparison." + (" What had problems was left out." if errors else ""))]
-                st.session_state["cmp_add"] = [sc.name for sc in good]
+                # a large file is read again and written by a child process: the server stays free
+                n = import_export_apart(raw, up.name, lib.url, sorted(lib.admins), overwrite=overwrite, actor=me)
+                st.session_state["library_notes"] = [imported_note(n, up.name, [sc.name for sc in good], bool(errors))]
+                st.session_state["cmp_add"] = [sc.name for sc in good][:MAX_CHOSEN]
                 st.session_state["import_round"] = round_ + 1
+                st.session_state.pop("import:read", None)
                 st.rerun()
-            except ScenarioError as err:
-                st.error("Nothing imported: " + error_text(err), icon=":material/error:")
+            except (ScenarioError, InputError) as err:
+                st.error(md("Nothing imported: ") + error_text(err), icon=":material/error:")
 if total:   # made when pressed, not on every view of the page
     st.download_button("Back up the whole library (JSON)", lambda: json.dumps(lib.export(), indent=2),
                        file_name="scenario-library.json", mime="application/json")

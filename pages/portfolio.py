@@ -1,4 +1,7 @@
 """Many applications, the Department's considerations, one budget."""
+import re
+
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -14,10 +17,14 @@ from core.law.portfolio import (FACTORS, MAX_ROWS, MODES, PortfolioError, formul
 from core.law.batch import BatchError
 from ui import present, state
 from ui.charts import chart
-from ui.text import literal, md, ruleset_label, table_cells
+
+from ui.text import Markdown, literal, markup, md, plain_text, ruleset_label, table_cells
 from ui.uploads import upload_bytes
 
 DEFAULT_BUDGET = 400_000_000
+PAGE_ROWS = 500       # rows of the allocation table on one page
+PRESENT_ROWS = 25     # and while presenting (large type)
+BAD_SHOWN = 1_000     # bad rows listed on the page
 COLUMN_TITLES = {"name": "Application", "locality": "Locality",
                  **{f.name: f.label for f in FIELDS}}
 
@@ -51,14 +58,19 @@ st.info("The priority score is decision support from the Department's considerat
         "applications; it never changes an award amount.", icon=":material/info:")
 
 controls = st.container(key="ctl_pf_file")   # hidden while presenting (ui/present.py)
-up = controls.file_uploader(f"Applications (CSV, up to {MAX_ROWS:,} rows)", type=["csv", "txt"], key="w:pf_file",
+up = controls.file_uploader(md(f"Applications (CSV, up to {MAX_ROWS:,} rows)"), type=["csv", "txt"], key="w:pf_file",
                       help="Columns: name, locality, the application fields (project_type, eligible_cost, "
                            "federal_grant, ...), senior_density, distance_to_center_miles, previously_funded.")
 source = "the illustrative sample"
 try:
     raw = upload_bytes(up)
-    if raw is not None:
-        table, source = read_table(raw, up.name), up.name
+    if raw is not None:   # read once per file, not on every run (20,000 rows took a second each time)
+        token = (up.file_id, len(raw), up.name)
+        kept = st.session_state.get("pf:read")
+        if kept is None or kept[0] != token:
+            kept = (token, read_table(raw, up.name))
+            st.session_state["pf:read"] = kept
+        table, source = kept[1], up.name
     else:
         table = read_sample()
 except PortfolioError as err:
@@ -68,11 +80,25 @@ if source == "the illustrative sample":
     st.warning("Showing an ILLUSTRATIVE sample of 20 fictional applications. Upload a CSV to use your own.",
                icon=":material/science:")
 
-with st.container(key="ctl_pf_edit").expander("Edit the applications", expanded=False):
-    st.caption("Changes here are used below; download the results to keep them.")
-    table = st.data_editor(table, num_rows="dynamic", key=f"w:pf_editor:{source}", width="stretch",
-                           column_config={c: st.column_config.Column(COLUMN_TITLES[c]) for c in table.columns
-                                          if c in COLUMN_TITLES})
+# The editor is drawn only while its panel is open (Streamlit's lazy expander): 20,000 rows are
+# megabytes on every run. What was edited is kept when the panel closes, and used below.
+edit_box = st.container(key="ctl_pf_edit").expander("Edit the applications", expanded=False, key="pf_edit_panel",
+                                                    on_change="rerun")
+edited = st.session_state.get(f"pf:edited:{source}")
+if edit_box.open:
+    opened = st.session_state.setdefault(f"pf:edit_open:{source}", (st.session_state.get("pf:edit_n", 0) + 1,
+                                                                     edited if edited is not None else table))
+    st.session_state["pf:edit_n"] = opened[0]
+    with edit_box:
+        st.caption("Changes here are used below, and kept when this panel closes; download the results to keep them.")
+        table = st.data_editor(opened[1], num_rows="dynamic", key=f"w:pf_editor:{source}:{opened[0]}", width="stretch",
+                               column_config={c: st.column_config.Column(COLUMN_TITLES[c]) for c in table.columns
+                                              if c in COLUMN_TITLES})
+    st.session_state[f"pf:edited:{source}"] = table
+else:
+    st.session_state.pop(f"pf:edit_open:{source}", None)   # opened again: a new editor over what was edited
+    if edited is not None:
+        table = edited
 
 c1, c2 = st.container(key="ctl_pf_budget").columns([1, 2])
 budget_text = c1.text_input("Budget (appropriation)", value="4,000,000", key="w:pf_budget")
@@ -84,7 +110,7 @@ except ValidationError as err:   # said beside the field; the page keeps the las
     said = (md("Budget is empty: enter dollars such as 1,250,000") if not budget_text.strip()
             else md("Budget: ") + literal(budget_text, 40) + md(f" {err.problem}"))
     c1.error(said + md(f". Still using {fmt(budget)}."), icon=":material/error:")
-mode = c2.radio("Allocation", list(MODES), format_func=MODES.get, key="w:pf_mode", horizontal=False)
+mode = c2.radio("Allocation", list(MODES), format_func=lambda m: md(MODES[m]), key="w:pf_mode", horizontal=False)
 approved_only = c2.toggle("Count the Board exception only if approved", key="w:pf_exceptions",
                           help="On: every application is allocated what the standard route gives, as if the Board "
                                "of Public Works granted no exception. Off: an application on the Board's exception "
@@ -92,7 +118,7 @@ approved_only = c2.toggle("Count the Board exception only if approved", key="w:p
 weights_box = st.container(key="ctl_pf_weights")
 weights_box.header("Weights of the considerations")
 wcols = weights_box.columns(3)
-weights = {k: wcols[i].slider(words.capitalize(), 0.0, 5.0, 1.0, 0.5, key=f"w:pf_w:{k}")
+weights = {k: wcols[i].slider(md(words.capitalize()), 0.0, 5.0, 1.0, 0.5, key=f"w:pf_w:{k}")
            for i, (k, (_, words)) in enumerate(FACTORS.items())}
 st.caption(md(formula_words(weights)))
 
@@ -105,14 +131,17 @@ except BatchError as err:
 
 bad = result.table[~result.good]
 if len(bad):
-    st.error(f"{len(bad)} row(s) could not be used; the other {int(result.good.sum())} are.", icon=":material/error:")
-    st.dataframe(pd.DataFrame({"Row of the file": bad.index + 2,
-                               "Application": bad["name"] if "name" in bad else "",
-                               "Problem": bad["error"]}), hide_index=True, width="stretch")
+    st.error(md(f"{len(bad):,} row(s) could not be used; the other {int(result.good.sum()):,} are."
+                + (f" The first {BAD_SHOWN:,} are listed; the download below gives every row's problem."
+                   if len(bad) > BAD_SHOWN else "")), icon=":material/error:")
+    listed = bad.iloc[:BAD_SHOWN]
+    st.dataframe(pd.DataFrame({"Row of the file": listed.index + 2,
+                               "Application": [plain_text(n) for n in listed["name"]] if "name" in listed else "",
+                               "Problem": [plain_text(e, 400) for e in listed["error"]]}), hide_index=True, width="stretch")
 
 others = [r for r in state.ruleset_ids() if r != rs.id]
 variant_id = st.container(key="ctl_pf_variant").selectbox("Compare the portfolio's cost under", [None] + others, key="w:pf_variant",
-                          format_func=lambda r: "(no comparison)" if r is None else state.ruleset_by_id(r).label)
+                          format_func=lambda r: "(no comparison)" if r is None else plain_text(state.ruleset_by_id(r).label))
 variant = None if variant_id is None else state.ruleset_by_id(variant_id)
 
 st.header("Findings")
@@ -122,12 +151,18 @@ m[0].metric("Maximum awards", fmt(int(result.awards[result.good].sum())))   # wh
 m[1].metric("Allocated", fmt(int(result.allocated.sum())))
 m[2].metric("Budget", fmt(budget))
 m[3].metric("Unfunded", fmt(int(result.awards[result.good].sum() - result.allocated.sum())))
-for line in insight(result, rs, variant):   # a variant's title is a user's: shown literally
-    text = md(line)
-    for r in (rs, variant):
-        if r is not None and r.is_variant:
-            text = text.replace(md(r.label), ruleset_label(r))
-    st.markdown(f"- {text}")
+def with_labels(line: str, rulesets) -> Markdown:
+    """A finding in our words, each variant's label in it shown as ruleset_label shows it (its
+    title is a user's: literal)."""
+    by_label = {r.label: r for r in rulesets if r is not None and r.is_variant}
+    if not by_label:
+        return md(line)
+    parts = re.split("(" + "|".join(map(re.escape, by_label)) + ")", line)
+    return md("").join(ruleset_label(by_label[p]) if p in by_label else md(p) for p in parts)
+
+
+for line in insight(result, rs, variant):
+    st.markdown(markup("- {}", with_labels(line, (rs, variant))))
 
 if len(good):
     names = good["name"].astype(str).tolist() if "name" in good else [f"Row {i + 2}" for i in good.index]
@@ -146,9 +181,22 @@ if len(good):
         chart(priority_figure(names, scores, awards, binding, large=large), "pf_prio",
               chart_text.priority(names, scores, awards, binding))
     st.header("Applications in priority order")
+    # A page of the table at a time: the whole of a 20,000-row portfolio was megabytes on every run.
+    ordered = good.iloc[np.argsort(good["rank"].astype(int).to_numpy(), kind="stable")]
+    per_page = PRESENT_ROWS if large else PAGE_ROWS
+    pages = max(1, -(-len(ordered) // per_page))
+    if st.session_state.get("w:pf_page", 1) > pages:
+        st.session_state["w:pf_page"] = 1
+    page_no = (st.container(key="ctl_pf_page").number_input("Page of the table", 1, pages, key="w:pf_page", width=200)
+               if pages > 1 else 1)
+    shown_rows = ordered.iloc[(page_no - 1) * per_page: page_no * per_page]
+    if pages > 1:
+        st.caption(md(f"Applications {(page_no - 1) * per_page + 1:,} to {(page_no - 1) * per_page + len(shown_rows):,} "
+                      f"of {len(ordered):,} in priority order ({per_page:,} a page); the download below holds "
+                      "every one."))
     if large:
-        st.table(table_cells(people_table(good, result)), hide_index=True)   # large type that wraps; names literal
+        st.table(table_cells(people_table(shown_rows, result)), hide_index=True)   # large type that wraps; names literal
     else:
-        st.dataframe(people_table(good, result), hide_index=True, width="stretch")
+        st.dataframe(people_table(shown_rows, result), hide_index=True, width="stretch")
 st.container(key="ctl_pf_download").download_button("Download the results (CSV)", csv_bytes(result.table), file_name="portfolio-allocation.csv",
                    mime="text/csv")

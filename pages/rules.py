@@ -11,7 +11,7 @@ from core.law.rulesets import PARAMETER_KINDS, PARAMETERS, RulesetError, availab
 from ui import present, state
 from core.law.names import check_text, variant_id
 from core.store.verify import accept_loaded_variant
-from ui.text import error_text, literal, md, message
+from ui.text import error_text, literal, markup, md, message, ours, plain_text
 from ui.uploads import upload_bytes
 
 MAX_TITLE = 80
@@ -23,7 +23,7 @@ st.caption(md(f"{version_words(reg)}; ruleset id “{reg.id}”. Every number th
               "is below, with the sentence it comes from."))
 
 
-def shown(p) -> str:
+def value_words(p) -> str:
     kind = PARAMETER_KINDS[p.name]
     if kind == "money":
         return fmt(p.value)
@@ -39,15 +39,15 @@ st.caption(md(f"{LETTERS_INFERRED} The app letters the paragraphs A to H in the 
 for prov in PROVISIONS:
     # While presenting, every provision is open: a room cannot click an expander.
     box = (st.container(border=True) if present.on()
-           else st.expander(f"{prov.title} ({prov.cite})", expanded=prov.id in ("program_max", "cost_share")))
+           else st.expander(md(f"{prov.title} ({prov.cite})"), expanded=prov.id in ("program_max", "cost_share")))
     if present.on():
         box.markdown(f"**{md(prov.title)}** ({md(prov.cite)})")
     with box:
         st.markdown(f"> {md(prov.text)}" if prov.text else "*No sentence of the regulation says this: an interpretation.*")
         params = [p for p in reg.parameters.values() if p.provision == prov.id]
         for p in params:
-            st.markdown(f"**{md(p.description)}:** {md(shown(p))} (parameter `{p.name}`, unit: {md(p.unit)})  \n"
-                        f":gray[Citation: “{md(p.citation)}”]")
+            st.markdown(markup("**{}:** {} (parameter {}, unit: {})  \n:gray[Citation: “{}”]", p.description,
+                               value_words(p), literal(p.name), p.unit, p.citation))
         if prov.interpretation:
             st.markdown(f"**Interpretation:** {md(prov.interpretation)}")
 
@@ -58,17 +58,18 @@ st.caption(md("Where a passage can be read two ways, the app uses the first read
 current = state.readings()
 for r in READINGS:
     with st.container(border=True):
-        st.markdown(f"**{md(r.title)}**  \n:gray[In links and on the command line: `{r.id}`]")
+        st.markdown(markup("**{}**  \n:gray[In links and on the command line: {}]", r.title, literal(r.id)))
         st.markdown(f"> {md(r.sentence)}" if r.sentence else
                     "*No sentence of the regulation: an inference from the regulation as a whole.*")
-        st.markdown("  \n".join(f"**{md(a.title)}**{' (default)' if a.id == r.default else ''}: {md(a.meaning)}"
-                                  for a in r.alternatives))
+        st.markdown(ours("  \n").join(markup("**{}**{}: {}", a.title, " (default)" if a.id == r.default else "",
+                                             a.meaning) for a in r.alternatives))
         ids = [a.id for a in r.alternatives]
         st.session_state[f"w:reading:{r.id}"] = getattr(current, r.id)
-        st.radio(f"Reading of “{r.title}” for this session", ids, key=f"w:reading:{r.id}", horizontal=True,
-                 format_func=lambda a, r=r: r.alternative(a).title,
+        st.radio(md(f"Reading of “{r.title}” for this session"), ids, key=f"w:reading:{r.id}", horizontal=True,
+                 format_func=lambda a, r=r: md(r.alternative(a).title),
                  on_change=lambda r=r: state.put_readings(
-                     state.readings().replace(**{r.id: st.session_state[f"w:reading:{r.id}"]})))
+                     state.readings().replace(**{r.id: st.session_state.get(f"w:reading:{r.id}", getattr(
+                         state.readings(), r.id))})))
 state.write_url()
 
 st.header("Policy variants")
@@ -79,18 +80,18 @@ with st.form("variant_form"):
     st.subheader("Make a variant of the regulation")
     a, b = st.columns(2)
     title = a.text_input("Variant name", max_chars=80, placeholder="for example: Cap raised to $1,000,000")
-    base_id = b.selectbox("Start from", available(), format_func=lambda r: load(r).label)
+    base_id = b.selectbox("Start from", available(), format_func=lambda r: plain_text(load(r).label))
     base = load(base_id)
     entered = {}   # one input per parameter of the ruleset table, in its order
     for (pid, (kind, label)), col in zip(PARAMETERS.items(), st.columns(3) * len(PARAMETERS)):
         value = getattr(base, pid)
         if kind == "money":
-            entered[pid] = col.text_input(f"{label} ($)", value=f"{value // 100:,}")
+            entered[pid] = col.text_input(md(f"{label} ($)"), value=f"{value // 100:,}")
         elif kind == "share":
-            entered[pid] = col.number_input(f"{label} (%)", 0.0, 100.0, float(value) * 100, step=5.0,
+            entered[pid] = col.number_input(md(f"{label} (%)"), 0.0, 100.0, float(value) * 100, step=5.0,
                                              format="%.2f")
         else:
-            entered[pid] = st.multiselect(label, list(PROJECT_TYPES), default=list(value),
+            entered[pid] = st.multiselect(md(label), list(PROJECT_TYPES), default=list(value),
                                            format_func=PROJECT_TYPES.get)
     made = st.form_submit_button("Make variant")
 if made:
@@ -131,9 +132,9 @@ st.subheader("The current application under each ruleset")
 app = state.application()
 everything = {r: state.ruleset_by_id(r) for r in state.ruleset_ids()}
 chosen = st.multiselect("Rulesets", list(everything), default=list(everything), key="w:rules_cmp",
-                        format_func=lambda r: everything[r].label)
+                        format_func=lambda r: plain_text(everything[r].label))
 if chosen:
-    named = [(everything[r].label, evaluate(app, everything[r], state.readings())) for r in chosen]
+    named = [(plain_text(everything[r].label), evaluate(app, everything[r], state.readings())) for r in chosen]
     st.dataframe(table(named)[["Scenario", "State grant award", "Binding", "Route", "Funding gap"]]
                  .rename(columns={"Scenario": "Ruleset"}), hide_index=True, width="stretch")
 for vid, v in variants.items():

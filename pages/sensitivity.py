@@ -11,7 +11,7 @@ from core.law.money import fmt
 from core.law.readings import READING, READING_IDS
 from ui import present, state
 from ui.charts import chart
-from ui.text import md, ruleset_label
+from ui.text import md, plain_text, ruleset_label
 from ui.components.fields_panel import nice_ceiling
 
 state.init()
@@ -41,12 +41,12 @@ lo, hi = c2.slider("Range ($)", 0, max(hi_default * 2, 1_000), (0, hi_default), 
                    format="$%,d", key=f"w:sweep_range:{field}:{hi_default}")
 others = [r for r in state.ruleset_ids() if r != rs.id]
 overlay = controls.multiselect("Overlay other rulesets", others, key="w:sweep_overlay",
-                         format_func=lambda r: state.ruleset_by_id(r).label)
+                         format_func=lambda r: plain_text(state.ruleset_by_id(r).label))
 rd = state.readings()
 switches = {rid: rd.switched(rid) for rid in READING_IDS}
 overlay_readings = controls.multiselect("Overlay another reading", list(switches), key="w:sweep_overlay_readings",
-                                  format_func=lambda rid: f"{READING[rid].title}: "
-                                  f"{READING[rid].alternative(getattr(switches[rid], rid)).title.lower()}")
+                                  format_func=lambda rid: plain_text(f"{READING[rid].title}: "
+                                  f"{READING[rid].alternative(getattr(switches[rid], rid)).title.lower()}"))
 if lo >= hi:
     st.error("The range is empty: move the right end above the left.", icon=":material/error:")
 else:

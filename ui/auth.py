@@ -28,7 +28,7 @@ import streamlit as st
 from core.store.access import Access, AccessConfigError, from_section
 from core.store.model import LOCAL
 from ui import addresses
-from ui.text import literal, md, message
+from ui.text import literal, md, message, plain_text
 
 _LOG = logging.getLogger(__name__)
 LIFETIME_DAYS = 30   # Streamlit 1.67: AUTH_COOKIE_MAX_AGE_SECONDS
@@ -183,5 +183,5 @@ def account_box() -> None:
     if not signed_in():
         return
     st.caption("Signed in as")
-    st.text(display_name())
+    st.text(plain_text(display_name()))
     sign_out_button()

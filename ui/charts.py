@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import html
 import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 
 import streamlit as st
 
-from ui.text import md, table
+from ui.text import markup, md, table
 
 # No mode bar: its 16 buttons per chart came before the form in the Tab order (Save was the
 # 61st stop). Zooming and panning remain with the mouse; every number is in the table.
@@ -51,16 +54,52 @@ def untitled(spec: dict) -> tuple[str, dict]:
     return title, {**spec, "layout": {**layout, "title": {**t, "text": ""}, "margin": {**margin, "t": top}}}
 
 
-def chart(fig, key: str, text: tuple[str, list[dict]]) -> None:
-    """Draw `fig` under its title as text, named by text[0], with the rows text[1] as a table.
-    (The calculator, redrawn on every slider move, draws its charts with ui/components/chart_panel.)"""
-    alt, rows = text
+def _untitle(fig) -> str:
+    """Take the title out of `fig` (it is drawn as page text), giving back its top margin; the title."""
     title = plain_title(fig)
     if title:
         lines = str(fig.layout.title.text).count("<br>") + 1
         size = fig.layout.title.font.size or 18
         fig.update_layout(title_text="", margin_t=_top_margin(fig.layout.margin.t, size, lines))
-        st.markdown(f"**{md(title)}**")
+    return title
+
+
+# Figures made for the pages, by what they are made of (a Plotly figure costs 50-250 ms of the
+# server to build, and every rerun of Compare built three: an import's runs held the other
+# sessions back). Shared by every session: a figure is only read once it is made.
+_MADE: OrderedDict[tuple, tuple[str, object]] = OrderedDict()
+_MADE_LOCK = threading.Lock()
+MADE_LIMIT = 64
+
+
+def made(cache: tuple, build: Callable[[], object]) -> tuple[str, object]:
+    """The figure `build` makes (untitled) and its title, made once per `cache` key."""
+    with _MADE_LOCK:
+        found = _MADE.get(cache)
+        if found is not None:
+            _MADE.move_to_end(cache)
+            return found
+    fig = build()
+    found = (_untitle(fig), fig)
+    with _MADE_LOCK:
+        _MADE[cache] = found
+        while len(_MADE) > MADE_LIMIT:
+            _MADE.popitem(last=False)
+    return found
+
+
+def chart(fig, key: str, text: tuple[str, list[dict]], cache: tuple | None = None) -> None:
+    """Draw `fig` under its title as text, named by text[0], with the rows text[1] as a table.
+    With `cache` (a key of what the figure is made of), `fig` is a function that makes it, called
+    only when no figure of that key is kept. (The calculator, redrawn on every slider move, draws
+    its charts with ui/components/chart_panel.)"""
+    alt, rows = text
+    if cache is not None:
+        title, fig = made(cache, fig)
+    else:
+        title = _untitle(fig)
+    if title:
+        st.markdown(markup("**{}**", title))   # a title may hold a name (a baseline): inert
     st.plotly_chart(fig, key=key, alt=alt, theme=None, config=CONFIG)
-    with st.expander(f"Numbers behind “{title or 'this chart'}”"):
+    with st.expander(md(f"Numbers behind “{title or 'this chart'}”")):
         st.table(table(rows))   # st.table reads cells as Markdown

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.text import md
+from ui.text import Markdown, md, message
 
 PARAM = "present"           # the URL query parameter
 KEY = "presentation"        # the sidebar toggle's key in session state
@@ -52,7 +52,7 @@ def on() -> bool:
     return bool(st.session_state.get(KEY))
 
 
-def sync_with_url() -> str | None:
+def sync_with_url() -> Markdown | None:
     """Adopt `?present=` when a link brings a new value; then keep the URL in step with the mode.
     Returns a message when the link's value is not understood."""
     raw = st.query_params.get(PARAM)
@@ -63,8 +63,9 @@ def sync_with_url() -> str | None:
         elif raw.strip().lower() in FALSE:
             st.session_state[KEY] = False
         else:
-            problem = (f"The link's “{PARAM}” value {raw[:40]!r} was not understood (use {PARAM}=1 for "
-                       f"presentation mode); showing the page {'in' if on() else 'without'} presentation mode.")
+            problem = message(f"The link's “{PARAM}” value {{}} was not understood (use {PARAM}=1 for "
+                              f"presentation mode); showing the page {'in' if on() else 'without'} presentation mode.",
+                              raw, limit=40)
     write_url()
     return problem
 
@@ -91,15 +92,15 @@ def bar(pages: list, current) -> None:
     here = titles.index(current.title) if current.title in titles else 0
     prev_page, next_page = pages[here - 1] if here > 0 else None, pages[here + 1] if here + 1 < len(pages) else None
     if prev_page is not None:
-        row.page_link(prev_page, label="Previous", icon=":material/arrow_back:", help=f"Previous page: {prev_page.title}",
+        row.page_link(prev_page, label="Previous", icon=":material/arrow_back:", help=md(f"Previous page: {prev_page.title}"),
                       query_params={PARAM: "1"})
     for p in pages:   # the current page as bold text: a disabled link is greyed below 4.5:1 contrast
         if p.title == current.title:
             row.markdown(f"**{md(p.title)}** (this page)")
         else:
-            row.page_link(p, label=p.title, icon=p.icon, query_params={PARAM: "1"})
+            row.page_link(p, label=md(p.title), icon=p.icon, query_params={PARAM: "1"})
     if next_page is not None:
-        row.page_link(next_page, label="Next", icon=":material/arrow_forward:", help=f"Next page: {next_page.title}",
+        row.page_link(next_page, label="Next", icon=":material/arrow_forward:", help=md(f"Next page: {next_page.title}"),
                       query_params={PARAM: "1"})
     row.button("Exit presentation mode", key="w:exit_presentation", icon=":material/close_fullscreen:",
                on_click=_exit)

@@ -1,14 +1,37 @@
-"""Download buttons for the board report (HTML always; PDF where a browser is found)."""
+"""The board report's buttons: the HTML report always, the PDF packet where a browser is found.
+
+Each file is made at the click, for what the screen shows then, and handed to the browser in the
+same run (ui/report_file.js: a download, and a link that saves it again). Not st.download_button
+with a callable (issue 30, finding 8): the browser asks for a deferred file as soon as the button
+is pressed, while the run that takes the "Report title" or "Prepared by" just typed (sent when the
+box loses focus, that is, by the same click) has not happened yet. The file kept the old title and
+the old file name (4 of 4 tries), and when that run had already replaced the button, the click
+downloaded nothing ("Deferred file ... not found"). A button's run comes after every value the
+page sent before it, so the file, and its name, hold what the screen shows.
+
+"Prepared by" and "Report title" are checked as the command line checks them (core/names.py):
+no control, bidirectional or invisible character, at most 120 characters.
+"""
 from __future__ import annotations
 
+import base64
+import itertools
 import re
 from collections.abc import Callable
 
+import orjson
 import streamlit as st
 
+from core.law.money import ValidationError
+from core.law.names import check_text
 from core.report.html import Item, Report, ReportError, render
 from core.report.pdf import NO_BROWSER, find_browser, pdf
-from ui.text import md
+from ui.components.elements import element
+from ui.text import Markdown, error_text, md
+
+DEFAULT_TITLE = "State capital grant for a senior citizen activity center"
+DELIVER = element("report_file", "report_file", "rf")
+_files = itertools.count(1)   # each file made in this process is handed over once, by its number
 
 
 def _filename(title: str, ext: str) -> str:
@@ -16,47 +39,58 @@ def _filename(title: str, ext: str) -> str:
     return f"{slug}.{ext}"
 
 
-def _signature(report: Report) -> tuple:
-    return (report.title, report.prepared_by,
-            tuple((i.name, i.notes, i.award.application, i.award.ruleset_version) for i in report.items))
+def labels(title: str, prepared: str) -> tuple[str, str, Markdown | None]:
+    """The title (or the default) and "Prepared by" as checked, and what is wrong with them."""
+    try:
+        checked_title = check_text(title, "Report title", 120, what="text", required=False)
+        checked_prepared = check_text(prepared, "Prepared by", 120, what="text", required=False)
+    except ValidationError as err:
+        return "", "", error_text(err)
+    return checked_title or "State capital grant report", checked_prepared, None
 
 
 def report_buttons(items: Callable[[], list[Item]], key: str) -> None:
-    """HTML and PDF downloads of the board report. `items` is called when a file is made,
-    possibly outside a script run (deferred downloads), so it must not touch Streamlit:
-    the files then hold what the screen shows at the click, not at the last redraw here."""
+    """The report box: "Prepared by", "Report title", and a button per file. `items` gives the
+    scenarios the screen shows (called at the click)."""
     st.header("Board report")
     prepared = st.text_input("Prepared by", key=f"w:{key}:prepared", max_chars=120,
                              placeholder="name, office, date of the meeting")
-    title = st.text_input("Report title", key=f"w:{key}:title", max_chars=120,
-                          value="State capital grant for a senior citizen activity center")
-    title = title.strip() or "State capital grant report"
-
-    def report() -> Report:
-        return Report(items(), title=title, prepared_by=prepared)
-
+    title = st.text_input("Report title", key=f"w:{key}:title", max_chars=120, value=DEFAULT_TITLE)
+    title, prepared, problem = labels(title, prepared)
+    if problem is not None:
+        st.error(md("The report cannot carry this: ") + problem + md(". Correct it above."), icon=":material/error:")
     a, b = st.columns(2)
-    a.download_button("Download the report (HTML, works offline)", data=lambda: render(report()),
-                      file_name=_filename(title, "html"), mime="text/html", key=f"w:{key}:html",
-                      help="One file with interactive charts; opens in any browser without a network. "
-                           "Its print layout gives a clean PDF too.")
+    made = None
+    if a.button("Download the report (HTML, works offline)", key=f"w:{key}:html",
+                help="One file with interactive charts; opens in any browser without a network. "
+                     "Its print layout gives a clean PDF too.") and problem is None:
+        made = ("The report", _filename(title, "html"), "text/html",
+                render(Report(items(), title=title, prepared_by=prepared)).encode("utf-8"))
     if find_browser() is None:
         b.button("Make the PDF packet", disabled=True, key=f"w:{key}:pdf_off")
         b.caption(md(NO_BROWSER))
-        return
-    if b.button("Make the PDF packet", key=f"w:{key}:pdf"):
+    elif b.button("Make the PDF packet", key=f"w:{key}:pdf",
+                  help="Static charts, printed by this server's Chromium: a packet for what the screen shows "
+                       "at the click.") and problem is None:
         with st.spinner("Drawing the charts and printing the PDF..."):
             try:
-                made = report()
-                st.session_state[f"{key}:pdf"] = (_signature(made), pdf(made))
+                made = ("The PDF packet", _filename(title, "pdf"), "application/pdf",
+                        pdf(Report(items(), title=title, prepared_by=prepared)))
             except ReportError as err:
                 st.error(md(str(err)), icon=":material/error:")
-    if f"{key}:pdf" in st.session_state:
-        made_for, data = st.session_state[f"{key}:pdf"]
+    deliver(made, key)
 
-        def current_pdf() -> bytes:
-            now = report()   # inputs moved since it was made: print it again for what is shown now
-            return data if _signature(now) == made_for else pdf(now)
 
-        b.download_button("Download the PDF packet", data=current_pdf, file_name=_filename(title, "pdf"),
-                          mime="application/pdf", key=f"w:{key}:pdf_dl")
+def deliver(made: tuple[str, str, str, bytes] | None, key: str) -> None:
+    """Hand `made` (what, file name, type, bytes) to the browser once; on the runs after it, the
+    element keeps its note and its link (it is sent the file's number only)."""
+    last = st.session_state.get(f"{key}:delivered")
+    if made is not None:
+        what, name, mime, data = made
+        last = {"n": next(_files), "what": what, "name": name, "mime": mime}
+        st.session_state[f"{key}:delivered"] = last
+        payload = last | {"b64": base64.b64encode(data).decode("ascii")}
+    else:
+        payload = last or {"n": 0}
+    # Bytes: Streamlit forwards them as they are (a dict is walked and hashed on every run).
+    DELIVER(key=f"{key}:file", data=orjson.dumps(payload))

@@ -76,6 +76,59 @@ def settle_heap(modules: tuple[str, ...] = ()) -> int:
         return gc.get_freeze_count()
 
 
+_refused: dict[str, set[str]] = {}   # session id -> ids of widgets whose value could not be read
+_guarded = False
+
+
+def guard_widget_values() -> bool:
+    """Refuse a widget value the page sent that cannot be read, instead of failing the run; once
+    per process. Returns whether this call installed the guard.
+
+    A browser reports each widget's value; the custom elements' values are JSON text, which
+    Streamlit 1.67 parses (runtime.state.common.unpack_widget_state_value) before any code of the
+    app runs. A page other than ours could send text that is not JSON (JSONDecodeError), JSON
+    nested 200,000 deep (RecursionError) or a 5,000-digit number (ValueError): each ended the run
+    of that session with a traceback. Now such a value reads as none (the widget's default) and
+    the page says that it was refused (`refused_values`)."""
+    global _guarded
+    with _lock:
+        if _guarded:
+            return False
+        from streamlit.runtime.state import session_state as state_module
+        original = getattr(state_module, "unpack_widget_state_value", None)
+        if original is None:   # a Streamlit that reads values elsewhere: nothing to guard here
+            return False
+        _guarded = True
+
+    def unpack(widget_state):
+        try:
+            return original(widget_state)
+        except (ValueError, RecursionError, TypeError, MemoryError):   # JSONDecodeError is a ValueError
+            _note_refused(widget_state.id)
+            return None
+
+    state_module.unpack_widget_state_value = unpack
+    return True
+
+
+def _note_refused(widget_id: str) -> None:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is not None:
+        with _lock:
+            _refused.setdefault(ctx.session_id, set()).add(widget_id)
+
+
+def refused_values() -> list[str]:
+    """Ids of this session's widgets whose value was refused since the last call."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None:
+        return []
+    with _lock:
+        return sorted(_refused.pop(ctx.session_id, ()))
+
+
 def hint(argv: list[str]) -> str:
     """Where the dashboard opens, for the person who started it (port from the arguments or 8501)."""
     port, address = "8501", "localhost"

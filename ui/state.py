@@ -43,10 +43,27 @@ def url_value(name: str, value) -> str:
     return str(value)
 
 
-def _from_url(params: dict) -> tuple[dict, list[str], list[str]]:
+def _repeated() -> dict[str, list[str]]:
+    """The link's parameters given more than once (`?eligible_cost=1&eligible_cost=2`): Streamlit
+    keeps the last silently, so a link could say two things and show one."""
+    out = {}
+    for name in st.query_params:
+        if name in PAGE_PARAMS:
+            continue
+        given = st.query_params.get_all(name)
+        if len(given) > 1:
+            out[name] = given
+    return out
+
+
+def _from_url(params: dict, repeated: dict | None = None) -> tuple[dict, list[str], list[str]]:
     """Values a link carries, a sentence for each value that cannot be used, and one for each
     reading that cannot (a reading falls back to its default alone: it is not a value)."""
     values, problems, reading_problems = {}, [], []
+    for name, given in (repeated or {}).items():
+        what = f"“{FIELD[name].label}” ({name})" if name in FIELD else f"“{name}”"
+        problems.append(md(f"{what} is given {len(given)} times (") + md(", ").join(literal(v, 40) for v in given[:3])
+                        + md(f"{', …' if len(given) > 3 else ''}); give it once"))
     for name in APP_FIELDS:
         if name not in params:
             continue
@@ -124,7 +141,7 @@ def init() -> None:
         for rid in READING_IDS:
             st.session_state[K + "reading:" + rid] = READING[rid].default
     if params and not _written_here(params):
-        values, problems, reading_problems = _from_url(params)
+        values, problems, reading_problems = _from_url(params, _repeated())
         st.session_state["url_problems"] = reading_problems
         if problems:   # never a mix of the link's values and the example's: the example, whole
             values = dict(_defaults(example=True), ruleset="regulation",
@@ -156,6 +173,15 @@ def get(name: str):
 
 def put(name: str, value) -> None:
     st.session_state[K + name] = value
+
+
+def put_from_widget(name: str, key: str) -> None:
+    """A widget's on_change: its value into the state. A widget whose value is gone (Streamlit
+    empties the session's state on any client's clear_cache message, and a callback of the page
+    drawn before it may still come in) changes nothing, where reading it raised KeyError."""
+    value = st.session_state.get(key)
+    if value is not None:
+        put(name, value)
 
 
 def values() -> dict:

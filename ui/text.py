@@ -1,44 +1,98 @@
 """The one way to show text on screen.
 
-Our own sentences are Markdown: `md()` escapes what Markdown would interpret in them
-($ starts LaTeX, * and _ emphasis...).
+Streamlit reads Markdown in nearly every text it draws: bodies, labels, captions, messages,
+expanders, buttons, help tooltips, metric labels, radio options, st.table cells. Whatever a
+user, a file or a link supplied must never be read there as Markdown, HTML, LaTeX, a link, an
+image, an entity, an emoji or an icon. So every text a page hands Streamlit is made here:
 
-User text (names, notes, titles, file names, values from a link) is never interpreted.
-Backslash escapes are not enough for it: Streamlit turns `:material/x:` into an icon and
-`https://...` into a link after the escapes are read, and decodes `&copy;`. So user text
-inside a message or label is written with `literal()`, a Markdown code span, whose content
-CommonMark shows character for character: no link, image, heading, entity, maths, colour,
-emoji or icon. Streamlit rewrites `:material/` even there, so that one sequence gets an
-invisible word joiner after its colon. Line breaks and other control characters are shown
-as their visible symbols (␤), so a value cannot start a heading or a new block. Whole
-texts a user wrote (notes) go through `show()`, which is `st.text`: no Markdown at all.
-Chart labels go through `chart_text()`: Plotly reads a few HTML tags (links among them).
+- `md(text)`: our own words, made inert. Backslash escapes are not enough: Streamlit turns
+  `:material/x:`, `:skull:` and `:red[x]` into icons, emoji and colours, and `https://...`,
+  `www.` and `a@b.org` into links, after the escapes are read, and decodes `&copy;`. So md()
+  escapes every Markdown character (and `&`, `=`), and puts an invisible word joiner where a
+  shortcode, a colour or a link would start. Whatever reaches md() shows as written: our
+  sentences, and a user's text that slipped into one.
+- `literal(value)`: a user's value inside a message or label, as a Markdown code span, whose
+  content CommonMark shows character for character (Streamlit rewrites `:material/` even
+  there, so that sequence gets a word joiner too). `message("Renamed {} as {}.", old, new)`
+  builds a sentence of our words with each user value literal.
+- `plain_text(value)` for places that show plain text (st.text, the options of a select box, grid
+  cells); `show(text)` draws a user's whole text (notes) as plain text.
+- `chart_text(value)` for Plotly labels (Plotly reads a few HTML tags, links among them).
 
-Every path caps the length with a visible "… (N characters)", so a 9 MB title costs
-nothing to draw.
+Everywhere, control, bidirectional, zero-width and other invisible characters are shown as a
+visible mark (core.names.visible: LF as ␤, U+202E as "[U+202E]"), so a value can neither start
+a new block nor reverse or hide the text around it; and every value is capped with a visible
+"… (N characters)", so a 9 MB title costs nothing to draw.
+
+Whatever these functions return is a `Markdown` (a str): adding or joining a Markdown with
+any other text escapes that text with md(), so a sentence built from pieces stays inert.
+`shown(value)` is the gate for a text that travelled (in session state, say): a Markdown as it
+is, anything else through md(). tests/test_ui_text.py parses pages/ and ui/ and fails when a
+Streamlit call is given text made any other way.
 """
 from __future__ import annotations
 
 import html
 import re
 
-_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|$<>~])")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+from core.law.names import visible
+
+_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|$<>~&=])")
+# Where a shortcode (:skull:, :material/x:, :red[...]) or a link (https://, www., a@b.org) would
+# start: a word joiner (U+2060) goes there, so the sequence is no longer one.
+_SEQUENCE = re.compile(r"(?<=:)(?=[A-Za-z])|(?<=[A-Za-z])(?=:/)|(?<=@)|(?i:(?<=www))(?=\.)")
 _ICON = re.compile(r":(?=material/)", re.IGNORECASE)
+JOINER = "\u2060"
 MAX_SHOWN = 200        # characters of one user value in a message or label
 MAX_TEXT = 5_000       # characters of a user's whole text (notes) shown at once
 
-# A check's status: colour, Material icon and word. Material icons ship with Streamlit's own
-# font, so they render without an emoji font; the word says it, the colour and icon only repeat it.
-STATUS = {"pass": ("green", "check_circle", "Pass"), "fail": ("red", "cancel", "Fail"),
-          "waived": ("gray", "remove_circle", "Waived"), "warning": ("orange", "warning", "Warning"),
-          "not_applicable": ("gray", "remove_circle", "Not applicable")}
-STATUS_BADGE = {s: f":{colour}[:material/{icon}: {word}]" for s, (colour, icon, word) in STATUS.items()}
+
+class Markdown(str):
+    """Markdown made by this module: every user value in it literal, our words inert.
+
+    Combined with any other text (`+`, `join`), that text is escaped with md(), so a plain
+    string can never bring Markdown into a Markdown."""
+    __slots__ = ()
+
+    def __add__(self, other):
+        return Markdown(str.__add__(self, shown(other)))
+
+    def __radd__(self, other):
+        return Markdown(str.__add__(shown(other), self))
+
+    def join(self, parts) -> "Markdown":
+        return Markdown(str.join(self, [shown(p) for p in parts]))
 
 
-def md(text: str) -> str:
-    """Escape every Markdown/LaTeX/HTML-significant character of our own `text`."""
-    return _SPECIAL.sub(r"\\\1", text)
+def ours(text: str) -> Markdown:
+    """Markdown written in our own code (a constant with bold or a line break, say), taken as is.
+    Only for text written in the source: the lint in tests/test_ui_text.py allows ours() of a
+    string constant and nothing else."""
+    return Markdown(text)
+
+
+def markup(template: str, *parts) -> Markdown:
+    """Our Markdown `template` (written in the source: bold, a colour, a line break) with `{}`
+    filled by `parts`, each shown(): markup("**{}**: {}", title, literal(name))."""
+    pieces = template.split("{}")
+    if len(pieces) != len(parts) + 1:
+        raise ValueError(f"markup: {len(pieces) - 1} places for {len(parts)} parts")
+    out = pieces[0]
+    for part, rest in zip(parts, pieces[1:]):
+        out += str.__str__(shown(part)) + rest
+    return Markdown(out)
+
+
+def shown(value) -> Markdown:
+    """A text for a Markdown call: a Markdown as it is; anything else as our words, made inert."""
+    return value if isinstance(value, Markdown) else md(value)
+
+
+def md(text) -> Markdown:
+    """Our own words for Markdown: every Markdown, LaTeX or HTML character escaped, shortcodes,
+    colours and links broken, hidden characters shown (text with line breaks keeps them)."""
+    text = visible(str(text), keep="\n")
+    return Markdown(_SPECIAL.sub(r"\\\1", _SEQUENCE.sub(JOINER, text)))
 
 
 def cap(text, limit: int = MAX_SHOWN) -> str:
@@ -47,33 +101,31 @@ def cap(text, limit: int = MAX_SHOWN) -> str:
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
 
 
-def _visible(text: str) -> str:
-    """Control characters as their visible symbols: LF -> ␤, TAB -> ␉, CR -> ␍."""
-    def symbol(m):
-        ch = m.group()
-        return "\u2424" if ch == "\n" else "\u2421" if ch == "\x7f" else chr(0x2400 + ord(ch))
-    return _CONTROL.sub(symbol, text)
+def plain_text(value, limit: int = MAX_SHOWN, lines: bool = False) -> str:
+    """A user's text where Streamlit shows plain text (st.text, select options, grid cells):
+    capped, its hidden characters shown (line breaks kept when `lines`)."""
+    return visible(cap(value, limit), keep="\n\t" if lines else "")
 
 
-def literal(text, limit: int = MAX_SHOWN) -> str:
+def literal(text, limit: int = MAX_SHOWN) -> Markdown:
     """User text for inside Markdown (messages, labels, captions): shown exactly as typed."""
-    body = _ICON.sub(":\u2060", _visible(cap(text, limit)))
+    body = _ICON.sub(":" + JOINER, visible(cap(text, limit)))
     longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
     fence = "`" * (longest + 1)
-    return f"{fence} {body} {fence}"   # the spaces keep a leading/trailing backtick apart from the fence
+    return Markdown(f"{fence} {body} {fence}")   # the spaces keep a leading/trailing backtick apart from the fence
 
 
-def message(ours: str, *user, limit: int = MAX_SHOWN) -> str:
+def message(ours_: str, *user, limit: int = MAX_SHOWN) -> Markdown:
     """A message of our words (`{}` where user text goes) with each user value literal:
     message("Renamed {} as {}.", old, new)."""
-    parts = ours.split("{}")
+    parts = ours_.split("{}")
     out = md(parts[0])
     for value, rest in zip(user, parts[1:]):
         out += literal(value, limit) + md(rest)
     return out
 
 
-def error_text(err: Exception) -> str:
+def error_text(err: Exception) -> Markdown:
     """An error for a Markdown box. A ValidationError's value is the user's: shown literally;
     any other message may quote user text anywhere in it, so it is shown literally whole."""
     from core.law.money import ValidationError
@@ -85,14 +137,21 @@ def error_text(err: Exception) -> str:
     return literal(str(err), 400)
 
 
+# A check's status: colour, Material icon and word. Material icons ship with Streamlit's own
+# font, so they render without an emoji font; the word says it, the colour and icon only repeat it.
+STATUS = {"pass": ("green", "check_circle", "Pass"), "fail": ("red", "cancel", "Fail"),
+          "waived": ("gray", "remove_circle", "Waived"), "warning": ("orange", "warning", "Warning"),
+          "not_applicable": ("gray", "remove_circle", "Not applicable")}
+STATUS_BADGE = {s: Markdown(f":{colour}[:material/{icon}: {word}]") for s, (colour, icon, word) in STATUS.items()}
+
 _PLAIN_CELL = re.compile(r"[\w $,.%()/+\-–—’'\"]*")
 
 
-def cell(value) -> str:
+def cell(value) -> Markdown:
     """One cell of st.table, which reads its cells as Markdown: figures and our words
     escaped, anything that could become a link, icon or entity (":", "www.", "@", "&")
     shown literally."""
-    text = _visible(cap(value))
+    text = visible(cap(value))
     if _PLAIN_CELL.fullmatch(text) and "www." not in text.lower():
         return md(text)
     return literal(text)
@@ -104,17 +163,17 @@ def table(rows: list[dict]) -> list[dict]:
 
 
 def show(text, limit: int = MAX_TEXT, **kwargs) -> None:
-    """A user's whole text, as plain text (no Markdown at all), capped."""
+    """A user's whole text, as plain text (no Markdown at all), capped, hidden characters shown."""
     import streamlit as st
-    st.text(cap(text, limit), **kwargs)
+    st.text(plain_text(text, limit, lines=True), **kwargs)
 
 
 def chart_text(text, limit: int = 60) -> str:
     """A label for a Plotly chart: its HTML-like tags (<a href>, <b>, <br>) shown as text."""
-    return html.escape(cap(text, limit), quote=False)
+    return html.escape(visible(cap(text, limit)), quote=False)
 
 
-def ruleset_label(rs, full: bool = True) -> str:
+def ruleset_label(rs, full: bool = True) -> Markdown:
     """A ruleset's name for Markdown: ours as words, a variant's title (a user's) literal."""
     from core.law.rulesets import available
     if rs.id in available() and not rs.id.startswith("imported-"):
@@ -128,13 +187,13 @@ USER_COLUMNS = ("Scenario", "Application", "Locality")   # table columns whose c
 def table_cells(data, user=USER_COLUMNS):
     """Cells for st.table, which reads every cell as Markdown: a user's text literal (as in a
     message), our own text escaped. `data`: a DataFrame or a list of row dicts; a copy is returned."""
-    def shown(column, value):
+    def cell_of(column, value):
         if not isinstance(value, str):
             return value
         return literal(value) if column in user else cell(value)
     if isinstance(data, list):
-        return [{k: shown(k, v) for k, v in row.items()} for row in data]
+        return [{k: cell_of(k, v) for k, v in row.items()} for row in data]
     out = data.copy()
     for column in out.columns:
-        out[column] = [shown(column, v) for v in out[column]]
+        out[column] = [cell_of(column, v) for v in out[column]]
     return out

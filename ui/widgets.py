@@ -10,6 +10,7 @@ from core.law.award import evaluate
 from core.law.fields import EXCEPTION_FIELDS, FIELD, FIELDS
 from ui import state
 from ui.components.fields_panel import choice, flag, money, panel
+from ui.text import md
 
 CODE_CSS = """<style>
 [data-testid="stTable"] td code, [data-testid="stTable"] th code
@@ -54,8 +55,8 @@ def exception_switch() -> bool:
     its own resent the panel's script with every move); says whether the exception is asked for."""
     key, name = "w:bpw_exception_requested", "bpw_exception_requested"
     show(key, bool(state.get(name)))
-    st.toggle(FIELD[name].label, key=key, help=FIELD[name].help,
-              on_change=lambda: state.put(name, st.session_state[key]))
+    st.toggle(md(FIELD[name].label), key=key, help=md(FIELD[name].help),
+              on_change=lambda: state.put_from_widget(name, key))
     return bool(state.get(name))
 
 

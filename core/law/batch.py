@@ -23,7 +23,7 @@ ABSENT = ARRAYS.ABSENT                 # a cap that does not apply never binds
 REQUIRED_COLUMNS = tuple(f.name for f in FIELDS if f.required)
 OUTPUT_COLUMNS = ("award", "binding", "route", "standard_award", "local_shortfall", "funding_gap", "error")
 MONEY_OUTPUTS = ("award", "standard_award", "local_shortfall", "funding_gap")
-_FAST_MONEY = r"\d{1,13}(\.\d{1,2})?"
+_FAST_MONEY = r"[0-9]{1,13}(\.[0-9]{1,2})?"   # ASCII digits: float() reads Arabic-Indic ones too
 # Every subset of caps (a bitmask in canonical order) -> "cap;cap" text.
 _BINDING_TEXT = np.array([";".join(c for i, c in enumerate(CAP_IDS) if m >> i & 1)
                           for m in range(1 << len(CAP_IDS))], dtype=object)

@@ -14,7 +14,8 @@ from decimal import Context, Decimal, InvalidOperation, localcontext
 MAX_DOLLARS = 10**12
 MAX_CENTS = MAX_DOLLARS * 100
 
-_NUMERIC = re.compile(r"^\$?\s*[-+]?(\d{1,3}(,\d{3})+|\d*)(\.\d*)?([eE][-+]?\d+)?$")
+# ASCII digits only: Python's Decimal and float read Arabic-Indic and other digits too (issue 30).
+_NUMERIC = re.compile(r"^\$?\s*[-+]?([0-9]{1,3}(,[0-9]{3})+|[0-9]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?$")
 
 
 class ValidationError(ValueError):
@@ -58,7 +59,7 @@ def to_cents(value, field: str) -> int:
         dec = value
     elif isinstance(value, str):
         text = value.strip().replace(" ", "")
-        if not text or not _NUMERIC.match(text) or not any(c.isdigit() for c in text):
+        if not text or not _NUMERIC.match(text) or not any(c in "0123456789" for c in text):
             raise ValidationError(field, value, "is not a number; enter dollars such as 1250000 or 1,250,000.50")
         if len(text) > 40:  # "$1,000,000,000,000.00" is 21 characters; longer is not an amount
             raise ValidationError(field, value, f"is {len(text):,} characters long; not an amount")

@@ -5,7 +5,9 @@ The score is decision support: it orders applications and never changes an award
 """
 from __future__ import annotations
 
+import csv
 import io
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +22,7 @@ from core.law.rulesets import Ruleset, load
 MAX_ROWS = 20_000
 MAX_CELL = 1_000      # characters in one cell of an uploaded portfolio
 MAX_NAME = 120        # characters in an application's name (as for a saved scenario)
+MAX_COLUMNS = 500     # columns of an uploaded portfolio, in its header and in every row
 MODES = {"priority": "In priority order, the last award partly funded",
          "whole": "In priority order, skipping awards that do not fit whole",
          "pro-rata": "Pro rata: every award scaled by the same share"}
@@ -55,12 +58,17 @@ def read_table(data: bytes | str, name: str = "file") -> pd.DataFrame:
     if not text.strip():
         raise PortfolioError(f"{name}: the file is empty")
     header = text.splitlines()[0]
-    sep = ";" if header.count(";") > header.count(",") else ","
-    if header.count(sep) > 500:
-        raise PortfolioError(f"{name}: {header.count(sep) + 1:,} columns; a portfolio has at most 500")
+    unquoted = re.sub(r'"[^"]*"?', "", header)   # a separator inside a quoted title is not one
+    sep = ";" if unquoted.count(";") > unquoted.count(",") else ","
+    columns = _header_width(text, sep, name)
+    wide = _first_wider_row(text, sep, columns, name)
+    if wide:   # pandas made the extra cells an index of thousands of levels, then failed (7.6 s of CPU)
+        row, cells = wide
+        raise PortfolioError(f"{name}: row {row} has {cells:,} cells but the header names {columns:,} columns; "
+                             "every row has at most as many cells as the header")
     try:
         df = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, na_filter=False,
-                         nrows=MAX_ROWS + 1, on_bad_lines="error")
+                         nrows=MAX_ROWS + 1, on_bad_lines="error", index_col=False)
     except (pd.errors.ParserError, ValueError) as exc:
         raise PortfolioError(f"{name}: cannot be read as CSV ({str(exc).splitlines()[0]})") from None
     if len(df) > MAX_ROWS:
@@ -73,6 +81,40 @@ def read_table(data: bytes | str, name: str = "file") -> pd.DataFrame:
             raise PortfolioError(f"{name}: row {row + 2}, column {str(col)[:40]!r}: {int(lengths.max()):,} characters; "
                                  f"a cell holds at most {MAX_CELL:,}")
     return df
+
+
+def _header_width(text: str, sep: str, name: str) -> int:
+    """How many columns the header names (a quoted title may hold the separator), at most 500."""
+    try:
+        header = next(csv.reader(io.StringIO(text[:1_000_000]), delimiter=sep))
+    except (csv.Error, StopIteration) as exc:
+        raise PortfolioError(f"{name}: the header cannot be read as CSV ({str(exc)[:80] or 'no header'})") from None
+    if len(header) > MAX_COLUMNS:
+        raise PortfolioError(f"{name}: {len(header):,} columns; a portfolio has at most {MAX_COLUMNS}")
+    return len(header)
+
+
+def _first_wider_row(text: str, sep: str, columns: int, name: str) -> tuple[int, int] | None:
+    """(row as a person counts it, its cells) of the first row with more cells than the header,
+    or None. Without quotes a row is one line, counted in C; with quotes, the csv module reads
+    each row (a quoted cell may hold the separator or a line break). Stops at the first such row
+    and after MAX_ROWS + 1 rows, as reading does."""
+    if '"' not in text:
+        for row, line in enumerate(text.splitlines()[1:MAX_ROWS + 2], start=2):
+            if line.count(sep) >= columns and line.strip():
+                return row, line.count(sep) + 1
+        return None
+    reader = csv.reader(io.StringIO(text), delimiter=sep)
+    try:
+        next(reader)
+        for row, cells in enumerate(reader, start=2):
+            if len(cells) > columns:
+                return row, len(cells)
+            if row > MAX_ROWS + 1:
+                break
+    except csv.Error as exc:
+        raise PortfolioError(f"{name}: row {reader.line_num} cannot be read as CSV ({str(exc)[:80]})") from None
+    return None
 
 
 def parse_weights(text: str) -> dict[str, float]:
@@ -185,8 +227,11 @@ def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | N
     rs = rs or load()
     weights = weights or {k: 1.0 for k in FACTORS}
     values, errors = parse_frame(df)
-    if "name" in df.columns:   # names are labels on charts and in files: capped, no hidden characters
-        errors = np.array([_join(e, _name_problem(n)) for e, n in zip(errors, df["name"])], dtype=object)
+    for column in ("name", "locality"):   # labels on charts, in tables and files: capped, no hidden characters
+        if column in df.columns:
+            problems = {v: _name_problem(v, column) for v in pd.unique(df[column])}   # each distinct value once
+            errors = np.array([_join(e, problems[n] if n in problems else _name_problem(n, column))   # NaN != NaN
+                               for e, n in zip(errors, df[column])], dtype=object)
     good = errors == ""
     with_exception = evaluate_parsed(values, rs, readings)
     ev = with_exception if exceptions == "assumed" else evaluate_parsed(
@@ -275,11 +320,11 @@ def _board_discretion(result: Result) -> list[str]:
             f"the Board's approval."]
 
 
-def _name_problem(raw) -> str:
+def _name_problem(raw, column: str = "name") -> str:
     from core.law.money import ValidationError
     from core.law.names import check_text
     try:
-        check_text("" if raw is None or raw != raw else str(raw), "name", MAX_NAME, required=False)
+        check_text("" if raw is None or raw != raw else str(raw), column, MAX_NAME, required=False)
     except ValidationError as err:
         return str(err)
     return ""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from core.law.analysis import binds, caps_words
 from core.law.award import Award
-from core.report.charts import waterfall_steps
+from core.report.charts import POINTS_LIMIT, RANKED_LIMIT, every_kth, highest, in_rank_order, waterfall_steps
 from core.law.provisions import CAP, ROUTES
 from core.law.money import fmt
 
@@ -120,35 +120,40 @@ def binding_map(award, binding, x_label: str, y_label: str) -> tuple[str, Table]
     return alt, rows
 
 
-def ranked(names, awards, allocated, binding, rank) -> tuple[str, Table]:
-    order = sorted(range(len(names)), key=lambda i: rank[i])
+# Each chart's table lists what the chart draws, no more (core.charts' limits): the rest of a
+# large portfolio is in the page's paged table and in its CSV download.
+
+def ranked(names, awards, allocated, binding, rank, limit: int = RANKED_LIMIT) -> tuple[str, Table]:
+    order = in_rank_order(rank)
     full = sum(1 for i in order if allocated[i] >= awards[i] and awards[i] > 0)
     alt = (f"{len(names)} applications in priority order: {fmt(sum(allocated))} allocated of "
            f"{fmt(sum(awards))} in maximum awards; {full} funded in full.")
     rows = [{"Rank": rank[i], "Application": names[i], "Maximum award": fmt(awards[i]),
              "Binding": caps_words(binding[i].split(";")) if binding[i] else "none",
-             "Allocated": fmt(allocated[i])} for i in order]
+             "Allocated": fmt(allocated[i])} for i in order[:limit]]
     return alt, rows
 
 
-def cumulative(names, allocated, rank, budget: int) -> tuple[str, Table]:
-    order = sorted(range(len(names)), key=lambda i: rank[i])
+def cumulative(names, allocated, rank, budget: int, limit: int = POINTS_LIMIT) -> tuple[str, Table]:
+    order = in_rank_order(rank)
     rows, total = [], 0
-    for i in order:
+    picked = set(every_kth(len(order), limit)[0])
+    for p, i in enumerate(order):
         total += allocated[i]
-        rows.append({"Rank": rank[i], "Application": names[i], "Allocated": fmt(allocated[i]),
-                     "Running total": fmt(total)})
+        if p in picked:
+            rows.append({"Rank": rank[i], "Application": names[i], "Allocated": fmt(allocated[i]),
+                         "Running total": fmt(total)})
     alt = (f"Allocations in priority order reach {fmt(total)} of the {fmt(budget)} budget"
            + (f", leaving {fmt(budget - total)}." if budget > total else "."))
     return alt, rows
 
 
-def priority(names, scores, awards, binding) -> tuple[str, Table]:
+def priority(names, scores, awards, binding, limit: int = POINTS_LIMIT) -> tuple[str, Table]:
     top = max(range(len(names)), key=lambda i: (scores[i], -i)) if names else None
     alt = (f"Priority score against maximum award for {len(names)} applications; the highest priority is "
            f"{names[top]} (score {scores[top]:.3f}, maximum award {fmt(awards[top])})." if names
            else "No applications.")
     rows = [{"Application": names[i], "Priority score": f"{scores[i]:.3f}", "Maximum award": fmt(awards[i]),
              "Binding": caps_words(binding[i].split(";")) if binding[i] else "none"}
-            for i in sorted(range(len(names)), key=lambda i: -scores[i])]
+            for i in highest(scores, limit)]
     return alt, rows

@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 from core.law.award import Award
 from core.law.provisions import CAP, CAPS, ROUTES
 from core.law.money import fmt
+from core.law.names import visible
 
 # One colour per source of funds and per cap, on every page, in the report and in the PDF.
 # Each is at least 4.5:1 against white (so white labels inside the bars read, and the bars
@@ -47,9 +48,15 @@ def _usd(cents: int) -> float:
     return cents / 100  # display only: charts take numbers, the labels carry exact text
 
 
+def user_text(text) -> str:
+    """User text for a chart: its hidden characters shown as their code (core.names.visible), then
+    escaped (Plotly reads a little HTML: links among it)."""
+    return html.escape(visible(text))
+
+
 def label(name: str, width: int = 18) -> str:
-    """User text as a chart label: escaped (Plotly reads a little HTML) and wrapped."""
-    lines = textwrap.wrap(name, width, break_long_words=True) or [""]
+    """User text as a chart label: hidden characters shown, escaped, and wrapped."""
+    lines = textwrap.wrap(visible(name), width, break_long_words=True) or [""]
     return "<br>".join(html.escape(line) for line in lines)  # names are at most 120 characters
 
 
@@ -228,7 +235,7 @@ def change_figure(named: list[tuple[str, Award]], baseline: str, large: bool = F
     fig.update_layout(barmode="group")
     fig.update_xaxes(type="category", tickangle=0)
     fig.update_yaxes(tickformat="$,.0f", gridcolor=GRID, zeroline=True, zerolinecolor="#555")   # -$200,000
-    return _layout(fig, f"Change from the baseline: {html.escape(baseline)}", None, "Dollars", height=460, large=large)
+    return _layout(fig, f"Change from the baseline: {user_text(baseline)}", None, "Dollars", height=460, large=large)
 
 
 def sweep_figure(curves: list, field_label: str, current: int | None = None, large: bool = False) -> go.Figure:
@@ -258,8 +265,8 @@ def sweep_figure(curves: list, field_label: str, current: int | None = None, lar
         else:
             fig.add_trace(go.Scatter(x=[_usd(p[0]) for p in pts], y=[_usd(p[1]) for p in pts], mode="lines",
                                      line=dict(width=3, dash="dash", color=OVERLAYS[(k - 1) % len(OVERLAYS)]),
-                                     name=html.escape(name),
-                                     hovertemplate=f"{html.escape(name)}: award %{{y:$,.2f}}<extra></extra>"))
+                                     name=user_text(name),
+                                     hovertemplate=f"{user_text(name)}: award %{{y:$,.2f}}<extra></extra>"))
     if current is not None:
         fig.add_vline(x=_usd(current), line=dict(color="#555", dash="dot", width=2),
                       annotation_text=f"Now: {fmt(current)}", annotation_position="top left")
@@ -311,14 +318,40 @@ def map_figure(xs, ys, award, binding, x_label: str, y_label: str, current=None,
     return _layout(fig, "Which cap binds where", f"{x_label} ($)", f"{y_label} ($)", height=620, large=large)
 
 
+# How much of a portfolio each chart draws (and its table lists): a 20,000-row portfolio drew
+# 20,000 points in two charts and 60,000 rows in their tables, which froze the browser (issue 30).
+RANKED_LIMIT = 60       # bars: the highest priorities
+POINTS_LIMIT = 200      # points of the cumulative line (every k-th rank) and of the priority scatter (the highest)
+
+
+def in_rank_order(rank) -> list[int]:
+    return sorted(range(len(rank)), key=lambda i: rank[i])
+
+
+def every_kth(n: int, limit: int = POINTS_LIMIT) -> tuple[list[int], int]:
+    """Positions 0..n-1 to draw when at most `limit` are drawn: every k-th, always the last; and k."""
+    if n <= limit:
+        return list(range(n)), 1
+    k = -(-n // limit)
+    picked = list(range(k - 1, n, k))
+    if picked[-1] != n - 1:
+        picked.append(n - 1)
+    return picked, k
+
+
+def highest(scores_, limit: int = POINTS_LIMIT) -> list[int]:
+    """The `limit` highest scores' indices (ties: the earlier row), highest first."""
+    return sorted(range(len(scores_)), key=lambda i: (-scores_[i], i))[:limit]
+
+
 def _lead_cap(binding: str) -> str:
     return binding.split(";")[0] if binding else ""
 
 
-def ranked_figure(names, awards, allocated, binding, rank, limit: int = 60, large: bool = False) -> go.Figure:
+def ranked_figure(names, awards, allocated, binding, rank, limit: int = RANKED_LIMIT, large: bool = False) -> go.Figure:
     """Applications in priority order (top `limit`): maximum award coloured by its binding
     cap, and the allocation over it."""
-    order = sorted(range(len(names)), key=lambda i: rank[i])[:limit]
+    order = in_rank_order(rank)[:limit]
     ys = [f"#{rank[i]} {label(names[i], 40)}" for i in order]
     fig = go.Figure()
     for cap in dict.fromkeys(_lead_cap(binding[i]) for i in order):
@@ -346,31 +379,37 @@ def ranked_figure(names, awards, allocated, binding, rank, limit: int = 60, larg
     return _layout(fig, title, "Dollars", None, height=200 + (40 if large else 30) * len(order), large=large)
 
 
-def cumulative_figure(names, allocated, rank, budget: int, large: bool = False) -> go.Figure:
-    """Running total of allocations in priority order against the budget line."""
-    order = sorted(range(len(names)), key=lambda i: rank[i])
+def cumulative_figure(names, allocated, rank, budget: int, large: bool = False, limit: int = POINTS_LIMIT) -> go.Figure:
+    """Running total of allocations in priority order against the budget line (at most `limit`
+    points: every k-th rank of a large portfolio, and the last)."""
+    order = in_rank_order(rank)
     running, total = [], 0
     for i in order:
         total += allocated[i]
         running.append(total)
-    xs = list(range(1, len(order) + 1))
-    fig = go.Figure(go.Scatter(x=xs, y=[_usd(v) for v in running], mode="lines+markers", name="Allocated so far",
-                               line=dict(color=AWARD, width=3), text=[label(names[i]) for i in order],
+    picked, k = every_kth(len(order), limit)
+    xs = [p + 1 for p in picked]
+    fig = go.Figure(go.Scatter(x=xs, y=[_usd(running[p]) for p in picked], mode="lines+markers",
+                               name="Allocated so far", line=dict(color=AWARD, width=3),
+                               text=[label(names[order[p]]) for p in picked],
                                hovertemplate="#%{x} %{text}<br>Running total %{y:$,.2f}<extra></extra>"))
     fig.add_hline(y=_usd(budget), line=dict(color=BINDING, dash="dash", width=2),
                   annotation_text=f"Budget {fmt(budget)}", annotation_position="top left",
                   annotation_font=dict(color=BINDING))
-    fig.update_xaxes(title_text="Priority rank", dtick=max(1, -(-len(xs) // 8)))   # ticks that do not touch
+    fig.update_xaxes(title_text="Priority rank", dtick=max(1, -(-len(order) // 8)))   # ticks that do not touch
     fig.update_yaxes(tickprefix="$", tickformat=",.0f", gridcolor=GRID, rangemode="tozero")
-    return _layout(fig, "Cumulative allocation against the budget", None, "Dollars", height=460, large=large)
+    title = "Cumulative allocation against the budget"
+    if k > 1:
+        title += f" (a point every {k} ranks, of {len(order):,})"
+    return _layout(fig, title, None, "Dollars", height=460, large=large)
 
 
-def priority_figure(names, scores_, awards, binding, large: bool = False) -> go.Figure:
-    """Priority score against maximum award, coloured by binding cap."""
+def priority_figure(names, scores_, awards, binding, large: bool = False, limit: int = POINTS_LIMIT) -> go.Figure:
+    """Priority score against maximum award, coloured by binding cap (the `limit` highest priorities)."""
     fig = go.Figure()
     groups: dict[str, list[int]] = {}
-    for i, b in enumerate(binding):
-        groups.setdefault(_lead_cap(b), []).append(i)
+    for i in sorted(highest(scores_, limit)):
+        groups.setdefault(_lead_cap(binding[i]), []).append(i)
     for cap, idx in groups.items():
         fig.add_trace(go.Scatter(
             x=[scores_[i] for i in idx], y=[_usd(awards[i]) for i in idx], mode="markers",
@@ -381,5 +420,7 @@ def priority_figure(names, scores_, awards, binding, large: bool = False) -> go.
             hovertemplate="%{text}<br>Score %{x:.3f}<br>Maximum award %{y:$,.2f}<extra></extra>"))
     fig.update_xaxes(range=[-0.05, 1.05], gridcolor=GRID)
     fig.update_yaxes(tickprefix="$", tickformat=",.0f", gridcolor=GRID, rangemode="tozero")
-    return _layout(fig, "Priority against award", "Priority score (0 to 1)", "Maximum award ($)", height=460,
-                   large=large)
+    title = "Priority against award"
+    if len(names) > limit:
+        title += f" (the {limit} highest priorities of {len(names):,})"
+    return _layout(fig, title, "Priority score (0 to 1)", "Maximum award ($)", height=460, large=large)

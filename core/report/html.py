@@ -19,6 +19,7 @@ from core.law.money import fmt
 from core.law.explain import other_readings_words
 from core.law.provisions import LETTERING, LETTERS_INFERRED, PROVISION, citation, citations, source_words
 from core.law.rulesets import edition_words
+from core.law.names import visible
 
 STATUS = {"pass": "Pass", "fail": "Fail", "waived": "Would be waived", "warning": "Warning",
           "not_applicable": "Does not apply"}
@@ -84,8 +85,10 @@ footer { color: var(--muted); font-size: 12px; margin-top: 32px; border-top: 1px
 """
 
 
-def esc(text) -> str:
-    return html.escape(str(text), quote=True)
+def esc(text, keep: str = "") -> str:
+    """Text for the HTML: escaped, and every control, bidirectional or invisible character shown as
+    its code (core.names.visible), so a name cannot reverse or hide the report's own words."""
+    return html.escape(visible(str(text), keep=keep), quote=True)
 
 
 class _Charts:
@@ -131,7 +134,7 @@ def _scenario(item: Item, chart, first: bool) -> str:
     provisions = source_words(a)
     parts = [f'<section class="scenario{" first" if first else ""}">', f"<h2>{esc(item.name)}</h2>"]
     if item.notes:
-        parts.append(f'<p class="notes">{esc(item.notes)}</p>')
+        parts.append(f'<p class="notes">{esc(item.notes, keep=chr(10))}</p>')
     if a.is_variant:
         parts.append(f'<p class="variant">Policy variant, not the regulation in force: {esc(a.ruleset_label)}</p>')
     parts.append(f'<div class="award"><div><div class="meta">State grant award</div>'

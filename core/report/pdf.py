@@ -172,6 +172,10 @@ def _child_main(target: str) -> int:
     import pickle
     import sys
     report = pickle.loads(sys.stdin.buffer.read())   # written by our own parent process, never by a user
+    try:   # below the server, with the browsers it starts: the sessions it serves come first
+        os.nice(10)
+    except OSError:
+        pass
     try:
         data = _pdf_here(report, os.environ["BROWSER_PATH"])
     except ReportError as exc:

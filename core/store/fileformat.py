@@ -2,6 +2,9 @@
 every problem named (a bad scenario never hides the good ones)."""
 from __future__ import annotations
 
+import json
+from datetime import datetime, timedelta, timezone
+
 from core.law.application import Application
 from core.law.money import ValidationError
 from core.law.readings import ReadingError, from_dict as readings_from_dict
@@ -12,6 +15,8 @@ from core.store.verify import verified
 EXPORT_FORMAT = "senior-center-grant-scenarios"
 EXPORT_VERSION = 1
 MAX_IMPORT_SCENARIOS = 10_000
+MAX_STAMP = 32          # characters of a saved date (the columns are String(32))
+FUTURE_SLACK_HOURS = 24  # an imported date may be at most a day ahead of this server's clock
 
 
 def export_document(scenarios: list[Scenario]) -> dict:
@@ -20,12 +25,34 @@ def export_document(scenarios: list[Scenario]) -> dict:
             "scenarios": [s.to_dict() for s in scenarios]}
 
 
-def scenario_from_dict(item, where: str = "scenario") -> Scenario:
-    """Validate one exported scenario (or a plain application carrying a `name`)."""
-    if not isinstance(item, dict):
-        raise ValidationError(where, item, "must be a JSON object")
-    name = check_name(item.get("name"), f"{where}.name")
-    notes = check_notes(item.get("notes"), f"{where}.notes")
+def check_stamp(value, field: str, now_: datetime | None = None) -> str:
+    """A saved date from a file: ISO 8601 with a time zone (or none, read as UTC), at most a
+    day in the future, written back in UTC (so that dates sort as text). '' when not given.
+    A date of 9999 would otherwise sort an imported scenario first in every listing."""
+    if value is None or value == "":
+        return ""
+    if not isinstance(value, str):
+        raise ValidationError(field, value, "must be a date and time written as text, such as "
+                                            "2026-11-30T13:07:08+00:00")
+    if len(value) > MAX_STAMP:
+        raise ValidationError(field, value, f"is {len(value):,} characters long; a date and time has at most "
+                                            f"{MAX_STAMP}, such as 2026-11-30T13:07:08+00:00")
+    try:
+        when = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise ValidationError(field, value, "is not a date and time; write it as 2026-11-30T13:07:08+00:00") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    when = when.astimezone(timezone.utc)
+    latest = (now_ or datetime.now(timezone.utc)) + timedelta(hours=FUTURE_SLACK_HOURS)
+    if when > latest:
+        raise ValidationError(field, value, f"is in the future (after {latest:%Y-%m-%d %H:%M} UTC); a saved "
+                                            f"scenario cannot have been saved then")
+    return when.isoformat(timespec="microseconds" if when.microsecond else "seconds")
+
+
+def _application_part(item: dict, where: str) -> tuple[Application, dict]:
+    """The application of one exported scenario and what it says of its ruleset."""
     if "application" in item:
         try:
             app = Application.from_dict(item["application"])
@@ -34,23 +61,61 @@ def scenario_from_dict(item, where: str = "scenario") -> Scenario:
         rs_info = item.get("ruleset") or {}
         if not isinstance(rs_info, dict):
             raise ValidationError(f"{where}.ruleset", rs_info, "must be an object with id, version and data")
-    else:  # a plain application with a name (and perhaps notes and a ruleset id)
-        try:
-            app = Application.from_dict({k: v for k, v in item.items() if k not in ("name", "notes", "ruleset")})
-        except ValidationError as err:
-            raise ValidationError(f"{where}.{err.field}", err.value, err.problem) from None
-        rs_info = {"id": item["ruleset"]} if isinstance(item.get("ruleset"), str) else {}
+        return app, rs_info
+    try:   # a plain application with a name (and perhaps notes and a ruleset id)
+        app = Application.from_dict({k: v for k, v in item.items() if k not in ("name", "notes", "ruleset")})
+    except ValidationError as err:
+        raise ValidationError(f"{where}.{err.field}", err.value, err.problem) from None
+    return app, ({"id": item["ruleset"]} if isinstance(item.get("ruleset"), str) else {})
+
+
+def _ruleset_part(rs_info: dict, where: str, memo: dict):
+    """(ruleset, its data) for what a scenario says of its ruleset; kept in `memo` by content."""
+    try:
+        key = ("ruleset", json.dumps(rs_info.get("data"), sort_keys=True, default=str) if rs_info.get("data")
+               else str(rs_info.get("id", "regulation")))
+    except (TypeError, ValueError):   # not JSON-like: from_data says what is wrong
+        key = None
+    if key is not None and key in memo:
+        return memo[key]
     try:
         rs = from_data(rs_info["data"]) if rs_info.get("data") else load(rs_info.get("id", "regulation"))
     except RulesetError as err:
         raise ValidationError(f"{where}.ruleset", rs_info.get("id"), f"cannot be used ({err})") from None
     rs, _ = verified(rs)   # a ruleset claiming a shipped id or kind must equal it, else a labelled variant
+    found = (rs, rs.to_data())
+    if key is not None:
+        memo[key] = found
+    return found
+
+
+def _readings_part(readings_in, where: str, memo: dict):
+    key = ("readings", json.dumps(readings_in, sort_keys=True, default=str)) if isinstance(readings_in, dict) else None
+    if key is not None and key in memo:
+        return memo[key]
     try:
-        rd = readings_from_dict(item.get("readings"))
+        rd = readings_from_dict(readings_in)
     except ReadingError as err:
-        raise ValidationError(f"{where}.readings", item.get("readings"), f"cannot be used ({err})") from None
-    return Scenario(name, app, rs.id, rs.version, rs.to_data(), notes,
-                    str(item.get("created_at") or ""), str(item.get("updated_at") or ""), rd)
+        raise ValidationError(f"{where}.readings", readings_in, f"cannot be used ({err})") from None
+    if key is not None:
+        memo[key] = rd
+    return rd
+
+
+def scenario_from_dict(item, where: str = "scenario", memo: dict | None = None) -> Scenario:
+    """Validate one exported scenario (or a plain application carrying a `name`). `memo` keeps
+    the rulesets and readings already read, for the many scenarios of one file that share them."""
+    if not isinstance(item, dict):
+        raise ValidationError(where, item, "must be a JSON object")
+    name = check_name(item.get("name"), f"{where}.name")
+    notes = check_notes(item.get("notes"), f"{where}.notes")
+    app, rs_info = _application_part(item, where)
+    memo = {} if memo is None else memo
+    rs, rs_data = _ruleset_part(rs_info, where, memo)
+    rd = _readings_part(item.get("readings"), where, memo)
+    return Scenario(name, app, rs.id, rs.version, rs_data, notes,
+                    check_stamp(item.get("created_at"), f"{where}.created_at"),
+                    check_stamp(item.get("updated_at"), f"{where}.updated_at"), rd)
 
 
 def parse_export(data) -> tuple[list[Scenario], list[str]]:
@@ -70,11 +135,11 @@ def parse_export(data) -> tuple[list[Scenario], list[str]]:
         return [], ["the file must hold a scenario export or a JSON array of applications with a name"]
     if len(items) > MAX_IMPORT_SCENARIOS:
         return [], [f"scenarios: {len(items):,} scenarios; at most {MAX_IMPORT_SCENARIOS:,} at once"]
-    good, errors, seen = [], [], set()
+    good, errors, seen, memo = [], [], set(), {}
     for i, item in enumerate(items):
         where = f"scenarios[{i}]"
         try:
-            sc = scenario_from_dict(item, where)
+            sc = scenario_from_dict(item, where, memo)
         except ValidationError as err:
             errors.append(str(err))
             continue

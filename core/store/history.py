@@ -46,13 +46,17 @@ def _stamp() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
 
+def event_row(actor: str, action: str, before: Scenario | None, after: Scenario | None) -> dict:
+    """One event's row (made before a bulk write takes its lock)."""
+    subject = after or before
+    return dict(at=_stamp(), actor=actor, action=action, scenario=subject.name, scenario_uid=subject.uid,
+                before=json.dumps(before.snapshot()) if before else None,
+                after=json.dumps(after.snapshot()) if after else None)
+
+
 def record(conn, actor: str, action: str, before: Scenario | None, after: Scenario | None) -> None:
     """Append one event, in the caller's transaction."""
-    subject = after or before
-    conn.execute(insert(history).values(
-        at=_stamp(), actor=actor, action=action, scenario=subject.name, scenario_uid=subject.uid,
-        before=json.dumps(before.snapshot()) if before else None,
-        after=json.dumps(after.snapshot()) if after else None))
+    conn.execute(insert(history).values(**event_row(actor, action, before, after)))
 
 
 def event_of(row) -> Event:

@@ -78,11 +78,12 @@ class ScenarioStore:
 
     # -- writing: every change and its history event in one transaction ----------------------
     @staticmethod
-    def _values(sc: Scenario) -> dict:
+    def _values(sc: Scenario, ruleset_json: str | None = None) -> dict:
         app = sc.application.to_dict() | ({"readings": sc.readings.changed()} if sc.readings.changed() else {})
         return {"name": sc.name, "notes": sc.notes, "application": json.dumps(app),
                 "ruleset_id": sc.ruleset_id, "ruleset_version": sc.ruleset_version,
-                "ruleset_data": json.dumps(sc.ruleset_data), "created_at": sc.created_at,
+                "ruleset_data": json.dumps(sc.ruleset_data) if ruleset_json is None else ruleset_json,
+                "created_at": sc.created_at,
                 "updated_at": sc.updated_at, "uid": sc.uid, "owner": sc.owner, "changed_by": sc.changed_by}
 
     def _insert(self, conn, sc: Scenario) -> None:
@@ -213,26 +214,55 @@ class ScenarioStore:
     def import_scenarios(self, items: list[Scenario], overwrite: bool = False, actor: str = LOCAL) -> int:
         """Import validated scenarios all-or-nothing, as the actor's own; a name clash aborts unless
         overwrite, and a replaced scenario must be the actor's (or the actor an administrator)."""
+        # In bulk: one read of the names already taken and one multi-row insert each for the
+        # scenarios and their history, so that the write lock is held for a moment, not for as
+        # long as a statement per scenario takes (a 10,000-scenario import held another user's
+        # save for 8.7 s). The rules are the same as one by one.
+        stamp = now()
+        dumped: dict[int, str] = {}   # scenarios of one file share their ruleset's data: written once as JSON
+
+        def values(sc: Scenario) -> dict:
+            key = id(sc.ruleset_data)
+            if key not in dumped:
+                dumped[key] = json.dumps(sc.ruleset_data)
+            return self._values(sc, dumped[key])
+
+        # Every row is made before the write lock is taken, as if each scenario were new: the lock
+        # is held only to read which names are taken, to remake those rows, and to write.
+        made = []
+        for item in items:
+            sc = Scenario(**{**item.__dict__, "created_at": item.created_at or stamp,
+                             "updated_at": item.updated_at or stamp, "owner": actor, "changed_by": actor,
+                             "uid": uuid.uuid4().hex})
+            made.append((sc, values(sc), hist.event_row(actor, "import", None, sc)))
         with self.engine.begin() as conn:
-            for item in items:
-                stamp = now()
-                sc = Scenario(**{**item.__dict__, "created_at": item.created_at or stamp,
-                                 "updated_at": item.updated_at or stamp, "owner": actor, "changed_by": actor,
-                                 "uid": uuid.uuid4().hex})
-                old = self._get_for_update(conn, sc.name)
-                if old and not overwrite:
-                    raise ScenarioExists(f"a scenario named {sc.name!r} already exists")
+            existing: dict[str, Scenario] = {}
+            names = [item.name for item in items]
+            for start in range(0, len(names), 500):
+                query = select(scenarios).where(scenarios.c.name.in_(names[start:start + 500])).with_for_update()
+                existing.update((r.name, self._row(r)) for r in conn.execute(query))
+            if existing and not overwrite:
+                first = next(n for n in names if n in existing)
+                raise ScenarioExists(f"a scenario named {first!r} already exists")
+            new_rows, events = [], []
+            for sc, row, event in made:
+                old = existing.get(sc.name)
                 if old:
                     self._check(old, actor, "overwrite")
                     sc = Scenario(**{**sc.__dict__, "owner": old.owner, "uid": old.uid})
-                    conn.execute(update(scenarios).where(scenarios.c.uid == old.uid).values(**self._values(sc)))
+                    conn.execute(update(scenarios).where(scenarios.c.uid == old.uid).values(**values(sc)))
+                    event = hist.event_row(actor, "import", old, sc)
                 else:
-                    try:
-                        with conn.begin_nested():
-                            conn.execute(insert(scenarios).values(**self._values(sc)))
-                    except IntegrityError as err:
-                        raise ScenarioExists(f"a scenario name clashed with one saved meanwhile ({err.orig})") from None
-                hist.record(conn, actor, "import", old, sc)
+                    new_rows.append(row)
+                events.append(event)
+            if new_rows:
+                try:
+                    with conn.begin_nested():
+                        conn.execute(insert(scenarios), new_rows)
+                except IntegrityError as err:
+                    raise ScenarioExists(f"a scenario name clashed with one saved meanwhile ({err.orig})") from None
+            if events:
+                conn.execute(insert(hist.history), events)
         return len(items)
 
     # -- history ------------------------------------------------------------------------------

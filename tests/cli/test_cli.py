@@ -248,11 +248,13 @@ def test_hostile_json_files_import_nothing(fixture, tmp_path):
 def test_long_titles_and_files_refused_before_drawing():
     from core.law.rulesets import RulesetError, load, load_text, to_toml
     from core.store.verify import accept_loaded_variant
-    long = load().with_changes("long", "t" * 9_000_000, {"capital_cap": "1"})
-    with pytest.raises(RulesetError, match="is 9,000,000 characters long; at most 80"):
-        accept_loaded_variant(long, {})
+    with pytest.raises(RulesetError, match="is 9,000,000 characters long; at most 200"):   # as it is read
+        load().with_changes("long", "t" * 9_000_000, {"capital_cap": "1"})
+    with pytest.raises(RulesetError, match="is 81 characters long; at most 80"):           # a variant's name
+        accept_loaded_variant(load().with_changes("long", "t" * 81, {"capital_cap": "1"}), {})
+    text = to_toml(load().with_changes("long", "t", {"capital_cap": "1"}))
     with pytest.raises(RulesetError, match="a ruleset file has at most 262,144"):
-        load_text(to_toml(long), "long.toml")
+        load_text(text.replace('title = "t"', f'title = "{"t" * 9_000_000}"'), "long.toml")
 
 
 def test_list_keeps_one_line_per_scenario_for_names_saved_before_the_checks(tmp_path):

@@ -584,3 +584,66 @@ def test_batch_equals_scalar(apps):
         assert (int(row.award), row.binding, row.route) == (a.amount, ";".join(a.binding), a.route)
         assert int(row.local_shortfall) == a.local_shortfall
         assert int(row.funding_gap) == a.funding_gap
+
+
+def test_csv_amounts_are_read_to_the_nearest_cent():
+    """Amounts as text, as a CSV gives them: 19.99 is 1999 cents (float64 holds 1998.9999...;
+    flooring it read a cent low). The batch comparisons fed cents, never text."""
+    texts = ["19.99", "0.29", "1.15", "4.35", "1000000.07", "999999999999.99", "0.01", "8.2"]
+    df = pd.DataFrame({"project_type": ["renovation"] * len(texts), "eligible_cost": texts,
+                       "local_contribution": texts, "requested_amount": texts})
+    from core.law.batch import parse_frame
+    from core.law.money import to_cents
+    values, errors = parse_frame(df)
+    assert list(errors) == [""] * len(texts)
+    assert values["eligible_cost"].tolist() == [to_cents(t, "x") for t in texts]
+    assert values["eligible_cost"].tolist()[:5] == [1999, 29, 115, 435, 100_000_007]
+    out = evaluate_table(df)
+    for text, award in zip(texts, out["award"]):
+        app = Application.from_dict({"project_type": "renovation", "eligible_cost": text,
+                                     "local_contribution": text, "requested_amount": text})
+        assert award == plain(evaluate(app).amount)
+
+
+def test_binding_caps_agree_with_the_calculator_under_every_reading():
+    """On the Board's exception route only that route's caps bind: under local_match_effect=condition
+    the standard route's State share can equal the exception's award, and was reported as binding
+    too (batch and calculator disagreed; no test compared them under every reading)."""
+    from core.law.batch import evaluate_parsed, frame_of
+    from core.law.readings import every
+    apps = [Application.from_dict(a) for a in (
+        {"project_type": "renovation", "eligible_cost": 1_000_000,
+         "bpw_exception": {"local_property_value": 500_000}},                         # exception 500k = cost share
+        {"project_type": "renovation", "eligible_cost": 1_200_000, "local_contribution": 100_000,
+         "bpw_exception": {"local_property_value": 600_000}},
+        {"project_type": "conversion", "eligible_cost": 2_000_000, "federal_grant": 800_000,
+         "bpw_exception": {"local_property_value": 600_000}},
+        {"project_type": "renovation", "eligible_cost": 1_000_000, "prior_program_funds": 250_000,
+         "local_contribution": 200_000, "bpw_exception": {"local_property_value": 400_000}},
+        {"project_type": "construction", "eligible_cost": 900_000, "local_contribution": 450_000,
+         "requested_amount": 450_000, "bpw_exception": {"local_property_value": 450_000}},
+        {"project_type": "acquisition", "eligible_cost": 1_000_000},
+        {"project_type": "master_plan", "eligible_cost": 40_000, "local_contribution": 20_000},
+    )]
+    frame = frame_of(apps)
+    from core.law.provisions import CAP_IDS
+    for rd in every():
+        batch = evaluate_parsed(frame, readings=rd)
+        for i, app in enumerate(apps):
+            one = evaluate(app, readings=rd)
+            assert batch["binding"][i] == ";".join(c for c in CAP_IDS if c in one.binding), (rd, i)
+            assert (batch["route"][i], int(batch["award"][i])) == (one.route, one.amount), (rd, i)
+    condition = next(rd for rd in every() if rd.local_match_effect == "condition" and rd.replace(
+        local_match_effect="check").is_default)
+    first = evaluate_parsed(frame, readings=condition)
+    assert (first["route"][0], first["binding"][0]) == ("bpw_exception", "property_value")
+
+
+def test_arabic_indic_and_other_digits_are_not_amounts():
+    """Finding 11: Python's float and Decimal read '١٢٣' as 123; an amount is written in 0-9."""
+    df = pd.DataFrame({"project_type": ["renovation"] * 3, "eligible_cost": ["١٠٠٠٠٠٠", "１０００", "1000000"]})
+    out = evaluate_table(df)
+    assert out["error"][0].startswith("eligible_cost: '١٠٠٠٠٠٠' is not a number") and out["award"][0] == ""
+    assert out["error"][1].startswith("eligible_cost: '１０００' is not a number") and out["error"][2] == ""
+    with pytest.raises(ValidationError, match="is not a number"):
+        Application.from_dict({"project_type": "renovation", "eligible_cost": "٥٠٠"})

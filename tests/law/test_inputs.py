@@ -11,6 +11,8 @@ import pytest
 from core.law.money import ValidationError
 from core.store.model import check_name
 from tests.support import ROOT
+import io
+from core.law.inputs import MAX_DEPTH, MAX_INT_DIGITS, InputError, check_depth, depth, parse_json, read_capped
 
 
 @pytest.mark.slow   # a subprocess, or drawing: not in each mutant's run
@@ -66,3 +68,127 @@ def test_names_refuse_hidden_characters_and_length(name, problem):
 def test_names_keep_what_people_type():
     for name in ("Café für Año", "北京 center", "O'Brien & Sons (2026)", "שלום", "Cap 1.0"):
         assert check_name(f"  {name} ") == name
+
+
+def nested(levels: int):
+    value = 1
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+def test_json_exactly_twelve_deep_is_read_and_thirteen_refused():
+    """A survivor of issue 30: refusing JSON of exactly 12 levels as "more than 12" passed every test."""
+    assert MAX_DEPTH == 12
+    assert depth(nested(12)) == 12 and depth(nested(13)) == 13 and depth({}) == 1 and depth(5) == 0
+    assert parse_json(json.dumps(nested(12)), "f.json") == nested(12)
+    check_depth(nested(12), "f.json")
+    with pytest.raises(InputError, match=r"^f.json: nested more than 12 levels deep"):
+        parse_json(json.dumps(nested(13)), "f.json")
+    with pytest.raises(InputError, match="nested more than 3 levels deep"):
+        check_depth({"a": {"b": [[1]]}}, "x", limit=3)
+    check_depth({"a": {"b": [1]}}, "x", limit=3)
+    assert depth({"a": [1, {"b": {}}]}) == 4 and depth([[], [[[]]]]) == 4
+
+
+def test_the_parser_refuses_deep_long_and_repeated_input_in_one_line():
+    with pytest.raises(InputError, match=r"^d.json: nested more than 12 levels deep"):
+        parse_json("[" * 200_000 + "]" * 200_000, "d.json")
+    with pytest.raises(InputError, match=rf"n.json: a number of 41 digits; numbers have at most {MAX_INT_DIGITS}"):
+        parse_json("[" + "9" * 41 + "]", "n.json")
+    assert parse_json("[" + "9" * 40 + "]", "n.json") == [int("9" * 40)]
+    with pytest.raises(InputError, match="the key 'a' appears twice in one object"):
+        parse_json('{"a": 1, "a": 2}', "k.json")
+    with pytest.raises(InputError, match=r"j.json: not valid JSON \(Expecting value at line 1, column 1\)"):
+        parse_json("not json", "j.json")
+    with pytest.raises(InputError, match="u.json: not UTF-8 text"):
+        parse_json(b"\xff\xfe", "u.json")
+    with pytest.raises(InputError, match="larger than 1 MB"):
+        parse_json(b" " * (1024 * 1024 + 1), "big.json", limit=1024 * 1024)
+    assert str(parse_json('{"x": 1.25}', "e.json", exact=True)["x"]) == "1.25"
+
+
+def test_reading_stops_at_the_cap():
+    assert read_capped(io.BytesIO(b"x" * 10), 10, "s") == b"x" * 10
+    with pytest.raises(InputError, match="s: larger than 0 MB"):
+        read_capped(io.BytesIO(b"x" * 11), 10, "s")
+
+
+class Endless(io.RawIOBase):
+    """/dev/zero as a file object: read(n) gives n bytes; reading it all never ends."""
+    def readable(self):
+        return True
+
+    def read(self, n=-1):
+        if n is None or n < 0:
+            raise AssertionError("read without a limit")
+        return b"0" * n
+
+
+def test_reading_takes_one_byte_past_the_cap_never_the_whole():
+    assert read_capped(io.BytesIO(b"x" * 5), 5, "s") == b"xxxxx"
+    with pytest.raises(InputError) as err:
+        read_capped(Endless(), 3 * 1024 * 1024, "zero")
+    assert str(err.value) == "zero: larger than 3 MB, the most accepted; split it into smaller files"
+
+
+def test_files_and_stdin_are_read_as_bytes_with_one_line_for_each_problem(tmp_path, monkeypatch):
+    from core.law.inputs import read_source
+    path = tmp_path / "a.json"
+    path.write_bytes(b'{"x": 1}')
+    assert read_source(str(path), 100) == b'{"x": 1}'
+    with pytest.raises(InputError) as err:
+        read_source(str(path), 3)
+    assert str(err.value) == f"{path}: larger than 0 MB, the most accepted; split it into smaller files"
+    with pytest.raises(InputError) as err:
+        read_source(str(tmp_path / "none.json"), 100)
+    assert str(err.value) == f"{tmp_path / 'none.json'}: no such file"
+    with pytest.raises(InputError) as err:
+        read_source(str(tmp_path), 100)
+    assert str(err.value) == f"{tmp_path}: is a directory, not a file"
+    locked = tmp_path / "locked.json"
+    locked.write_bytes(b"{}")
+    locked.chmod(0)
+    if os.access(locked, os.R_OK):   # root reads anything: a path below a file cannot be opened by anyone
+        locked = tmp_path / "a.json" / "below"
+    with pytest.raises(InputError) as err:
+        read_source(str(locked), 100)
+    assert str(err.value).startswith(f"{locked}: cannot read (") and str(err.value).endswith(")")
+    monkeypatch.setattr("sys.stdin", type("In", (), {"buffer": io.BytesIO(b"12345")})())
+    with pytest.raises(InputError) as err:
+        read_source("-", 4)
+    assert str(err.value) == "stdin: larger than 0 MB, the most accepted; split it into smaller files"
+
+
+def test_numbers_are_floats_or_exact_decimals_and_capped_in_length():
+    from decimal import Decimal
+    plain, exact = parse_json("[1.10]", "f"), parse_json("[1.10]", "f", exact=True)
+    assert type(plain[0]) is float and plain == [1.1]
+    assert type(exact[0]) is Decimal and str(exact[0]) == "1.10"
+    longest = "1." + "0" * 58                                             # 60 characters: read
+    assert parse_json(f"[{longest}]", "f") == [1.0] and parse_json(f"[{longest}]", "f", exact=True) == [Decimal(longest)]
+    for exact_ in (False, True):
+        with pytest.raises(InputError) as err:
+            parse_json(f"[{longest}0]", "f.json", exact=exact_)
+        assert str(err.value) == "f.json: a number of 61 characters; numbers have at most 60"
+    assert parse_json("[" + "9" * 40 + "]", "f") == [int("9" * 40)]
+
+
+def test_a_key_twice_and_sizes_at_the_limit():
+    key = "k" * 50
+    with pytest.raises(InputError) as err:
+        parse_json(json.dumps({key: 1})[:-1] + f', "{key}": 2}}', "d.json")
+    assert str(err.value) == ("d.json: the key '" + "k" * 40 + "… (50 characters)' appears twice in one object; "
+                              "each key may appear once")
+    assert parse_json(b"[1]", "s", limit=3) == [1]                          # exactly the limit: read
+    with pytest.raises(InputError, match="^s: larger than 0 MB, the most accepted$"):
+        parse_json(b"[1] ", "s", limit=3)
+
+
+def test_shorten_says_how_long_the_whole_was():
+    from core.law.inputs import shorten
+    assert shorten("abc", 3) == "abc" and shorten("abcd", 3) == "abc… (4 characters)" and shorten(12345, 2) == "12… (5 characters)"
+
+
+def test_depth_walks_every_branch():
+    assert depth([[[1]], 5]) == 3 and depth([5, [[1]]]) == 3 and depth({"a": 1, "b": [[{}]]}) == 4

@@ -252,3 +252,169 @@ def test_fuzz_csv_rows_only_row_errors(text):
     out = evaluate_table(df)
     assert len(out) == len(df)
     assert ((out["error"] == "") | out["error"].str.contains(": ")).all()
+
+
+def test_each_consideration_counts_by_its_weight():
+    """A survivor of issue 30: with the weights dropped from the score, every test still passed,
+    since none used a weight other than 1; the user's weights were ignored, scores left 0..1 and
+    another application was funded first."""
+    from core.law.portfolio import scores
+    values = pd.DataFrame({"senior_density": [0.0, 50.0, 100.0], "distance_to_center_miles": [100.0, 0.0, 50.0],
+                           "previously_funded": [False, True, True]})
+    got = scores(values, {"density": 3.0, "proximity": 1.0, "new_locality": 0.0})
+    assert got.tolist() == [0.25, 0.375, 0.875]                    # (3 x density + 1 x distance) / 4
+    got = scores(values, {"density": 0.0, "proximity": 2.0, "new_locality": 2.0})
+    assert got.tolist() == [1.0, 0.0, 0.25]                        # (2 x distance + 2 x never funded) / 4
+    assert all(0 <= s <= 1 for s in scores(values, {"density": 5.0, "proximity": 5.0, "new_locality": 5.0}))
+    df = pd.DataFrame({"name": ["dense", "far"], "project_type": ["renovation"] * 2,
+                       "eligible_cost": ["1000000"] * 2, "senior_density": ["100", "0"],
+                       "distance_to_center_miles": ["0", "100"], "previously_funded": ["yes", "yes"]})
+    by_density = run(df, 50_000_000, "priority", {"density": 4, "proximity": 1, "new_locality": 0})
+    by_distance = run(df, 50_000_000, "priority", {"density": 1, "proximity": 4, "new_locality": 0})
+    assert list(by_density.table["priority_score"]) == ["0.8000", "0.2000"]
+    assert list(by_density.table["allocated"]) == ["500000.00", "0.00"]   # the weights decide who is funded
+    assert list(by_distance.table["allocated"]) == ["0.00", "500000.00"]
+
+
+def test_a_row_wider_than_its_header_is_refused_at_once():
+    """Finding 9: a 3-column header over 489 rows of 10,000 fields passed the 500-column cap (it
+    counts the header), became a 9,997-level index and failed after 7.6 s of CPU."""
+    import time
+    text = "name,project_type,eligible_cost\n" + "\n".join(",".join(["1"] * 10_000) for _ in range(489))
+    start = time.process_time()
+    with pytest.raises(PortfolioError, match=r"^wide.csv: row 2 has 10,000 cells but the header names 3 columns"):
+        read_table(text.encode(), "wide.csv")
+    assert time.process_time() - start < 2           # at the first such row, not after reading them all
+    quoted = 'name,project_type,eligible_cost\n"a,b",renovation,1\n"c\nd",renovation,2,extra\n'
+    with pytest.raises(PortfolioError, match="row 3 has 4 cells but the header names 3 columns"):
+        read_table(quoted.encode(), "q.csv")
+    with pytest.raises(PortfolioError, match="501 columns; a portfolio has at most 500"):
+        read_table(("," * 500 + "\n1\n").encode(), "h.csv")
+
+
+def test_a_quoted_header_title_holding_commas_is_one_column():
+    """Finding 11: a quoted header cell holding commas was refused as "603 columns"."""
+    title = '"Notes, remarks' + ", more" * 601 + '"'
+    df = read_table(f"name,project_type,eligible_cost,{title}\nA,renovation,1000000,x\n".encode(), "t.csv")
+    assert len(df.columns) == 4 and df.columns[3].startswith("Notes, remarks") and df.iloc[0, 3] == "x"
+    semicolons = read_table(b'name;project_type;eligible_cost;"a, b, c, d"\nA;renovation;1000000;x\n', "s.csv")
+    assert list(semicolons.columns) == ["name", "project_type", "eligible_cost", "a, b, c, d"]
+
+
+def test_localities_refuse_hidden_characters_like_names():
+    """Finding 11: locality cells were unchecked for bidirectional characters."""
+    df = read_sample()
+    df.loc[0, "locality"], df.loc[1, "locality"] = "Mill\u202ebrook", "l" * 121
+    result = run(df, 400_000_000)
+    assert "locality: " in result.table["error"][0] and "RIGHT-TO-LEFT OVERRIDE" in result.table["error"][0]
+    assert "121 characters long" in result.table["error"][1] and result.table["error"][2] == ""
+
+
+def test_the_charts_and_their_tables_hold_what_the_chart_shows():
+    """Finding 5: with 20,000 rows the three "Numbers behind" tables held all 20,000 rows where the
+    charts showed 60, 10.7 MB on every run, and the browser crashed."""
+    from core.report import chart_text
+    from core.report.charts import POINTS_LIMIT, RANKED_LIMIT, cumulative_figure, priority_figure, ranked_figure
+    n = 20_000
+    names = [f"App {i}" for i in range(n)]
+    awards = [100_000 + (i * 37) % 5_000 for i in range(n)]
+    alloc = [a if i % 3 else 0 for i, a in enumerate(awards)]
+    binding = ["program_max" if i % 2 else "cost_share" for i in range(n)]
+    rank = [(i * 7919) % n + 1 for i in range(n)]                      # every rank once, shuffled
+    score = [1 - r / n for r in rank]
+    fig = ranked_figure(names, awards, alloc, binding, rank)
+    alt, rows = chart_text.ranked(names, awards, alloc, binding, rank)
+    assert len(rows) == RANKED_LIMIT == sum(len(t.y) for t in fig.data if t.name == "Allocated")
+    assert [r["Rank"] for r in rows] == list(range(1, 61)) and f"{n} applications" in alt
+    fig = cumulative_figure(names, alloc, rank, 10**12)
+    alt, rows = chart_text.cumulative(names, alloc, rank, 10**12)
+    assert len(rows) == len(fig.data[0].x) <= POINTS_LIMIT + 1
+    assert [r["Rank"] for r in rows] == list(fig.data[0].x) and rows[-1]["Rank"] == n
+    from core.law.money import fmt
+    assert rows[-1]["Running total"] == fmt(sum(alloc)) and f"{n:,})" in fig.layout.title.text.replace("<br>", " ")
+    fig = priority_figure(names, score, awards, binding)
+    alt, rows = chart_text.priority(names, score, awards, binding)
+    assert len(rows) == sum(len(t.x) for t in fig.data) == POINTS_LIMIT
+    assert rows[0]["Application"] == names[rank.index(1)] and "highest priorities" in fig.layout.title.text.replace("<br>", " ")
+    small = chart_text.cumulative(names[:5], alloc[:5], [1, 2, 3, 4, 5], 10**12)[1]
+    assert [r["Rank"] for r in small] == [1, 2, 3, 4, 5]               # a small portfolio: every row
+
+
+def test_chart_labels_show_hidden_characters_and_never_read_html():
+    """Bidirectional and invisible characters are shown wherever user text is, chart labels too."""
+    from core.report.charts import label, ranked_figure
+    assert label("Mill\u202ebrook <a href='x'>") == "Mill[U+202E]brook<br>&lt;a href=&#x27;x&#x27;&gt;"
+    fig = ranked_figure(["a\u200bb"], [100], [100], ["program_max"], [1])
+    assert "a[U+200B]b" in fig.layout.yaxis.categoryarray[0] and "\u200b" not in str(fig.to_dict())
+
+
+def _frame(rows):
+    return pd.DataFrame(rows).fillna("")
+
+
+def test_findings_say_totals_caps_and_variants_in_words_exactly():
+    from core.law.portfolio import insight
+    df = _frame([
+        {"name": "A", "project_type": "renovation", "eligible_cost": "3000000", "local_contribution": "1500000",
+         "requested_amount": "700000"},
+        {"name": "B", "project_type": "renovation", "eligible_cost": "1000000", "local_contribution": "500000",
+         "requested_amount": "400000"},
+        {"name": "C", "project_type": "master_plan", "eligible_cost": "40000", "local_contribution": "20000"},
+        {"name": "D", "project_type": "master_plan", "eligible_cost": "50000", "local_contribution": "25000"},
+        {"name": "E", "project_type": "renovation", "eligible_cost": "9000000", "local_contribution": "4500000"},
+    ])
+    r = run(df, 1_000_000_00)
+    lines = insight(r, load())
+    assert lines == [
+        "5 applications; requested $1,100,000 in total (by the 2 that named an amount).",
+        "Maximum awards under The regulation in force: $1,630,000. Allocated: $1,000,000 of the $1,000,000 budget. "
+        "Unfunded: $630,000.",
+        "4 of 5 are held by the program maximum: 2 at $600,000, 2 master plans at $15,000.",
+        "1 of 5 are held by the requested amount."]
+    cheaper = load().with_changes("cheap", "Cap at $100,000", {"capital_cap": "100000"})
+    assert insight(r, load(), cheaper)[-1] == ("Under Cap at $100,000 (variant, not the regulation in force), the "
+                                               "maximum awards would total $330,000: $1,300,000 less.")
+    assert insight(r, load(), load())[-1] == ("Under The regulation in force, the maximum awards would total "
+                                              "$1,630,000: $0 more.")
+    one_plan = run(df.iloc[[0, 2]], 0)
+    assert insight(one_plan, load())[2] == ("2 of 2 are held by the program maximum: 1 at $600,000, 1 master plan "
+                                            "at $15,000.")
+    plans = run(df.iloc[[2, 3]], 0)
+    assert insight(plans, load())[:3] == ["2 applications; no requested amount was named.",
+                                          "Maximum awards under The regulation in force: $30,000. Allocated: $0 of "
+                                          "the $0 budget. Unfunded: $30,000.",
+                                          "2 of 2 are held by the $15,000 program maximum for a master plan."]
+    assert insight(run(df.iloc[[1]], 0), load())[2] == "1 of 1 are held by the requested amount."   # no cap skipped
+
+
+def test_the_boards_discretion_is_said_for_one_and_for_several():
+    from core.law.portfolio import insight
+    exception = {"project_type": "renovation", "eligible_cost": "1000000", "local_contribution": "0",
+                 "bpw_exception_requested": "true", "local_property_value": "550000"}
+    two = run(_frame([{"name": "X", **exception}, {"name": "Y", **exception}]), 10**9)
+    assert insight(two, load())[2] == ("$100,000 of the $1,100,000 in maximum awards exists only at the Board of "
+                                       "Public Works' discretion: 2 applications are on the Board's exception route "
+                                       "(without it, $1,000,000). Of the $1,100,000 allocated, $100,000 depends on "
+                                       "the Board's approval.")
+    excluded = run(_frame([{"name": "X", **exception}, {"name": "Y", **exception}]), 10**9, exceptions="excluded")
+    assert insight(excluded, load())[2] == ("The Board of Public Works exception is not counted: 2 applications would "
+                                            "get $100,000 more in all if the Board approves it.")
+
+
+def test_the_formula_is_said_in_words_exactly():
+    assert formula_words({"density": 2, "proximity": 1, "new_locality": 1}) == (
+        "Priority score = 50% × (denser senior population) + 25% × (farther from an existing senior center) + 25% × "
+        "(a locality not funded before). Density and distance are scaled across this portfolio from 0 (lowest) to 1 "
+        "(highest); a locality never funded before scores 1, one funded before 0; a missing value scores 0. Ties are "
+        "broken by name, then by row order.")
+    assert formula_words({"density": 0, "proximity": 0, "new_locality": 0}) == (
+        "All weights are 0: every application scores 0 and the order falls back to name.")
+
+
+def test_weights_parse_exactly():
+    assert parse_weights("density=2, proximity = 0.5") == {"density": 2.0, "proximity": 0.5, "new_locality": 1.0}
+    with pytest.raises(ValueError) as err:
+        parse_weights("size=1")
+    assert str(err.value) == "--weights: unknown factor 'size'; use density, proximity, new_locality"
+    with pytest.raises(ValueError, match=r"density='1=2' is not a number"):
+        parse_weights("density=1=2")

@@ -515,3 +515,29 @@ def test_hostile_toml(fixture, text):
     with pytest.raises(RulesetError, match=text) as err:
         load_text((HOSTILE / fixture).read_text(), fixture)
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("key, value, problem", [
+    ("edition", "edition 1 \u202e of 2026", "U+202E RIGHT-TO-LEFT OVERRIDE) at position 11"),
+    ("edition", "line\nbreak", "control character (U+000A"),
+    ("edition", "e" * 121, "121 characters long; at most 120"),
+    ("edition", "   ", "is empty"),
+    ("title", "Cap \u200braised", "U+200B ZERO WIDTH SPACE"),
+    ("title", "t" * 201, "201 characters long; at most 200"),
+])
+def test_a_rulesets_labels_refuse_hidden_characters_and_length(key, value, problem):
+    """Issue 30, finding 6: a TOML variant's edition (a raw right-to-left override reversed the
+    caption) and an imported ruleset's edition were taken unchecked."""
+    import re
+    import json
+    text = re.sub(rf'^{key} = .*$', lambda _: f'{key} = {json.dumps(value)}', regulation_text(), count=1,
+                  flags=re.M).replace('kind = "regulation"', 'kind = "variant"').replace('id = "regulation"', 'id = "v"')
+    with pytest.raises(RulesetError, match=re.escape(f"{key}: ") + ".*" + re.escape(problem)):
+        load_text(text)
+
+
+def test_a_rulesets_labels_may_hold_any_printable_text():
+    import re
+    text = re.sub(r'^edition = .*$', 'edition = "ed. :material/skull: https://e.x/ 北京"', regulation_text(),
+                  count=1, flags=re.M)
+    assert load_text(text).edition == "ed. :material/skull: https://e.x/ 北京"   # shown inert (ui/text.py)

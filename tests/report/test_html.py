@@ -6,6 +6,7 @@ from core.law.application import Application
 from core.law.award import evaluate
 from core.law.rulesets import load
 from core.report.html import Item, Report, render
+from tests.support.browser import chromium, require_chromium  # noqa: F401
 
 
 BIG = Application.from_dict({"project_type": "renovation", "eligible_cost": 3_000_000, "local_contribution": 1_500_000})
@@ -99,3 +100,28 @@ def test_report_renders_offline_with_no_failed_request(chromium, tmp_path):  # n
     assert not failed and not errors and not external
     assert page.locator("img").count() == 0       # the name's <img> stayed text
     assert EVIL in page.inner_text("body")
+
+
+def test_the_readings_are_labelled_default_or_not_as_they_are():
+    """A survivor of issue 30: the report's readings labelled "the default" and "not the default"
+    the wrong way round passed every test."""
+    import html
+    from core.law.readings import READING, READING_IDS, DEFAULT
+    changed = DEFAULT.replace(local_match_effect="condition", funding_need_cap="none")
+    doc = html.unescape(_text(render(Report([Item("Mine", evaluate(SMALL, readings=changed))]))))
+    for rid in READING_IDS:
+        r = READING[rid]
+        alt = r.alternative(getattr(changed, rid))
+        assert f"{r.title}: {alt.title} (" + ("not the default" if rid in ("local_match_effect", "funding_need_cap")
+                                              else "the default") + ")" in doc, rid
+
+
+def test_user_text_in_the_report_shows_hidden_characters_as_their_code():
+    """Finding 7: a right-to-left override, a zero-width space or NUL in "Prepared by", the title or
+    a name reached the HTML and the PDF as they were; shown as their code, they cannot reorder it."""
+    doc = render(Report([Item("Board\u202e plan\u200b", evaluate(SMALL), "notes\x00 and\nlines")],
+                        title="Title \u202e000,005$", prepared_by="Ann\u2066 \u200bB"))
+    for hidden in ("\u202e", "\u200b", "\u2066", "\x00"):
+        assert hidden not in doc
+    assert "Title [U+202E]000,005$" in doc and "Ann[U+2066] [U+200B]B" in doc and "Board[U+202E] plan[U+200B]" in doc
+    assert "notes\u2400 and\nlines" in doc                                         # the notes keep their lines

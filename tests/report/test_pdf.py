@@ -14,6 +14,7 @@ from core.law.rulesets import load
 from core.report.html import Item, Report
 from tests.support import ROOT
 from tests.support.browser import require_chromium
+from tests.support.browser import chromium  # noqa: F401
 
 
 BIG = Application.from_dict({"project_type": "renovation", "eligible_cost": 3_000_000, "local_contribution": 1_500_000})
@@ -140,3 +141,92 @@ def test_two_sessions_making_pdfs_at_once_both_get_one():
     for t in threads:
         t.join(timeout=600)
     assert not errors and len(results) == 2 and all(r.startswith(b"%PDF") for r in results)
+
+
+def _script(path, body: str):
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.parametrize("name", ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"])
+def test_a_browser_is_found_by_browser_path_then_by_name(monkeypatch, tmp_path, name):
+    import core.report.pdf as rep
+    found = _script(tmp_path / name, "echo 1")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("BROWSER_PATH", raising=False)
+    assert rep.find_browser() == str(found)
+    monkeypatch.setenv("BROWSER_PATH", str(tmp_path / "missing"))
+    assert rep.find_browser() == str(found)                  # a BROWSER_PATH that is not there is passed over
+    other = _script(tmp_path / "other", "echo 1")
+    monkeypatch.setenv("BROWSER_PATH", str(other))
+    assert rep.find_browser() == str(other)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.delenv("BROWSER_PATH")
+    assert rep.find_browser() is None
+
+
+def test_a_browser_that_does_not_run_is_said_in_one_line(monkeypatch, tmp_path):
+    import core.report.pdf as rep
+    assert rep._browser_runs(str(_script(tmp_path / "ok", "echo Chromium 1"))) is None
+    assert rep._browser_runs(str(_script(tmp_path / "bad", "exit 3"))) == f"{tmp_path / 'bad'} does not run " \
+        "(it stopped with status 3)"
+    assert rep._browser_runs(str(tmp_path / "none")) == f"{tmp_path / 'none'} cannot be started (No such file or " \
+        "directory)"
+    monkeypatch.setenv("BROWSER_PATH", str(tmp_path / "bad"))
+    with pytest.raises(rep.ReportError) as err:
+        rep.pdf(report())
+    assert str(err.value) == (f"{tmp_path / 'bad'} does not run (it stopped with status 3), so the PDF cannot be "
+                              "made. Set BROWSER_PATH to a working Chrome or Chromium, or use the HTML report, which "
+                              "prints cleanly to PDF from any browser.")
+
+
+def test_one_packet_at_a_time_and_a_busy_server_says_so(monkeypatch, tmp_path):
+    import core.report.pdf as rep
+    monkeypatch.setenv("BROWSER_PATH", str(_script(tmp_path / "ok", "echo Chromium 1")))
+    assert rep._PDF_LOCK.acquire(timeout=5)
+    try:
+        with pytest.raises(rep.ReportError) as err:
+            rep.pdf(report(), timeout=0.2)
+        assert str(err.value) == rep.BUSY
+    finally:
+        rep._PDF_LOCK.release()
+
+
+def test_a_browser_that_hangs_in_the_packets_child_is_stopped_at_the_timeout(monkeypatch, tmp_path):
+    """(A browser that answers --version and then fails waits as long: kaleido waits for it to connect.)"""
+    import time
+
+    import core.report.pdf as rep
+    hanging = _script(tmp_path / "hanging", 'case "$1" in --version) echo Chromium 1;; *) sleep 60;; esac')
+    monkeypatch.setenv("BROWSER_PATH", str(hanging))
+    start = time.monotonic()
+    with pytest.raises(rep.ReportError) as err:
+        rep.pdf(report(), timeout=4)
+    assert str(err.value) == (f"making the PDF with {hanging} took more than 4 seconds and was stopped; try again, "
+                              "or use the HTML report")
+    assert time.monotonic() - start < 30
+
+
+def test_a_process_tree_is_found_and_ended_whole():
+    import os
+    import subprocess
+    import time
+
+    import core.report.pdf as rep
+    root = subprocess.Popen(["sh", "-c", "sleep 60 & sleep 60 & wait"], start_new_session=True)
+    time.sleep(0.5)
+    below = rep._descendants(root.pid)
+    assert len(below) == 2 and root.pid not in below
+    rep._kill_tree(root.pid)
+    root.wait(10)
+    time.sleep(0.2)
+    for pid in below:
+        try:
+            os.kill(pid, 0)
+            alive = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+        except (ProcessLookupError, FileNotFoundError):
+            alive = False
+        assert not alive
+    assert rep._descendants(root.pid) == []
+    rep._kill_tree(root.pid)                                   # gone already: nothing to end, no error

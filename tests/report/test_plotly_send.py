@@ -66,7 +66,7 @@ class _Recorder:
 @settings(max_examples=40, deadline=None)
 @given(applications())
 def test_the_calculators_chart_element_draws_what_st_plotly_chart_drew(app):
-    """ui.components.chart_panel takes the calculator's figures as plain dicts (no Plotly object tree):
+    """ui.chart_panel takes the calculator's figures as plain dicts (no Plotly object tree):
     the title above, the figure sent (template included), the sentence naming it and its
     numbers are those ui.charts.chart draws for the go.Figure on the other pages."""
     import ui.charts as charts
@@ -87,6 +87,6 @@ def test_the_calculators_chart_element_draws_what_st_plotly_chart_drew(app):
             assert data["figure"] == json.loads(spec)                       # the figure, byte for byte in JSON
             assert data["alt"] == kwargs["alt"] == text(award)[0]          # the sentence that names it
             assert rec.shown[0] == f"**{md(data['title'])}**"               # the title above it
-            assert rec.shown[1] == f"Numbers behind “{data['title']}”"
+            assert rec.shown[1] == md(f"Numbers behind “{data['title']}”")   # the label, as Markdown made inert
             assert data["rows"] == text(award)[1]                          # its numbers, cell for cell
             assert rec.shown[2] == charts.table(data["rows"])

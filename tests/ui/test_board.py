@@ -46,8 +46,20 @@ def test_a_link_opens_any_page_in_presentation_mode(db, page):
 
 def test_a_bad_presentation_value_is_said(db):
     at = start({"present": "perhaps"})
-    assert any("“present” value 'perhaps' was not understood" in w.value.replace("\\", "") for w in at.warning)
+    assert any("“present” value ` perhaps ` was not understood" in w.value.replace("\\", "") for w in at.warning)
     assert at.session_state["presentation"] is False
+
+
+@pytest.mark.parametrize("page", ["pages/calculator.py", "pages/compare.py", "pages/sensitivity.py",
+                                  "pages/portfolio.py", "pages/rules.py"])
+def test_a_presentation_value_is_never_read_as_markdown(db, page):
+    """Issue 30, finding 2: `?present=![i](https://evil.example/p.png)` drew the image on every page."""
+    from tests.support.text import interpreted
+    value = "![i](https://e.x/p.png) :material/x: \u202e"
+    at = start({"present": value}, page)
+    said = next(w.value for w in at.warning if "present” value" in w.value)
+    assert interpreted(said) == [] and "\u202e" not in said
+    assert "` ![i](https://e.x/p.png) :\u2060material/x: [U+202E] `" in said   # the value as typed
 
 
 def test_presenting_moves_between_scenarios_on_compare(db):

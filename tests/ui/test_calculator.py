@@ -268,8 +268,54 @@ def test_presentation_mode_hides_inputs_and_comes_back():
 
 def test_report_buttons_present():
     at = app()
-    labels = [b.label for b in at.get("download_button")]
-    assert "Download the report (HTML, works offline)" in labels
+    labels = [b.label for b in at.button]
+    assert "Download the report (HTML, works offline)" in labels and "Make the PDF packet" in labels
+
+
+def handed_over(at, key="calc") -> dict:
+    """What the report's element (ui/reporting.py) hands the browser: the file's number, name, type
+    and, in the run that made it, its bytes (base64)."""
+    import json
+
+    from tests.support.panel import _nodes
+    node = next(n for n in _nodes(at) if n.key == f"{key}:file")
+    return json.loads(node.proto.bytes)
+
+
+def test_the_report_holds_the_title_and_preparer_typed_just_before_the_click():
+    """Issue 30, finding 8: typed "Prepared by" and "Report title", then "Download the report":
+    4 of 4 files kept the old title and file name, and some clicks downloaded nothing."""
+    import base64
+    at = app()
+    Panel(at).move("eligible_cost", 3_000_000)
+    for n, (title, prepared) in enumerate([("Board packet, March", "Grants office"), ("Second try", "Ann B.")]):
+        at.text_input(key="w:calc:title").input(title)          # sent with the click, as a blur sends it
+        at.text_input(key="w:calc:prepared").input(prepared)
+        at.button(key="w:calc:html").click().run()
+        assert not at.exception
+        got = handed_over(at)
+        doc = base64.b64decode(got["b64"]).decode("utf-8")
+        assert got["name"] == f"{'board-packet-march' if n == 0 else 'second-try'}.html" and got["mime"] == "text/html"
+        assert f"<h1>{title}</h1>" in doc and f"Prepared by {prepared}" in doc and "$600,000" in doc
+        number = got["n"]
+        at.text_input(key="w:calc:prepared").input("typed after").run()   # the next run: no file again
+        assert handed_over(at) == {k: v for k, v in got.items() if k != "b64"} and handed_over(at)["n"] == number
+
+
+@pytest.mark.parametrize("field, value, problem", [
+    ("w:calc:title", "Title \u202e000,005$", "Report title: ` Title [U+202E]000,005$ ` contains an invisible"),
+    ("w:calc:prepared", "Ann\u200b", "Prepared by: ` Ann[U+200B] ` contains an invisible formatting character"),
+    ("w:calc:prepared", "nul\x00", "Prepared by: ` nul\u2400 ` contains a control character"),
+])
+def test_a_title_or_preparer_with_hidden_characters_is_refused_as_the_command_line_does(field, value, problem):
+    """Finding 7: the app took an override, a zero-width space and NUL into the HTML and the PDF."""
+    at = app()
+    at.text_input(key=field).input(value)
+    at.button(key="w:calc:html").click().run()
+    assert not at.exception
+    said = next(e.value for e in at.error if "The report cannot carry this" in e.value)
+    assert problem in said.replace("\\", "")
+    assert handed_over(at) == {"n": 0}                                     # no file
 
 
 def test_values_survive_moving_to_other_pages_and_back():
@@ -312,6 +358,33 @@ def test_a_forged_edit_changes_nothing_and_the_page_answers(field, edit):
     assert award(at) == "$600,000" and inputs["eligible_cost"]["error"] is None
 
 
+REFUSED = "The page sent a value for one of its controls that could not be used"
+
+
+@pytest.mark.parametrize("sent", [
+    '{"project_type": {"n": 1, "value": {"x": 1}}}',                   # a dict where a choice goes (TypeError)
+    '{"project_type": {"n": 1, "value": ["renovation"]}}',
+    '{"eligible_cost": ' + "[" * 200_000 + "]" * 200_000 + "}",        # JSON 200,000 deep (RecursionError)
+    '{"eligible_cost": {"n": 1, "cents": ' + "9" * 5_000 + "}}",       # a 5,000-digit number (ValueError)
+    '{"eligible_cost": {"n": ' + "9" * 5_000 + ', "cents": 5}}',
+    "this is not JSON",                                               # (JSONDecodeError)
+    '{"eligible_cost": "1000"}',                                       # a field's edit that is not an edit
+], ids=["dict-choice", "list-choice", "deep", "digits", "digits-n", "not-json", "not-an-edit"])
+def test_a_forged_value_of_the_panel_is_refused_with_a_message_never_a_traceback(sent):
+    """Issue 30, finding 10: each of these ended the forging session's run with a traceback."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+    at = app()
+    inputs = Panel(at)
+    states = at._tree.get_widget_states()
+    states.widgets.append(WidgetState(id=inputs._node().proto.id, json_value=sent))
+    at._run(states)
+    assert not at.exception
+    assert any(REFUSED in w.value for w in at.warning)
+    assert award(at) == "$500,000" and inputs["project_type"]["value"] == "renovation"
+    inputs.move("eligible_cost", 2_000_000)       # and the next real move works, the message gone
+    assert award(at) == "$600,000" and not any(REFUSED in w.value for w in at.warning)
+
+
 def test_a_huge_typed_text_is_refused_and_not_echoed_whole():
     at = app()
     inputs = Panel(at)
@@ -323,7 +396,7 @@ def test_a_huge_typed_text_is_refused_and_not_echoed_whole():
     assert award(at) == "$500,000"
 
 
-@pytest.mark.parametrize("n", [float("nan"), float("inf"), -float("inf"), True, None, [1]])
+@pytest.mark.parametrize("n", [float("nan"), float("inf"), -float("inf"), True, None, [1], 2**53 + 1, 10**300])
 def test_a_forged_edit_number_is_not_echoed(n):
     """The page takes the server's value only once its newest edit number comes back; a number
     it could not parse (NaN, Infinity) or no number at all is not echoed, and the edit applies."""
@@ -404,3 +477,23 @@ def test_a_rerun_carrying_an_older_url_of_this_session_is_not_a_new_link():
         at.query_params[k] = v
     Panel(at).move("eligible_cost", 1_002_000)
     assert Panel(at)["eligible_cost"]["cents"] == 100_200_000 and award(at) == "$501,000"
+
+
+def test_a_link_giving_a_value_twice_is_said_and_none_of_it_used():
+    """Issue 30, finding 11: a repeated link key used its last value silently."""
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=60)
+    at.query_params["eligible_cost"] = ["3000000", "1000000"]
+    at.query_params["local_contribution"] = "1500000"
+    at.run()
+    said = next(w.value for w in at.warning if "cannot be shown" in w.value).replace("\\", "")
+    assert "“Total cost of eligible work” (eligible_cost) is given 2 times (` 3000000 `, ` 1000000 `); give it once" \
+        in said
+    assert award(at) == "$500,000"                                     # the example, whole
+
+
+def test_an_override_in_a_link_value_cannot_mirror_the_message():
+    """Finding 7: `?eligible_cost=%E2%80%AE000,005$` mirrored the whole warning, so the refused
+    value read "$500,000"."""
+    at = app({"eligible_cost": "\u202e000,005$"})
+    said = next(w.value for w in at.warning if "cannot be shown" in w.value)
+    assert "\u202e" not in said and "` [U+202E]000,005$ `" in said

@@ -215,3 +215,95 @@ def test_the_compare_page_parser_gives_one_line(fixture, text):
     with pytest.raises(InputError, match=text) as err:
         parse_json((HOSTILE / fixture).read_bytes(), fixture)
     assert str(err.value).startswith(fixture) and "\n" not in str(err.value)
+
+
+HOSTILE_NAME = "TOP ![px](https://e.x/p.png) [Board packet](https://e.x/) $x^2$ **b** &#x202e;"
+
+
+def export_of(names, updated=lambda i: f"2026-01-01T00:{i // 60 % 60:02d}:{i % 60:02d}+00:00") -> bytes:
+    import json
+    from core.law.application import Application
+    from core.law.rulesets import load
+    from core.store.fileformat import EXPORT_FORMAT
+    from core.store.model import Scenario
+    rs = load()
+    app = Application.from_dict({"project_type": "renovation", "eligible_cost": 1_000_000, "local_contribution": 500_000})
+    items = [Scenario(n, app.replace(eligible_cost=100_000_000 + i * 100), rs.id, rs.version, rs.to_data(), "",
+                      updated(i), updated(i)).to_dict() for i, n in enumerate(names)]
+    return json.dumps({"format": EXPORT_FORMAT, "version": 1, "scenarios": items}).encode()
+
+
+def test_a_name_as_baseline_is_shown_as_typed_in_chart_titles_and_labels(db):
+    """Finding 1: the baseline's name reached the bold chart title and the "Numbers behind" label
+    as Markdown (an image fetched from another host on every visit, a live link, maths)."""
+    from core.law.application import Application
+    from tests.support.text import interpreted
+    db.save("Other", Application.from_dict({"project_type": "renovation", "eligible_cost": 2_000_000}))
+    db.save(HOSTILE_NAME + " :material/skull: :red[R]", Application.from_dict({"project_type": "renovation",
+                                                                          "eligible_cost": 1_000_000}))
+    at = to_compare(start())
+    assert at.selectbox(key="w:cmp_baseline").value.startswith("TOP ")          # the most recent: the baseline
+    labels = [e.label for e in at.expander]
+    titles = [m.value for m in at.markdown if "Change from the baseline" in m.value]
+    behind = [label for label in labels if "Change from the baseline" in label]
+    assert titles and behind
+    for text in [t.removeprefix("**").removesuffix("**") for t in titles] + labels + [c.value for c in at.caption]:
+        assert interpreted(text) == [], text
+    shown = behind[0].replace("\\", "").replace("\u2060", "")
+    assert HOSTILE_NAME + " :material/skull: :red[R]" in shown                     # and shown as written
+
+
+def test_an_import_larger_than_the_comparison_keeps_it_to_its_cap_and_says_so_briefly(db):
+    """Finding 4 and 11: more than 12 imported scenarios raised StreamlitSelectionCountExceedsMaxError
+    on every run until a reload; 5,000 made a success message of 60,083 characters."""
+    names = [f"Imported {i:03d}" for i in range(200)]
+    at = to_compare(start())
+    at.file_uploader(key="w:import_file:0").upload("big.json", export_of(names), "application/json").run()
+    assert not at.exception
+    at.button(key="w:import_go").click().run()
+    assert not at.exception and db.count() == 200
+    chosen = at.multiselect(key="w:cmp_names").value
+    assert len(chosen) == 12 and set(chosen) <= set(names)
+    note = next(s.value for s in at.success if "Imported 200 scenarios" in s.value)
+    assert len(note) < 1_000 and "and 190 more" in note.replace("\\", "")
+    assert "The first 12 are added to the comparison" in note
+    at.run()
+    assert not at.exception and len(at.multiselect(key="w:cmp_names").value) == 12   # and every run after
+
+
+def test_a_comparison_over_its_cap_in_the_session_is_cut_to_it(db):
+    """However the selection grew (a forged widget value, say), the page shows at most 12."""
+    at = to_compare(start())
+    at.file_uploader(key="w:import_file:0").upload("some.json", export_of([f"S {i}" for i in range(16)]),
+                                                   "application/json").run()
+    at.button(key="w:import_go").click().run()
+    at.session_state["w:cmp_names"] = [f"S {i}" for i in range(16)]
+    at.run()
+    assert not at.exception and len(at.multiselect(key="w:cmp_names").value) == 12
+
+
+def test_a_future_dated_scenario_is_refused_on_import_and_said(db):
+    at = to_compare(start())
+    data = export_of([HOSTILE_NAME, "Fine"], updated=lambda i: "9999-12-31T23:59:59+00:00" if i == 0 else
+                     "2026-01-01T00:00:00+00:00")
+    at.file_uploader(key="w:import_file:0").upload("future.json", data, "application/json").run()
+    assert not at.exception
+    problems = at.dataframe[0].value["Problem"].tolist()
+    assert len(problems) == 1 and "is in the future" in problems[0] and problems[0].startswith("Scenario 1")
+    at.button(key="w:import_go").click().run()
+    assert db.names() == ["Fine"]
+
+
+def test_the_refusal_to_replace_anothers_scenario_shows_name_and_owner_as_typed(db):
+    """Finding 6: md(str(err)) made `Board https://134744072/packet` a live link to another host,
+    `:material/skull:` an icon and the owner's email a mailto: link."""
+    from core.law.application import Application
+    from tests.support.text import interpreted
+    name = "Board https://134744072/packet :material/skull: [x](https://e.x/)"
+    db.save(name, Application.from_dict({"project_type": "renovation", "eligible_cost": 1}), actor="bob@agency.gov")
+    at = save(start(), name)
+    at.button(key="w:overwrite_yes").click().run()
+    assert not at.exception
+    said = next(e.value for e in at.error if "Not replaced" in e.value)
+    assert interpreted(said) == [] and "bob@agency.gov" in said and "only its owner" in said
+    assert db.get(name).owner == "bob@agency.gov" and db.get(name).application.eligible_cost == 100

@@ -3,6 +3,8 @@ import re
 
 
 from tests.support.pages import dashboard as start
+from core.law.rulesets import load, to_toml
+from tests.support.store import url  # noqa: F401
 
 
 CODE = re.compile(r"(`+) .*? \1", re.S)
@@ -30,15 +32,38 @@ def test_the_variant_editor_has_one_input_per_parameter_of_the_ruleset_table(db)
 
     from core.law.rulesets import PARAMETERS
     at = start(page="pages/rules.py")
-    labels = [w.label for w in [*at.text_input, *at.number_input, *at.multiselect]]
+    def shown(label: str) -> str:   # a label as the page shows it (md() escapes Markdown's characters)
+        return re.sub(r"\\(.)", r"\1", label)
+
+    labels = [shown(w.label) for w in [*at.text_input, *at.number_input, *at.multiselect]]
     assert sorted(label for label in labels if label not in ("Variant name", "Rulesets")) == \
         ["Capital maximum ($)", "Limit for earlier grantees ($)", "Local share (%)", "Master-plan maximum ($)",
          "Project types the Board exception covers", "State share (%)"]
     assert len(PARAMETERS) == 6
     at.text_input[0].input("Cap raised")
-    next(t for t in at.text_input if t.label == "Capital maximum ($)").input("800,000")
-    next(n for n in at.number_input if n.label == "State share (%)").set_value(60.0)
+    next(t for t in at.text_input if shown(t.label) == "Capital maximum ($)").input("800,000")
+    next(n for n in at.number_input if shown(n.label) == "State share (%)").set_value(60.0)
     at.button[0].click().run()
     assert not at.exception and not at.error
     variant = at.session_state["variants"]["variant-cap-raised"]
     assert (variant.capital_cap, variant.master_plan_cap, variant.state_share) == (80_000_000, 1_500_000, Fraction(3, 5))
+
+
+def test_a_loaded_variants_edition_is_shown_inert_and_one_with_hidden_characters_refused(db):
+    from tests.support.text import interpreted
+    text = to_toml(load().with_changes("mine", "Mine", {"capital_cap": "900000"}))
+    hostile = text.replace(text.split("edition = ")[1].split("\n")[0],
+                           '"ed. :material/skull: https://134744072/x **b** $x$"')
+    at = start(page="pages/rules.py")
+    at.file_uploader(key="w:variant_file").upload("mine.toml", hostile.encode(), "application/toml").run()
+    assert not at.exception
+    assert any("Loaded the variant" in s.value for s in at.success)
+    from core.law.rulesets import edition_words
+    from ui.text import md
+    shown = md(edition_words("", at.session_state["variants"]["mine"].edition, "x"))   # the calculator's caption
+    assert interpreted(shown) == [] and ":\u2060material/skull:" in shown
+    bidi = text.replace(text.split("edition = ")[1].split("\n")[0], '"ed. \u202e 2"').replace('id = "mine"',
+                                                                                             'id = "mine2"')
+    at.file_uploader(key="w:variant_file").upload("bidi.toml", bidi.encode(), "application/toml").run()
+    refused = next(e.value for e in at.error if "Not loaded" in e.value)
+    assert "RIGHT-TO-LEFT OVERRIDE" in refused and "\u202e" not in refused

@@ -124,3 +124,31 @@ def test_sessions_over_the_websocket_protocol_each_get_their_own_award():
     out = asyncio.run(run(sessions=8, moves=3, think=0.05, browsers=0))
     assert out["problems"] == []
     assert len(out["alone"]) == 3 and len(out["loaded"]) == 8 * 3
+
+
+def test_a_forged_widget_value_over_the_websocket_is_refused_not_a_traceback(tmp_path):
+    """Issue 30, finding 10, in a real server: Streamlit parses a custom element's value before the
+    app runs; text that is not JSON or JSON nested 200,000 deep failed the run there."""
+    import asyncio
+
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    from harness.stclient import Session
+    from harness.serve import streamlit_server
+    with streamlit_server(env={"SCENARIO_DB_URL": f"sqlite:///{tmp_path / 'lib.db'}"}) as url:
+        async def go():
+            s = Session(url)
+            await s.open("")
+            wid, _ = s.panels["eligible_cost"]
+            found = []
+            for sent in ("this is not JSON", '{"eligible_cost": ' + "[" * 200_000 + "]" * 200_000 + "}",
+                         '{"eligible_cost": {"n": 1, "cents": ' + "9" * 5_000 + "}}"):
+                s.values[wid].json_value = sent
+                found.append(await s._rerun(BackMsg(), "State grant award"))
+            s.values[wid].json_value = "{}"
+            moved = await s.edit_field("eligible_cost", {"cents": 300_000_000})
+            await s.close()
+            return found, moved
+        found, moved = asyncio.run(go())
+    assert all(run.exceptions == [] and run.metrics["State grant award"] == "$500,000" for run in found)
+    assert moved.metrics["State grant award"] == "$600,000"

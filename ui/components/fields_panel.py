@@ -95,14 +95,24 @@ def _apply_money(name: str, edit: dict) -> None:
                                               f"{label}: the page sent no usable amount. Kept {fmt(state.get(name))}.")
 
 
+def _refused(name: str) -> None:
+    """A value no page of ours sends (a forged one): said at the top of the page (dashboard.py), unused."""
+    st.session_state["panel:refused"] = name
+
+
 def _apply_choice(name: str, edit: dict) -> None:
-    if edit.get("value") in PROJECT_TYPES:
-        state.put(name, edit["value"])
+    value = edit.get("value")
+    if isinstance(value, str) and value in PROJECT_TYPES:   # a dict or list is not even hashable
+        state.put(name, value)
+    else:
+        _refused(name)
 
 
 def _apply_flag(name: str, edit: dict) -> None:
     if isinstance(edit.get("value"), bool):
         state.put(name, edit["value"])
+    else:
+        _refused(name)
 
 
 APPLY = {"money": _apply_money, "select": _apply_choice, "switch": _apply_flag, "check": _apply_flag}
@@ -141,12 +151,15 @@ def panel(key: str, fields: list[dict], title: str = "", on_edit: dict[str, Call
         def run() -> None:
             edit = (st.session_state.get(key) or {}).get(fid)
             if not isinstance(edit, dict):
+                if edit is not None:   # only a page other than ours sends a field's value as anything else
+                    _refused(fid)
                 return
             (handlers.get(fid) or (lambda e: APPLY[kind](fid, e)))(edit)
             # Echoed to the page: a number, or nothing from a page other than ours. Not NaN or
             # Infinity: Python reads them in JSON, but the page's JSON.parse would fail on its answer.
             n = edit.get("n")
-            number = (isinstance(n, int) and not isinstance(n, bool)) or (isinstance(n, float) and math.isfinite(n))
+            number = ((isinstance(n, int) and not isinstance(n, bool)) or (isinstance(n, float) and math.isfinite(n))) \
+                and abs(n) <= 2**53   # what the page's numbers hold exactly
             st.session_state[f"applied:{key}:{fid}"] = n if number else None
         return run
 

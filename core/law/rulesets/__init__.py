@@ -40,6 +40,8 @@ PARAMETERS = {
 }
 PARAMETER_KINDS = {name: kind for name, (kind, _) in PARAMETERS.items()}
 TOP_KEYS = {"id", "title", "kind", "description", "based_on", "edition", "parameters"}
+# The labels people read (a file's own): one line each, no hidden character, a sentence long.
+LABEL_LIMITS = {"title": 200, "edition": 120}
 PARAM_KEYS = {"value", "unit", "provision", "description", "citation"}
 KINDS = ("regulation", "variant")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -163,6 +165,13 @@ def _check_top(data) -> None:
     for key in ("id", "title", "kind", "description", "based_on", "edition"):
         if key in data and not isinstance(data[key], str):
             raise RulesetError(f"{key}: must be text, not {data[key]!r}")
+    for key, limit in LABEL_LIMITS.items():   # shown wherever the ruleset is named: no hidden characters
+        if data.get(key):
+            from core.law.names import check_text
+            try:
+                check_text(data[key], key, limit, what="text")
+            except ValidationError as err:
+                raise RulesetError(str(err)) from None
     if not _ID.match(data["id"]):
         raise RulesetError(f"id: {data['id']!r} must be lower-case letters, digits, '-' or '_'")
     if data["kind"] not in KINDS:
