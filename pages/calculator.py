@@ -10,10 +10,9 @@ from core.report import chart_text
 from core.report.charts import headroom_figure, waterfall_figure
 from core.law.provisions import ROUTES
 from core.law.money import ValidationError, fmt
-from core.law.explain import other_reading_words
+from core.law.explain import exception_line, other_reading_words
 from core.law.provisions import BPW_CONDITIONS, LETTERS_INFERRED, PROVISION, source_words
 from core.law.readings import READING
-from core.law.rulesets import edition_words
 from core.report.html import Item
 from core.store.model import ScenarioError, ScenarioExists
 from ui import auth, present, state
@@ -21,7 +20,7 @@ from ui.components.chart_panel import chart_data, charts
 from ui.components.details_panel import details
 from ui.library import store
 from ui.reporting import report_buttons
-from ui.text import STATUS_BADGE, Markdown, error_text, markup, md, ours, plain_text, ruleset_label, shown
+from ui.text import STATUS_BADGE, Markdown, error_text, law_caption, markup, md, ours, plain_text, shown
 from ui.widgets import application_inputs, exception_inputs, exception_switch
 
 state.init()
@@ -29,10 +28,10 @@ rs = state.ruleset()
 presenting = present.on()
 
 st.title("State grant calculator")
-st.caption(md("Ruleset: ") + ruleset_label(rs) + md(edition_words("", rs.edition, rs.version)))
 if rs.is_variant:
-    st.warning(md("Computed under a policy variant, not the regulation in force: ") + ruleset_label(rs, full=False)
-               + md("."), icon=":material/science:")
+    st.warning(law_caption(rs), icon=":material/science:")
+else:
+    st.caption(law_caption(rs))
 
 
 def exception_panel(award) -> None:
@@ -86,8 +85,10 @@ def results(award) -> None:
     others = award.other_readings()
     # The note and any other reading's sentence travel in the box's Markdown, not elements of
     # their own: every element costs the server time on each slider move of each user.
-    top.markdown(markup("**Binding:** {}  \n**Route:** {}  \n**From:** {}  \n", award.binding_text, ROUTES[award.route],
-                        binding) + maximum_note(award)
+    line = exception_line(award)
+    top.markdown(markup("**Held down by** {}  \n**Route:** {}  \n**In the regulation:** {}  \n", award.binding_text,
+                        ROUTES[award.route], binding)
+                 + (markup("{}  \n", line) if line else md("")) + maximum_note(award)
                  + md("").join(markup("  \n{}", other_reading_words(o)) for o in others))
     reading_switches(award, others)
     # Let the server send the award before the CPU-bound charts below hold the

@@ -11,6 +11,7 @@ from core.report.compare import ANSWER, INPUTS, differs, place_words, plural, ta
 from core.law.provisions import ROUTES
 from core.law.rulesets import version_words
 from core.report.export import csv_bytes
+from core.report.words import when_words
 from core.law.money import ValidationError, fmt
 from core.law.award import evaluate
 from core.law.explain import other_readings_words
@@ -46,7 +47,7 @@ def focus_card(named) -> None:
     card.text(plain_text(name))   # user text: shown as text
     row = card.container(horizontal=True, gap="large")
     row.metric("State grant award", fmt(a.amount), width="content")
-    row.markdown(markup("**Binding:** {}  \n**Route:** {}  \n**Funding gap:** {}  \n**Local match shortfall:** {}",
+    row.markdown(markup("**Held down by** {}  \n**Route:** {}  \n**Funding gap:** {}  \n**Local match shortfall:** {}",
                         a.binding_text, ROUTES[a.route], fmt(a.funding_gap), fmt(a.local_shortfall)))
 
 
@@ -82,8 +83,8 @@ def imported_note(n: int, file_name: str, names: list[str], left_out: bool):
 
 
 def _events_table(events) -> None:
-    st.dataframe({"#": [e.id for e in events], "When (UTC)": [e.at[:19].replace("T", " ") for e in events],
-                  "Who": [plain_text(e.actor) for e in events], "What": [e.action for e in events],
+    st.dataframe({"#": [e.id for e in events], "When": [when_words(e.at) for e in events],
+                  "Who": [plain_text(auth.person(e.actor)) for e in events], "What": [e.action for e in events],
                   "Scenario": [plain_text(e.scenario) for e in events]}, hide_index=True, width="stretch")
 
 
@@ -226,9 +227,10 @@ if total and names and not present.on():
     pick = st.selectbox("Scenario (from the page found above)", names, key="w:lib_pick",
                         **({"format_func": owned} if owned else {}))
     sc = next(s for s in listing if s.name == pick)
-    st.text(plain_text(f"Name: {sc.name}\nOwner: {sc.owner}   Last changed by: {sc.changed_by}\nNotes: {sc.notes or '—'}\n"
-                  f"Ruleset: {version_words(sc.saved_ruleset())}\n"
-                  f"Saved: {sc.created_at}   Updated: {sc.updated_at}", limit=6_000, lines=True))
+    st.text(plain_text(f"Name: {sc.name}\nOwner: {auth.person(sc.owner)}   Last changed by: {auth.person(sc.changed_by)}\n"
+                       f"Notes: {sc.notes or '—'}\nRuleset: {version_words(sc.saved_ruleset())}\n"
+                       f"Saved: {when_words(sc.created_at)}   Updated: {when_words(sc.updated_at)}",
+                       limit=6_000, lines=True))
     if not lib.may_change(sc, me):
         st.caption("Only its owner (or an administrator) may rename, replace or delete this scenario; "
                    "you may duplicate it as your own.")

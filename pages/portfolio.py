@@ -11,14 +11,13 @@ from core.report.charts import cumulative_figure, priority_figure, ranked_figure
 from core.report.export import csv_bytes
 from core.law.fields import FIELDS, PROJECT_TYPES
 from core.law.money import ValidationError, fmt, to_cents
-from core.law.rulesets import edition_words
 from core.law.portfolio import (FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table,
                             run)
 from core.law.batch import BatchError
 from ui import present, state
 from ui.charts import chart
 
-from ui.text import Markdown, literal, markup, md, plain_text, ruleset_label, table_cells
+from ui.text import Markdown, law_caption, literal, markup, md, plain_text, ruleset_label, table_cells
 from ui.uploads import upload_bytes
 
 DEFAULT_BUDGET = 400_000_000
@@ -51,8 +50,7 @@ def people_table(good: pd.DataFrame, result) -> pd.DataFrame:
 state.init()
 rs = state.ruleset()
 st.title("Portfolio")
-st.caption(md("Rank a year's applications and allocate one appropriation. Ruleset: ") + ruleset_label(rs)
-           + md(edition_words("", rs.edition, rs.version) + "."))
+st.caption(md("Rank a year's applications and allocate one appropriation. ") + law_caption(rs))
 st.info("The priority score is decision support from the Department's considerations (senior population "
         "density, distance to existing senior centers, localities not funded before). It orders "
         "applications; it never changes an award amount.", icon=":material/info:")

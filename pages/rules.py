@@ -135,7 +135,7 @@ chosen = st.multiselect("Rulesets", list(everything), default=list(everything), 
                         format_func=lambda r: plain_text(everything[r].label))
 if chosen:
     named = [(plain_text(everything[r].label), evaluate(app, everything[r], state.readings())) for r in chosen]
-    st.dataframe(table(named)[["Scenario", "State grant award", "Binding", "Route", "Funding gap"]]
+    st.dataframe(table(named)[["Scenario", "State grant award", "Held down by", "Route", "Funding gap"]]
                  .rename(columns={"Scenario": "Ruleset"}), hide_index=True, width="stretch")
 for vid, v in variants.items():
     st.download_button(message("Download {} as a ruleset file", v.title, limit=80), to_toml(v), file_name=f"{vid}.toml",

@@ -1,4 +1,4 @@
-"""Sweeps with exact breakpoints, variant overlays, and a map of which cap binds where,
+"""Sweeps with exact breakpoints, variant overlays, and a map of which limit holds the award down where,
 all for the application on the Calculator."""
 import numpy as np
 import streamlit as st
@@ -11,15 +11,15 @@ from core.law.money import fmt
 from core.law.readings import READING, READING_IDS
 from ui import present, state
 from ui.charts import chart
-from ui.text import md, plain_text, ruleset_label
+from ui.text import law_caption, md, plain_text
 from ui.components.fields_panel import nice_ceiling
 
 state.init()
 rs = state.ruleset()
 app = state.application()
 st.title("Sensitivity")
-st.caption(md("For the application on the Calculator (change the inputs there), under ") + ruleset_label(rs)
-           + md(f"{'' if state.readings().is_default else ' with ' + state.readings().describe()}."))
+st.caption(md("For the application on the Calculator (change the inputs there). ") + law_caption(rs)
+           + md(f"{'' if state.readings().is_default else ' Readings: ' + state.readings().describe() + '.'}"))
 
 LABELS = {f: FIELD[f].label for f in SWEEP_FIELDS}
 fields = [f for f in SWEEP_FIELDS if f != "local_property_value" or app.bpw_exception_requested]
@@ -64,10 +64,10 @@ else:
         for bp in main.breakpoints:
             st.markdown(f"- {md(describe(bp, field))}: award {md(fmt(bp.award))}")
     else:
-        st.info(md(f"Across this range the award does not change its slope or binding cap "
+        st.info(md(f"Across this range the award does not change its slope or the limit that holds it down "
                    f"({fmt(main.points[0][1])} at {fmt(lo * 100)})."), icon=":material/info:")
 
-st.header("Which cap binds where")
+st.header("Which limit holds the award down where")
 m1, m2, m3 = st.container(key="ctl_map").columns(3)
 fx = m1.selectbox("Across", fields, index=0, format_func=LABELS.get, key="w:map_x")
 fy_choices = [f for f in fields if f != fx]
@@ -81,4 +81,4 @@ here = (getattr(app, fx) or 0, getattr(app, fy) or 0)
 chart(map_figure(xs, ys, award, binding, LABELS[fx], LABELS[fy], here, large=present.on()), "map_chart",
       chart_text.binding_map(award, binding, LABELS[fx], LABELS[fy]))
 st.caption("Each cell is evaluated exactly by the batch engine; lines separate the regions where a different "
-           "cap binds. Hover for the award and every binding cap.")
+           "limit holds the award down. Hover for the award and every limit that holds it down.")

@@ -81,6 +81,14 @@ def actor() -> str:
     return str(st.user.get("email") or st.user.get("sub"))
 
 
+def person(who: str) -> str:
+    """Who saved or changed something, as the page says it: 'you (this computer)' for the one
+    person of a dashboard without sign-in, 'you (ann@...)' for the one signed in."""
+    if who == LOCAL and not enabled():
+        return "you (this computer)"
+    return f"you ({who})" if signed_in() and who == actor() else who
+
+
 def display_name() -> str:
     if not enabled():
         return LOCAL

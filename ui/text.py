@@ -181,6 +181,15 @@ def ruleset_label(rs, full: bool = True) -> Markdown:
     return literal(rs.title, 120) + (md(" (variant, not the regulation in force)") if full else "")
 
 
+def law_caption(rs) -> Markdown:
+    """What is said under a page's title: the law the page computes under, in words (its
+    fingerprint is on the Rules page and in exports)."""
+    from core.law.provisions import LAW_CAPTION
+    if not rs.is_variant:
+        return md(LAW_CAPTION)
+    return md("Computed under a policy variant, not the regulation in force: ") + ruleset_label(rs, full=False) + md(".")
+
+
 USER_COLUMNS = ("Scenario", "Application", "Locality")   # table columns whose cells a user wrote
 
 

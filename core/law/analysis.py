@@ -275,24 +275,34 @@ def _breakpoint(app, rs, field, cut: Fraction, before: State, after: State, read
 
 
 def binds(binding) -> str:
-    """'binds' for one cap, 'bind' for several ('State share limit and funding need bind')."""
-    return "binds" if len(binding) == 1 else "bind"
+    """What a limit does to the award, for one limit or several ("the State's share of the cost
+    and what the project still lacks hold the award down")."""
+    return "holds the award down" if len(binding) == 1 else "hold the award down"
 
 
 def caps_words(binding) -> str:
+    """The limits in a sentence: 'the program maximum', 'the State's share of the cost and what
+    the project still lacks'."""
     names = [CAP[c].label for c in binding]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def first_up(text: str) -> str:
+    """A sentence's first letter in capitals, the rest as written (str.capitalize() would make
+    "the State's share" into "The state's share")."""
+    return text[:1].upper() + text[1:]
+
+
 def describe(bp: Breakpoint, field: str) -> str:
-    """'program maximum binds from $1,200,000' in words a board member can read aloud."""
+    """'The program maximum holds the award down from $1,200,000 of total cost of eligible work', in
+    words a board member can read aloud."""
     label = FIELD[field].label.lower()
     route = "" if bp.route_before == bp.route_after else (
         " (the Board exception route takes over)" if bp.route_after == "bpw_exception" else " (back to the standard route)")
     if bp.binding_before == bp.binding_after and bp.route_before == bp.route_after:
         trend = "starts to rise" if bp.slope_after > 0 else "stops falling" if bp.slope_after == 0 else "starts to fall"
         return f"The award {trend} at {fmt(bp.value)} of {label} ({caps_words(bp.binding_after)})"
-    return f"{caps_words(bp.binding_after).capitalize()} {binds(bp.binding_after)} from {fmt(bp.value)} of {label}{route}"
+    return f"{first_up(caps_words(bp.binding_after))} {binds(bp.binding_after)} from {fmt(bp.value)} of {label}{route}"
 
 
 NEAR = 100   # cents: a change point less than $1 from the input is not worth a sentence
@@ -371,7 +381,7 @@ def _along(app: Application, rs: Ruleset, readings: Readings, current: int, fiel
         full = sweep(app, field, 0, hi, rs, points=False, readings=readings)
         prev = next((b for b in reversed(full.breakpoints) if b.value < x + NEAR and b.slope_before > 0), None)
         if prev:
-            return f"Costs above {fmt(prev.value)} no longer raise the award ({caps_words(here.binding)} binds)."
+            return f"Costs above {fmt(prev.value)} no longer raise the award ({caps_words(here.binding)} {binds(here.binding)})."
     return f"Raising the {label} from {fmt(x)} does not change the {'$0 ' if current == 0 else ''}award{until}"
 
 
@@ -384,12 +394,12 @@ def _first_prior(app: Application, rs: Ruleset, readings: Readings, current: int
         under = "" if readings.is_default else " (under " + " and ".join(
             reading_words(readings, r) for r in readings.changed()) + ")"
         return (f"Any prior program funds would raise the award to {fmt(first)} at one cent of them{under}, within "
-                f"the prior-grant room of {ceiling} less those funds.")
+                f"the limit for earlier grantees of {ceiling} less those funds.")
     if first < current and award_amount(app.replace(bpw_exception_requested=False), rs, readings) < current:
         return (f"Any prior program funds would close the Board's exception (State funds would then have gone into "
                 f"the building) and cut the award to {fmt(first)}.")
     if first < current:
-        return f"Any prior program funds would limit the award to {ceiling} less those funds (prior-grant room)."
+        return f"Any prior program funds would limit the award to {ceiling} less those funds (the limit for earlier grantees)."
     if current == 0:
         return "Prior program funds would not raise the $0 award."
     at_once = _regime(_lines(app, rs, "prior_program_funds", readings), Fraction(3, 2))[0]

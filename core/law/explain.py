@@ -37,7 +37,7 @@ def types_words(types) -> str:
 
 
 def binding_text(binding, caps) -> str:
-    """'program maximum ($600,000)' or 'State share limit and funding need (both $500,000)'."""
+    """'the program maximum ($600,000)' or 'the State's share of the cost and what the project still lacks (both $500,000)'."""
     if not binding:
         return "none"
     names = [CAP[c].label for c in binding]
@@ -175,6 +175,27 @@ def _exception(f: Facts, conditions: list[Check]) -> list[Step]:
                                                 amount=fmt(exc.caps["cost_share"]))
     text += words["compared"].format(exception=fmt(exc.award), standard=fmt(std.award))
     return [Step("bpw_exception", text)]
+
+
+def exception_line(award) -> str:
+    """One line for the award box when the Board exception was asked for ('' when it was not):
+    what the exception would give and why it is or is not used."""
+    if not award.application.bpw_exception_requested:
+        return ""
+    words, std = STEPS["bpw_summary"], award.routes["standard"]
+    exc = award.routes.get("bpw_exception")
+    if exc is None:
+        failed = [f"“{c.label}”" for c in award.checks
+                  if c.provision == "bpw_exception" and c.status == "fail" and c.id != "bpw_property_value"]
+        conditions = (failed[0] if len(failed) == 1 else ", ".join(failed[:-1]) + " and " + failed[-1]) \
+            if failed else "its conditions"
+        return words["unavailable"].format(conditions=("the condition " if len(failed) == 1 else "the conditions ")
+                                           + conditions if failed else conditions,
+                                           is_are="is" if len(failed) == 1 else "are")
+    if award.route == "bpw_exception":
+        return words["chosen"].format(exception=fmt(exc.award), more=fmt(exc.award - std.award),
+                                      standard=fmt(std.award))
+    return words["not_more"].format(exception=fmt(exc.award), standard=fmt(std.award))
 
 
 def steps(f: Facts, conditions: list[Check]) -> tuple[Step, ...]:

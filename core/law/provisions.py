@@ -61,14 +61,16 @@ class Citation:
     @property
     def words(self) -> str:
         """'§E State share of the cost remaining after the federal grant', or for an interpretation
-        'Funding need (an interpretation: no sentence says it)'."""
-        return f"§{self.paragraph} {self.title}" if self.paragraph else f"{self.title} (an interpretation: no sentence says it)"
+        'What the project still lacks (no sentence says it: this tool's reading of the whole)'."""
+        return (f"§{self.paragraph} {self.title}" if self.paragraph
+                else f"{self.title} (no sentence says it: this tool's reading of the whole)")
 
 
 @dataclass(frozen=True)
 class Cap:
     id: str
-    label: str        # "program maximum": reads in a sentence ("Binding: program maximum")
+    title: str        # "Program maximum": in a table, a legend, on an axis
+    label: str        # "the program maximum": in a sentence ("Held down by the program maximum")
     provision: str
     meaning: str
     colour: str       # on every chart, in the report and the PDF
@@ -94,6 +96,7 @@ def _load() -> dict:
 
 _DATA = _load()
 LETTERS_INFERRED: str = _DATA["letters_inferred"]
+LAW_CAPTION: str = _DATA["law_caption"]
 LETTERING: tuple = tuple(_DATA["lettering"].items())
 PROVISIONS: tuple[Provision, ...] = tuple(
     Provision(pid, p["title"], _sentence_ids(p["sentences"], f"provisions.{pid}"), p["interpretation"],
@@ -113,7 +116,7 @@ def _citation(entry: list, where: str) -> Citation:
 def _cap(cid: str, c: dict) -> Cap:
     if c["provision"] not in PROVISION:
         raise RegistryError(f"{REGISTRY.name}, caps.{cid}: no provision {c['provision']!r}")
-    return Cap(cid, c["label"], c["provision"], c["meaning"], c["colour"], c["marker"],
+    return Cap(cid, c["title"], c["label"], c["provision"], c["meaning"], c["colour"], c["marker"],
                {case: _citation(entry, f"caps.{cid}.cite.{case}") for case, entry in c["cite"].items()})
 
 
@@ -171,5 +174,5 @@ def citations(award) -> list[Citation]:
 
 
 def source_words(award) -> str:
-    """The 'From:' line: each binding cap's citation, once."""
+    """The 'In the regulation:' line: each binding limit's citation, once."""
     return "; ".join(c.words for c in citations(award))

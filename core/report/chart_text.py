@@ -5,7 +5,7 @@ Pure functions, no Streamlit: the pages show the sentence as the chart's name an
 beside it; tests check both against the awards."""
 from __future__ import annotations
 
-from core.law.analysis import binds, caps_words
+from core.law.analysis import binds, caps_words, first_up
 from core.law.award import Award
 from core.report.charts import POINTS_LIMIT, RANKED_LIMIT, every_kth, highest, in_rank_order, waterfall_steps
 from core.law.provisions import CAP, ROUTES
@@ -15,21 +15,21 @@ Table = list[dict]
 
 
 def _binds(binding) -> str:
-    return f"{caps_words(binding).capitalize()} {binds(binding)}"
+    return f"{first_up(caps_words(binding))} {binds(binding)}"
 
 
 def headroom(award: Award) -> tuple[str, Table]:
     slack = sorted((v, c) for c, v in award.caps.items() if c not in award.binding)
     if not award.binding:
-        alt = f"Award {fmt(award.amount)}; no cap binds"
+        alt = f"Award {fmt(award.amount)}; no limit holds it down"
     elif slack:
         v, c = slack[0]
         alt = (f"{_binds(award.binding)}: award {fmt(award.amount)}, "
-               f"{fmt(v - award.amount)} below the {CAP[c].label}")
+               f"{fmt(v - award.amount)} below {CAP[c].label}")
     else:
-        alt = f"{_binds(award.binding)}: award {fmt(award.amount)}; every cap binds"
-    rows = [{"Cap": CAP[c].label.capitalize(), "Amount": fmt(v),
-             "Headroom above the award": fmt(v - award.amount), "Binding": "yes" if c in award.binding else "no"}
+        alt = f"{_binds(award.binding)}: award {fmt(award.amount)}; every limit holds it down"
+    rows = [{"Limit": CAP[c].title, "Amount": fmt(v),
+             "Headroom above the award": fmt(v - award.amount), "Holds the award down": "yes" if c in award.binding else "no"}
             for c, v in award.caps.items()]
     return f"{alt}. Route: {ROUTES[award.route]}.", rows
 
@@ -47,10 +47,10 @@ def compare_caps(named: list[tuple[str, Award]]) -> tuple[str, Table]:
     hi = max(named, key=lambda x: x[1].amount)
     lo = min(named, key=lambda x: x[1].amount)
     from collections import Counter
-    common, count = Counter(caps_words(a.binding) if a.binding else "no cap" for _, a in named).most_common(1)[0]
-    held = f"{common} binds in {count} of {len(named)}"
+    common, count = Counter(caps_words(a.binding) if a.binding else "no limit" for _, a in named).most_common(1)[0]
+    held = f"{common} holds the award down in {count} of {len(named)}"
     if len(named) == 1:
-        alt = f"{hi[0]}: award {fmt(hi[1].amount)}; {common} binds."
+        alt = f"{hi[0]}: award {fmt(hi[1].amount)}, held down by {common}."
     elif hi[1].amount == lo[1].amount:
         alt = f"All {len(named)} scenarios get an award of {fmt(hi[1].amount)}; {held}."
     else:
@@ -59,8 +59,8 @@ def compare_caps(named: list[tuple[str, Award]]) -> tuple[str, Table]:
     rows = []
     for name, a in named:
         row = {"Scenario": name, "State grant award": fmt(a.amount),
-               "Binding": caps_words(a.binding) if a.binding else "none"}
-        row |= {CAP[c].label.capitalize(): fmt(v) for c, v in a.caps.items()}
+               "Held down by": caps_words(a.binding) if a.binding else "none"}
+        row |= {CAP[c].title: fmt(v) for c, v in a.caps.items()}
         rows.append(row)
     return alt, rows
 
@@ -101,7 +101,7 @@ def sweep(sw, field_label: str) -> tuple[str, Table]:
     alt = (f"As the {field_label.lower()} goes from {fmt(sw.lo)} to {fmt(sw.hi)}, the award goes from "
            f"{fmt(first[1])} to {fmt(last[1])}, with {n} breakpoint{'s' if n != 1 else ''}.")
     rows = [{"From": fmt(x0), "To": fmt(x1), "Award from": fmt(a0), "Award to": fmt(a1),
-             "Binding": caps_words(cap) if cap else "none"} for x0, a0, x1, a1, cap in sw.segments]
+             "Held down by": caps_words(cap) if cap else "none"} for x0, a0, x1, a1, cap in sw.segments]
     return alt, rows
 
 
@@ -112,9 +112,9 @@ def binding_map(award, binding, x_label: str, y_label: str) -> tuple[str, Table]
     total = int(counts.sum())
     regions = sorted(zip(counts.tolist(), kinds.tolist()), reverse=True)
     alt = (f"Over {x_label.lower()} and {y_label.lower()}, the award runs from {fmt(int(award.min()))} to "
-           f"{fmt(int(award.max()))}; {caps_words(regions[0][1].split(';')) if regions[0][1] else 'no cap'} "
-           f"binds over the largest region.")
-    rows = [{"Binding": caps_words(k.split(";")) if k else "none", "Share of the map": f"{100 * c / total:.0f}%",
+           f"{fmt(int(award.max()))}; {caps_words(regions[0][1].split(';')) if regions[0][1] else 'no limit'} "
+           f"holds the award down over the largest region.")
+    rows = [{"Held down by": caps_words(k.split(";")) if k else "none", "Share of the map": f"{100 * c / total:.0f}%",
              "Lowest award": fmt(int(award[binding == k].min())), "Highest award": fmt(int(award[binding == k].max()))}
             for c, k in regions]
     return alt, rows
@@ -129,7 +129,7 @@ def ranked(names, awards, allocated, binding, rank, limit: int = RANKED_LIMIT) -
     alt = (f"{len(names)} applications in priority order: {fmt(sum(allocated))} allocated of "
            f"{fmt(sum(awards))} in maximum awards; {full} funded in full.")
     rows = [{"Rank": rank[i], "Application": names[i], "Maximum award": fmt(awards[i]),
-             "Binding": caps_words(binding[i].split(";")) if binding[i] else "none",
+             "Held down by": caps_words(binding[i].split(";")) if binding[i] else "none",
              "Allocated": fmt(allocated[i])} for i in order[:limit]]
     return alt, rows
 
@@ -154,6 +154,6 @@ def priority(names, scores, awards, binding, limit: int = POINTS_LIMIT) -> tuple
            f"{names[top]} (score {scores[top]:.3f}, maximum award {fmt(awards[top])})." if names
            else "No applications.")
     rows = [{"Application": names[i], "Priority score": f"{scores[i]:.3f}", "Maximum award": fmt(awards[i]),
-             "Binding": caps_words(binding[i].split(";")) if binding[i] else "none"}
+             "Held down by": caps_words(binding[i].split(";")) if binding[i] else "none"}
             for i in highest(scores, limit)]
     return alt, rows

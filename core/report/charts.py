@@ -15,7 +15,7 @@ from core.law.names import visible
 # One colour per source of funds and per cap, on every page, in the report and in the PDF.
 # Each is at least 4.5:1 against white (so white labels inside the bars read, and the bars
 # stand out 3:1 from the page); binding is never shown by colour alone: it is written out
-# ("binding") and drawn hatched.
+# ("holds it down") and drawn hatched.
 AWARD = "#1f4e79"        # the State award (navy, 8.7:1)
 COST = "#4a4a4a"         # the cost of eligible work (8.9:1)
 SOURCES = {"federal": ("Federal grant", "#00707a"), "state": ("State grant award", AWARD),
@@ -105,15 +105,15 @@ def _money_axis(**extra) -> dict:
 def headroom_figure(award: Award, validate: bool = True, large: bool = False,
                     as_dict: bool = False) -> go.Figure | dict:
     """Each cap on the chosen route against the award, in the cap's own colour; binding caps
-    hatched and labelled "binding". validate=False skips Plotly's checks (a third of the cost,
+    hatched and labelled "holds it down". validate=False skips Plotly's checks (a third of the cost,
     redrawn on every slider move); a property test shows the unchecked figure is the very same."""
     caps = list(award.caps.items())
     # The headroom on a line of its own: on one line the longest bar's label ran past a
     # narrow column's edge and was cut ("$1,500,000 (+$1,000,0").
-    text = [f"{fmt(v)}, binding" if c in award.binding else f"{fmt(v)}<br>(+{fmt(v - award.amount)})"
+    text = [f"{fmt(v)}, holds it down" if c in award.binding else f"{fmt(v)}<br>(+{fmt(v - award.amount)})"
             for c, v in caps]
     top = max(v for _, v in caps)
-    layout = _layout_dict(f"Headroom on every cap: {ROUTES[award.route]}", "Amount of the cap ($)", None,
+    layout = _layout_dict(f"Headroom under every limit: {ROUTES[award.route]}", "Amount of the limit ($)", None,
                           120 + 60 * len(caps), legend=False, large=large)
     layout["xaxis"] |= _money_axis(range=[0, _usd(top) * (1.9 if large else 1.6) or 1], rangemode="tozero",
                                    nticks=5, tickangle=0, tickformat="~s")   # $200k: room between ticks
@@ -123,12 +123,12 @@ def headroom_figure(award: Award, validate: bool = True, large: bool = False,
     layout["annotations"] = [dict(x=_usd(award.amount), y=1, xref="x", yref="paper", yanchor="bottom",
                                   showarrow=False, text=f"Award {fmt(award.amount)}",
                                   font=dict(color=AWARD, size=(LARGE if large else FONT)["size"]))]
-    bar = dict(type="bar", x=[_usd(v) for _, v in caps], y=[CAP[c].label.capitalize() for c, _ in caps],
+    bar = dict(type="bar", x=[_usd(v) for _, v in caps], y=[CAP[c].title for c, _ in caps],
                orientation="h",
                marker=dict(color=[CAP_COLORS.get(c, SLACK) for c, _ in caps], line=dict(color=TEXT, width=1),
                            pattern=_hatch([c in award.binding for c, _ in caps],
                                           [CAP_COLORS.get(c, SLACK) for c, _ in caps])),
-               text=text, textposition="outside", cliponaxis=False, name="Cap",
+               text=text, textposition="outside", cliponaxis=False, name="Limit",
                outsidetextfont=dict(color=TEXT), hovertemplate="%{y}: %{text}<extra></extra>")
     spec = dict(data=[bar], layout=layout)   # as_dict: the figure's data and layout, for core.report.plotly_send
     return spec if as_dict else go.Figure(**spec, _validate=validate)
@@ -187,10 +187,10 @@ def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False) -> 
         rows = [(i, a.caps[cap.id], cap.id in a.binding) for i, (_, a) in enumerate(named) if cap.id in a.caps]
         fig.add_trace(go.Scatter(
             y=[r[0] + offsets[cap.id] for r in rows], x=[_usd(r[1]) for r in rows], mode="markers",
-            name=cap.label.capitalize(),
+            name=cap.title,
             marker=dict(symbol=cap.marker, size=size, color=CAP_COLORS.get(cap.id, SLACK),
                         line=dict(width=1.5, color="white")),
-            text=[fmt(r[1]) + (" (binding)" if r[2] else "") for r in rows],
+            text=[fmt(r[1]) + (" (holds it down)" if r[2] else "") for r in rows],
             customdata=[label(named[r[0]][0], 24) for r in rows],
             hovertemplate=f"%{{customdata}}: {cap.label} %{{text}}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", tickmode="array", tickvals=ys, ticktext=[label(n, 24) for n, _ in named],
@@ -198,7 +198,7 @@ def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False) -> 
     top = max([a.amount for _, a in named] + [v for _, a in named for v in a.caps.values()] + [1])
     fig.update_xaxes(tickprefix="$", tickformat=",.0f", gridcolor=GRID, rangemode="tozero",
                      range=[0, _usd(top) * 1.08])
-    return _layout(fig, "Award against every cap, by scenario", "Dollars", None,
+    return _layout(fig, "Award against every limit, by scenario", "Dollars", None,
                    height=170 + (90 if large else 70) * len(named), large=large)
 
 
@@ -241,7 +241,7 @@ def change_figure(named: list[tuple[str, Award]], baseline: str, large: bool = F
 def sweep_figure(curves: list, field_label: str, current: int | None = None, large: bool = False) -> go.Figure:
     """Award against one input. `curves`: [(name, Sweep)], the first drawn in segments
     coloured by the binding cap, the others (variants) as dashed overlays."""
-    from core.law.analysis import binds, caps_words
+    from core.law.analysis import binds, caps_words, first_up
 
     fig = go.Figure()
     shown = set()
@@ -253,7 +253,7 @@ def sweep_figure(curves: list, field_label: str, current: int | None = None, lar
                 fig.add_trace(go.Scatter(
                     x=[_usd(x0), _usd(x1)], y=[_usd(a0), _usd(a1)], mode="lines",
                     line=dict(color=CAP_COLORS.get(cap[0], TEXT), width=7 if large else 5),
-                    name=f"{caps_words(cap).capitalize()} {binds(cap)}", legendgroup=key, showlegend=key not in shown,
+                    name=f"{first_up(caps_words(cap))} {binds(cap)}", legendgroup=key, showlegend=key not in shown,
                     hovertemplate=f"{field_label} %{{x:$,.2f}}: award %{{y:$,.2f}} ({caps_words(cap)})<extra></extra>"))
                 shown.add(key)
             for bp in sw.breakpoints:
@@ -292,7 +292,7 @@ def map_figure(xs, ys, award, binding, x_label: str, y_label: str, current=None,
         x=x, y=y, z=z, colorscale="Blues", colorbar=dict(title="Award", tickprefix="$", tickformat=",.0f"),
         customdata=words.reshape(binding.shape),
         hovertemplate=f"{x_label} %{{x:$,.0f}}<br>{y_label} %{{y:$,.0f}}<br>Award %{{z:$,.2f}}"
-                      "<br>Binding: %{customdata}<extra></extra>"))
+                      "<br>Held down by %{customdata}<extra></extra>"))
     # Region outlines: a contour line wherever the leading binding cap changes.
     leads = np.array([k.split(";")[0] if k else "" for k in kinds], dtype=object)
     lead = leads[inverse].reshape(binding.shape)
@@ -315,7 +315,7 @@ def map_figure(xs, ys, award, binding, x_label: str, y_label: str, current=None,
                                  name="This application", hovertemplate="This application<extra></extra>"))
     fig.update_xaxes(tickprefix="$", tickformat=",.0f")
     fig.update_yaxes(tickprefix="$", tickformat=",.0f")
-    return _layout(fig, "Which cap binds where", f"{x_label} ($)", f"{y_label} ($)", height=620, large=large)
+    return _layout(fig, "Which limit holds the award down where", f"{x_label} ($)", f"{y_label} ($)", height=620, large=large)
 
 
 # How much of a portfolio each chart draws (and its table lists): a 20,000-row portfolio drew
@@ -359,7 +359,7 @@ def ranked_figure(names, awards, allocated, binding, rank, limit: int = RANKED_L
         fig.add_trace(go.Bar(
             y=[ys[k] for k in idx], x=[_usd(awards[order[k]]) for k in idx], orientation="h",
             marker=dict(color=CAP_COLORS.get(cap, SLACK),
-                        pattern=_hatch([True] * len(idx), [CAP_COLORS.get(cap, SLACK)] * len(idx))), name=f"Maximum award ({CAP[cap].label})" if cap else "Maximum award",
+                        pattern=_hatch([True] * len(idx), [CAP_COLORS.get(cap, SLACK)] * len(idx))), name=f"Maximum award, held down by {CAP[cap].label}" if cap else "Maximum award",
             customdata=[fmt(awards[order[k]]) for k in idx],
             # the label sits past the end of the longer bar, never over the other bar
             text=[f"{fmt(allocated[order[k]])} of {fmt(awards[order[k]])}" for k in idx], textposition="outside",
@@ -413,7 +413,7 @@ def priority_figure(names, scores_, awards, binding, large: bool = False, limit:
     for cap, idx in groups.items():
         fig.add_trace(go.Scatter(
             x=[scores_[i] for i in idx], y=[_usd(awards[i]) for i in idx], mode="markers",
-            name=CAP[cap].label.capitalize() if cap else "None", marker=dict(size=16 if large else 13,
+            name=CAP[cap].title if cap else "None", marker=dict(size=16 if large else 13,
                                                                              color=CAP_COLORS.get(cap, SLACK),
                                                                              line=dict(width=1.5, color="white")),
             text=[label(names[i]) for i in idx],

@@ -13,7 +13,7 @@ from core.law.money import fmt, plain
 # The answer first (what a board asks), then the inputs that produce it. Every input of the
 # computation has a column: two scenarios with different awards never show identical inputs
 # (a test checks it on random pairs).
-ANSWER = ("State grant award", "Binding", "Route", "Funding gap", "Local match shortfall")
+ANSWER = ("State grant award", "Held down by", "Route", "Funding gap", "Local match shortfall")
 COMPUTED = tuple(f for f in FIELDS if f.group != "considerations")   # the field table's inputs
 INPUTS = tuple(f.title for f in COMPUTED) + ("Ruleset", "Readings")
 COLUMNS = ANSWER + INPUTS

@@ -16,7 +16,8 @@ from core.report.charts import change_figure, compare_caps_figure, funding_figur
 from core.law.fields import FIELDS, PROJECT_TYPES
 from core.law.provisions import CAP, ROUTES
 from core.law.money import fmt
-from core.law.explain import other_readings_words
+from core.law.analysis import caps_words
+from core.law.explain import exception_line, other_readings_words
 from core.law.provisions import LETTERING, LETTERS_INFERRED, PROVISION, citation, citations, source_words
 from core.law.rulesets import edition_words
 from core.law.names import visible
@@ -130,7 +131,7 @@ def _inputs_table(award: Award) -> str:
 
 def _scenario(item: Item, chart, first: bool) -> str:
     a = item.award
-    binding = ", ".join(CAP[c].label for c in a.binding)
+    binding = caps_words(a.binding) if a.binding else "no limit"
     provisions = source_words(a)
     parts = [f'<section class="scenario{" first" if first else ""}">', f"<h2>{esc(item.name)}</h2>"]
     if item.notes:
@@ -139,8 +140,9 @@ def _scenario(item: Item, chart, first: bool) -> str:
         parts.append(f'<p class="variant">Policy variant, not the regulation in force: {esc(a.ruleset_label)}</p>')
     parts.append(f'<div class="award"><div><div class="meta">State grant award</div>'
                  f'<div class="amount">{esc(fmt(a.amount))}</div></div><div class="why">'
-                 f'<div>Binding: <span class="bind">{esc(a.binding_text)}</span></div>'
-                 f"<div>Route: {esc(ROUTES[a.route])}</div><div>From: {esc(provisions)}</div>"
+                 f'<div>Held down by <span class="bind">{esc(a.binding_text)}</span></div>'
+                 f"<div>Route: {esc(ROUTES[a.route])}</div><div>In the regulation: {esc(provisions)}</div>"
+                 + (f"<div>{esc(exception_line(a))}</div>" if exception_line(a) else "") +
                  f'<div class="cite">{esc(edition_words(a.ruleset_label, a.ruleset_edition, a.ruleset_version))}; '
                  f'{esc(a.readings.describe())}</div></div></div>')
     parts.append("<p class='cite'>The award is the most the State may give under the regulation; the Department "
@@ -165,7 +167,7 @@ def _scenario(item: Item, chart, first: bool) -> str:
     # that a page break could leave alone on a page.
     parts.append("<h3>How the award is worked out</h3><ol>" + "".join(
         f"<li>{esc(s.text)} <span class='cite'>({esc(citation(s.provision, a).words if s.provision in PROVISION else 'Result')})"
-        f"</span></li>" for s in a.steps) + f"</ol><p class='cite'>Caps binding: {esc(binding)}.</p></div></section>")
+        f"</span></li>" for s in a.steps) + f"</ol><p class='cite'>Held down by {esc(binding)}.</p></div></section>")
     return "".join(parts)
 
 
@@ -193,7 +195,7 @@ def _sources(items: list[Item]) -> str:
     used = dict.fromkeys(s.provision for i in items for s in i.award.steps if s.provision in PROVISION)
     cited = dict.fromkeys(c for i in items for c in citations(i.award))
     parts = ['<section class="sources"><h2>The regulation and the interpretations used</h2>',
-             "<h3>The regulation's sentences for the caps that bind</h3>"]
+             "<h3>The regulation's sentences for the limits that hold the awards down</h3>"]
     for c in cited:
         parts.append(f"<p><b>{esc(c.words)}</b></p>")
         if c.sentences:
@@ -206,7 +208,7 @@ def _sources(items: list[Item]) -> str:
         if p.interpretation:
             parts.append(f"<li><b>{esc(p.title)}:</b> {esc(p.interpretation)}</li>")
     parts.append("<li><b>Money:</b> amounts are exact to the cent; every limit taken as a percentage of an amount "
-                 "(the State share) is rounded down, so no cap is exceeded by rounding; the required local "
+                 "(the State share) is rounded down, so no limit is exceeded by rounding; the required local "
                  "match is rounded up, so it is never understated.</li></ul>")
     readings = dict.fromkeys(i.award.readings for i in items)
     parts.append("<h3>Readings</h3><ul>")
@@ -232,7 +234,7 @@ def _glossary(items: list[Item]) -> str:
     caps = dict.fromkeys(c for i in items for c in i.award.caps)
     routes = dict.fromkeys(i.award.route for i in items)
     rulesets = dict.fromkeys((i.award.ruleset_label, i.award.ruleset_id) for i in items)
-    rows = ([(label, f"ruleset {rid}") for label, rid in rulesets] + [(CAP[c].label.capitalize(), c) for c in caps]
+    rows = ([(label, f"ruleset {rid}") for label, rid in rulesets] + [(CAP[c].title, c) for c in caps]
             + [(ROUTES[r], r) for r in routes] + [(r.title, r.id) for r in READINGS])
     return ("<div class='keep glossary'><h3>For programs: the names used in the data files</h3><table><tr><th>In this "
             "report</th><th>In JSON and CSV</th></tr>" + "".join(

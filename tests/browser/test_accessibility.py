@@ -93,9 +93,9 @@ def test_the_inputs_speak_for_themselves(server, chromium):  # noqa: F811
     switch = page.get_by_role("switch", name="The applicant requests a specific amount")
     switch.focus()
     page.keyboard.press("Space")
-    page.get_by_label("Requested amount, exact amount").wait_for(timeout=30_000)
+    page.get_by_label("Amount requested, exact amount").wait_for(timeout=30_000)
     assert page.evaluate("document.activeElement.getAttribute('role')") == "switch"   # focus kept
-    assert page.get_by_label("Requested amount, exact amount").input_value() == "250,000"   # the award shown
+    assert page.get_by_label("Amount requested, exact amount").input_value() == "250,000"   # the award shown
     no_error_on(page)
     page.close()
 
@@ -127,7 +127,7 @@ def test_every_chart_is_named_by_its_finding_with_its_numbers_beside_it(server, 
     assert charts.nth(0).get_attribute("role") == "figure"
     assert charts.nth(0).get_attribute("aria-label") == chart_text.headroom(award)[0]
     assert charts.nth(0).get_attribute("aria-label").startswith(
-        "Program maximum binds: award $600,000, $900,000 below the State share limit")
+        "The program maximum holds the award down: award $600,000, $900,000 below the State's share of the cost")
     assert charts.nth(1).get_attribute("aria-label") == chart_text.waterfall(award)[0]
     # the numbers, as a real table, right after each chart, behind a native disclosure
     tables = page.locator("details.gc-numbers", has_text="Numbers behind")
@@ -138,7 +138,7 @@ def test_every_chart_is_named_by_its_finding_with_its_numbers_beside_it(server, 
     table = tables.first.locator("table")
     table.wait_for(timeout=20_000)
     assert "Program maximum" in table.inner_text() and "$600,000" in table.inner_text()
-    assert table.locator("thead th").all_inner_texts() == ["Cap", "Amount", "Headroom above the award", "Binding"]
+    assert table.locator("thead th").all_inner_texts() == ["Limit", "Amount", "Headroom above the award", "Held down by"]
     assert page.locator(".modebar, .modebar-btn").count() == 0      # no toolbar buttons in the Tab order
     page.close()
 
@@ -148,7 +148,7 @@ def test_compare_and_portfolio_charts_have_distinct_names(server, chromium):  # 
     STATES["compare, illustrative scenarios"](page, server)
     names = page.locator('[data-testid="stPlotlyChart"]').evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
     assert len(names) == 3 and len(set(names)) == 3 and all(names)
-    assert names[0] == "All 4 scenarios get an award of $600,000; program maximum binds in 3 of 4." or \
+    assert names[0] == "All 4 scenarios get an award of $600,000; the program maximum holds the award down in 3 of 4." or \
         names[0].startswith("Across 4 scenarios the award runs from $550,000 (Illustrative: reduced scope) to $600,000")
     STATES["portfolio, sample loaded"](page, server)
     names = page.locator('[data-testid="stPlotlyChart"]').evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")

@@ -72,7 +72,7 @@ def test_compare_answer_in_view_at_1280_without_sideways_scroll(server, chromium
         table = page.locator('[data-testid="stTable"]').first
         table.scroll_into_view_if_needed()
         heads = table.locator("th").all_inner_texts()
-        assert [h.strip() for h in heads[:6]] == ["Scenario", "State grant award", "Binding", "Route", "Funding gap",
+        assert [h.strip() for h in heads[:6]] == ["Scenario", "State grant award", "Held down by", "Route", "Funding gap",
                                                   "Local match shortfall"]
         for th in table.locator("th").all():
             box = th.bounding_box()

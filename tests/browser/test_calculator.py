@@ -41,7 +41,7 @@ def test_calculator_loads_slider_moves_award_charts_render(server, chromium):  #
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=20_000)
     assert page.locator(".js-plotly-plot").count() >= 2
     # chart titles are page text above each chart (they wrap at any width; ui/charts.py)
-    assert page.get_by_text("Headroom on every cap", exact=False).first.is_visible()
+    assert page.get_by_text("Headroom under every limit", exact=False).first.is_visible()
     no_error_on(page)
     page.screenshot(path=str(ARTIFACTS / "calculator.png"), full_page=True)
 
@@ -165,7 +165,7 @@ def test_link_reproduces_scenario(server, chromium):  # noqa: F811
     page.goto(url + "/?project_type=renovation&eligible_cost=3000000&local_contribution=1500000")
     wait_ready(page)
     assert award_text(page) == "$600,000"
-    assert "program maximum ($600,000)" in page.inner_text("body")
+    assert "the program maximum ($600,000)" in page.inner_text("body")
 
 
 @pytest.mark.parametrize("path", PAGES)

@@ -47,7 +47,7 @@ def test_issue_example_cost_kinks():
                           (100_000_000, ("funding_need",), ("cost_share",)),
                           (120_000_000, ("cost_share",), ("program_max",))]
     assert [b.award for b in sw.breakpoints] == [0, 50_000_000, 60_000_000]
-    assert describe(sw.breakpoints[2], "eligible_cost") == "Program maximum binds from $1,200,000 of total cost of eligible work"
+    assert describe(sw.breakpoints[2], "eligible_cost") == "The program maximum holds the award down from $1,200,000 of total cost of eligible work"
 
 
 def test_federal_and_local_sweeps():
@@ -85,9 +85,9 @@ def test_odd_share_breakpoint_reported_at_first_cent():
 def test_what_would_change_sentences():
     lines = what_would_change(construction(eligible_cost=1_000_000, local_contribution=500_000))
     assert lines[0] == ("Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000, "
-                        "where program maximum takes over.")
+                        "where the program maximum takes over.")
     lines = what_would_change(construction(eligible_cost=3_000_000, local_contribution=100_000, project_type="renovation"))
-    assert lines[0] == "Costs above $1,200,000 no longer raise the award (program maximum binds)."
+    assert lines[0] == "Costs above $1,200,000 no longer raise the award (the program maximum holds the award down)."
 
 
 def test_closing_local():
@@ -149,8 +149,8 @@ def test_map_figure_outlines_and_labels_regions():
     kinds = [t.type for t in fig.data]
     assert kinds == ["heatmap", "contour", "scatter"]
     labels = {an.text for an in fig.layout.annotations}
-    assert {"<b>program maximum</b>", "<b>State share limit</b>", "<b>funding need</b>"} <= labels
-    assert fig.layout.title.text == "Which cap binds where" and fig.layout.xaxis.title.text == "Cost ($)"
+    assert {"<b>the program maximum</b>", "<b>the State's share of the cost</b>", "<b>what the project still lacks</b>"} <= labels
+    assert fig.layout.title.text == "Which limit holds the award down where" and fig.layout.xaxis.title.text == "Cost ($)"
 
 
 def test_a_zero_award_is_never_said_to_fall_further():
@@ -159,8 +159,8 @@ def test_a_zero_award_is_never_said_to_fall_further():
 
 
 def test_no_change_point_less_than_a_dollar_away_and_none_where_the_award_does_not_move():
-    """At $1,000,000.01 with $500,000 local the State share and the funding need tie a cent away:
-    that is no change worth a sentence, and funding need 'taking over' where it binds already is none."""
+    """At $1,000,000.01 with $500,000 local the State share and what the project still lacks tie a cent away:
+    that is no change worth a sentence, and what the project still lacks 'taking over' where it binds already is none."""
     lines = what_would_change(construction(project_type="renovation", eligible_cost="1000000.01", local_contribution=500_000))
     assert lines[1:3] == ["Each extra $1 of federal grant takes away $1 of award until $500,000.01, where the award "
                           "reaches $0.",
@@ -171,7 +171,7 @@ def test_no_change_point_less_than_a_dollar_away_and_none_where_the_award_does_n
 
 def test_a_change_point_within_a_dollar_is_described_from_where_it_holds():
     lines = what_would_change(construction(project_type="renovation", eligible_cost="1199999.50"))
-    assert lines[0] == "Costs above $1,200,000 no longer raise the award (program maximum binds)."
+    assert lines[0] == "Costs above $1,200,000 no longer raise the award (the program maximum holds the award down)."
 
 
 def test_the_board_route_is_named_in_what_would_change():
@@ -184,7 +184,7 @@ def test_the_board_route_is_named_in_what_would_change():
     lower = what_would_change(construction(project_type="renovation", eligible_cost=1_000_000, local_contribution=100_000,
                                   bpw_exception={"local_property_value": "450000"}))
     assert lower[-2] == ("Raising the value of property made available locally from $450,000 does not change the "
-                         "award until $500,000, where value of local property takes over (the Board's exception route).")
+                         "award until $500,000, where the value of the property made available locally takes over (the Board's exception route).")
 
 
 def test_a_jump_up_is_said_as_a_jump():
@@ -192,7 +192,7 @@ def test_a_jump_up_is_said_as_a_jump():
     lines = what_would_change(construction(project_type="renovation", eligible_cost=900_000, prior_program_funds=200_000),
                               None, parse(["prior_grant_limit=below_only"]))
     assert lines[3] == ("Each extra $1 of prior program funds takes away $1 of award until $300,000, where the award "
-                        "jumps to $450,000 (State share limit).")
+                        "jumps to $450,000 (the State's share of the cost).")
 
 
 # Variants whose figures differ from the regulation's wherever the changed parameter matters.
@@ -205,7 +205,7 @@ LOW_CEILING = load().with_changes("low", "Low ceiling", {"prior_grant_ceiling": 
 SIXTY_LOCAL = load().with_changes("sixty", "Sixty", {"local_share": "0.6"})  # local match 60%
 
 
-TINY_CAP = load().with_changes("tiny", "Tiny cap", {"capital_cap": "0.10"})    # program maximum 10 cents
+TINY_CAP = load().with_changes("tiny", "Tiny cap", {"capital_cap": "0.10"})    # the program maximum 10 cents
 
 
 # Local match of the whole cost, as a condition of any standard award.
@@ -216,29 +216,29 @@ PRIOR_GRANT = Readings(f_reference="prior_grant")
 
 
 SENTENCES = [
-    # 1. A variant ruleset: the State share of $400,000 is $133,320, so the prior-grant room of
+    # 1. A variant ruleset: the State share of $400,000 is $133,320, so the limit for earlier grantees of
     #    $300,000 starts to cut above $166,680, and $66,680 more local funds close the gap.
     ("third ruleset", app(eligible_cost=400_000, local_contribution=200_000), THIRD, None, [
-        "Each extra $1 of total cost of eligible work adds $0.33 of award until $1,800,180.02, where program "
+        "Each extra $1 of total cost of eligible work adds $0.33 of award until $1,800,180.02, where the program "
         "maximum takes over.",
-        "Each extra $1 of federal grant takes away $0.33 of award until $100,015, where funding need takes over.",
-        "Raising the local contribution from $200,000 does not change the award until $266,680, where funding "
-        "need takes over.",
-        "Prior program funds above $166,680 would start to cut the award (prior-grant room).",
+        "Each extra $1 of federal grant takes away $0.33 of award until $100,015, where what the project still lacks takes over.",
+        "Raising the local contribution from $200,000 does not change the award until $266,680, where what the "
+        "project still lacks takes over.",
+        "Prior program funds above $166,680 would start to cut the award (the limit for earlier grantees).",
         "Another $66,680 of local funds closes the $66,680 funding gap."]),
     # 2. Reading f_reference=prior_grant: one cent of prior funds lifts the 50%-of-remainder limit
-    #    ($200,000) to 50% of the whole cost; the room of $300,000 less one cent then binds.
+    #    ($200,000) to 50% of the whole cost; the room of $300,000 less one cent then holds the award down.
     ("one cent of prior funds", app(eligible_cost=1_000_000, federal_grant=600_000), None, PRIOR_GRANT, [
-        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,800,000, where program "
+        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,800,000, where the program "
         "maximum takes over.",
         "Each extra $1 of federal grant takes away $0.50 of award until $1,000,000, where the award reaches $0.",
-        "Raising the local contribution from $0 does not change the award until $200,000, where funding need "
+        "Raising the local contribution from $0 does not change the award until $200,000, where what the project still lacks "
         "takes over.",
         "Any prior program funds would raise the award to $299,999.99 at one cent of them (under the reading "
-        "“§F is the top-up for earlier grantees”), within the prior-grant room of $300,000 less those funds.",
+        "“§F is the top-up for earlier grantees”), within the limit for earlier grantees of $300,000 less those funds.",
         "Another $200,000 of local funds closes the $200,000 funding gap."]),
     # 3. The local match of the whole cost ($500,000) as a condition: $0 until it is met, then
-    #    the State share of the $600,000 remainder less... the funding need of $100,000.
+    #    the State share of the $600,000 remainder less... what the project still lacks of $100,000.
     ("match as a condition", app(eligible_cost=1_000_000, federal_grant=400_000), None, CONDITION, [
         "Raising the total cost of eligible work from $1,000,000 does not change the $0 award.",
         "Raising the federal grant from $400,000 does not change the $0 award.",
@@ -247,7 +247,7 @@ SENTENCES = [
         "Prior program funds would not raise the $0 award.",
         "Another $500,000 of local funds closes the $600,000 funding gap."]),
     # 4. The sweep range: 4 x $4,000,000 = $16,000,000 reaches the federal grant of $8,000,000,
-    #    where the award starts to rise (cost + 4 x program maximum, $6,400,000, would not).
+    #    where the award starts to rise (cost + 4 x the program maximum, $6,400,000, would not).
     ("range four times the input", app(eligible_cost=4_000_000, federal_grant=8_000_000), None, None, [
         "Raising the total cost of eligible work from $4,000,000 does not change the $0 award until "
         "$8,000,000, where the award starts to rise from $0.",
@@ -270,7 +270,7 @@ SENTENCES = [
     #    one-cent federal grant, less than $1 away: no change point of its own (issue 26), the
     #    sentence says what holds from there on.
     ("a change at one cent", app(eligible_cost=0, federal_grant="0.01"), None, None, [
-        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000.01, where program "
+        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000.01, where the program "
         "maximum takes over.",
         "Raising the federal grant from $0.01 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
@@ -280,14 +280,14 @@ SENTENCES = [
         "Raising the total cost of eligible work from $1,000,000,000,000 does not change the award.",
         "Raising the federal grant from $0 does not change the award.",
         "Raising the local contribution from $100,000,000,000 does not change the award.",
-        "Any prior program funds would limit the award to $300,000 less those funds (prior-grant room).",
+        "Any prior program funds would limit the award to $300,000 less those funds (the limit for earlier grantees).",
         "Another $899,999,400,000 of local funds closes the $899,999,400,000 funding gap."]),
     # 9. A program maximum of 10 cents: the range is at least $1 (100 cents), so the federal grant
     #    of 50 cents is in it...
     #    (both the rise at $0.50 and the cap at $0.70 are less than $1 from the input: what holds
     #    beyond them is said).
     ("range of at least $1", app(eligible_cost=0, federal_grant="0.50"), TINY_CAP, None, [
-        "Costs above $0.70 no longer raise the award (program maximum binds).",
+        "Costs above $0.70 no longer raise the award (the program maximum holds the award down).",
         "Raising the federal grant from $0.50 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
         "Prior program funds would not raise the $0 award."]),
@@ -297,82 +297,82 @@ SENTENCES = [
         "Raising the federal grant from $1 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
         "Prior program funds would not raise the $0 award."]),
-    # 11. From a $0 award, a change worth naming lifts it: here to one cent (the requested amount),
+    # 11. From a $0 award, a change worth naming lifts it: here to one cent (the amount requested),
     #     flat after.
     #     flat after, both within a dollar of the input.
     ("lifted to one cent", app(eligible_cost=0, requested_amount="0.01"), None, None, [
-        "Costs above $0.02 no longer raise the award (requested amount binds).",
+        "Costs above $0.02 no longer raise the award (the amount requested holds the award down).",
         "Raising the federal grant from $0 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
         "Prior program funds would not raise the $0 award.",
         "Raising the requested amount from $0.01 does not change the $0 award."]),
     # 12. An award of one cent is an award: costs above $0.02 no longer raise it.
     ("an award of one cent", app(eligible_cost=1_000_000, requested_amount="0.01"), None, None, [
-        "Costs above $0.02 no longer raise the award (requested amount binds).",
-        "Raising the federal grant from $0 does not change the award until $999,999.98, where State share "
-        "limit takes over.",
-        "Raising the local contribution from $0 does not change the award until $999,999.99, where funding "
-        "need takes over.",
-        "Prior program funds above $299,999.99 would start to cut the award (prior-grant room).",
-        "Each extra $1 of requested amount adds $1 of award until $500,000, where State share limit takes over.",
+        "Costs above $0.02 no longer raise the award (the amount requested holds the award down).",
+        "Raising the federal grant from $0 does not change the award until $999,999.98, where the State's "
+        "share of the cost takes over.",
+        "Raising the local contribution from $0 does not change the award until $999,999.99, where what the "
+        "project still lacks takes over.",
+        "Prior program funds above $299,999.99 would start to cut the award (the limit for earlier grantees).",
+        "Each extra $1 of requested amount adds $1 of award until $500,000, where the State's share of the cost takes over.",
         "Another $999,999.99 of local funds closes the $999,999.99 funding gap."]),
     # 13. Two caps take over together: the program maximum and a request of the same $600,000.
     ("two caps take over", app(eligible_cost=1_000_000, requested_amount=600_000), None, None, [
-        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000, where program "
-        "maximum and requested amount take over.",
+        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000, where the program "
+        "maximum and the amount requested take over.",
         "Each extra $1 of federal grant takes away $0.50 of award until $1,000,000, where the award reaches $0.",
-        "Raising the local contribution from $0 does not change the award until $500,000, where funding need "
+        "Raising the local contribution from $0 does not change the award until $500,000, where what the project still lacks "
         "takes over.",
-        "Any prior program funds would limit the award to $300,000 less those funds (prior-grant room).",
+        "Any prior program funds would limit the award to $300,000 less those funds (the limit for earlier grantees).",
         "Raising the requested amount from $600,000 does not change the award.",
         "Another $500,000 of local funds closes the $500,000 funding gap."]),
     # 14. The cost is exactly where the program maximum takes over ($1,200,000): that is the
     #     point costs stop raising the award (not the $1,000,000 where the State share took over).
     ("cost at the kink", app(eligible_cost=1_200_000, local_contribution=500_000), None, None, [
-        "Costs above $1,200,000 no longer raise the award (program maximum binds).",
-        "Each extra $1 of federal grant takes away $0.50 of award until $200,000, where funding need takes over.",
-        "Raising the local contribution from $500,000 does not change the award until $600,000, where funding "
-        "need takes over.",
-        "Any prior program funds would limit the award to $300,000 less those funds (prior-grant room).",
+        "Costs above $1,200,000 no longer raise the award (the program maximum holds the award down).",
+        "Each extra $1 of federal grant takes away $0.50 of award until $200,000, where what the project still lacks takes over.",
+        "Raising the local contribution from $500,000 does not change the award until $600,000, where what the "
+        "project still lacks takes over.",
+        "Any prior program funds would limit the award to $300,000 less those funds (the limit for earlier grantees).",
         "Another $100,000 of local funds closes the $100,000 funding gap."]),
     # 15. Match as a condition with the Board exception: above $1,400,000 of cost the $700,000 of
     #     local funds miss the match and the exception's $100,000 property value holds the award;
-    #     costs last raised it up to $1,300,000 (funding need met the program maximum there).
+    #     costs last raised it up to $1,300,000 (what the project still lacks met the program maximum there).
     ("costs stop raising at the last rise", app(eligible_cost=2_000_000, local_contribution=700_000,
                                                 bpw_exception={"local_property_value": 100_000}),
      None, Readings(local_match_effect="condition"), [
-        "Costs above $1,300,000 no longer raise the award (value of local property binds).",
+        "Costs above $1,300,000 no longer raise the award (the value of the property made available locally holds the award down).",
         # at $600,000 of federal grant the match is met and the standard route's award appears at once
         "Raising the federal grant from $0 does not change the award until $600,000, where the award jumps to "
-        "$600,000 (program maximum).",
+        "$600,000 (the program maximum).",
         "Raising the local contribution from $700,000 does not change the award until $1,000,000, where "
-        "the award jumps to $600,000 (program maximum).",
+        "the award jumps to $600,000 (the program maximum).",
         # prior program funds are State funds used for the building: they close the exception (issue 26)
         "Any prior program funds would close the Board's exception (State funds would then have gone into the "
         "building) and cut the award to $0.",
         "On the Board's exception route, if the Board approves, each extra $1 of value of property made "
-        "available locally adds $1 of award until $600,000, where program maximum takes over.",
+        "available locally adds $1 of award until $600,000, where the program maximum takes over.",
         "Another $700,000 of local funds closes the $1,200,000 funding gap."]),
 ]
 
 
-# 16. A kink inside the next cent: with a 33.33% share the funding need ($300,000.01 less
+# 16. A kink inside the next cent: with a 33.33% share what the project still lacks ($300,000.01 less
 #     $200,010.01) meets the State share 0.49993 cents above the cost, so from the next cent on
-#     the share binds and each whole extra dollar adds $0.33 (not the funding need's $1); that
+#     the share binds and each whole extra dollar adds $0.33 (not what the project still lacks' $1); that
 #     kink is less than $1 away, so the sentence says what holds from it on, up to the next one.
 SENTENCES.append(("kink inside the next cent", Application("renovation", 30_000_001, local_contribution=20_001_001),
                   THIRD, None, [
-    "Each extra $1 of total cost of eligible work adds $0.33 of award until $1,800,180.02, where program maximum "
+    "Each extra $1 of total cost of eligible work adds $0.33 of award until $1,800,180.02, where the program maximum "
     "takes over.",
     "Each extra $1 of federal grant takes away $1 of award until $99,990, where the award reaches $0.",
     "Each extra $1 of local contribution takes away $1 of award until $300,000.01, where the award reaches $0.",
-    "Prior program funds above $200,010 would start to cut the award (prior-grant room)."]))
+    "Prior program funds above $200,010 would start to cut the award (the limit for earlier grantees)."]))
 
 
 def drop_case(property_value: str) -> Application:
     """Match as a condition: $150,000 of local funds meet the match up to $300,000 of cost; at
     $300,000.01 the standard award ($150,000 there) is gone and the exception's property value
-    holds it. From $299,999.50 the funding need would reach $150,000.01 at that cent, so a
+    holds it. From $299,999.50 what the project still lacks would reach $150,000.01 at that cent, so a
     property value $1 below that ($149,999.01) is no drop, one cent less ($149,999) is."""
     return app(eligible_cost="299999.50", local_contribution=150_000,
                bpw_exception={"local_property_value": property_value})
@@ -381,18 +381,18 @@ def drop_case(property_value: str) -> Application:
 DROP_REST = [
     "Each extra $1 of federal grant takes away $1 of award until $149,999.50, where the award reaches $0.",
     "Each extra $1 of local contribution takes away $1 of award until $299,999.50, where the award reaches $0.",
-    "Prior program funds above $150,000.50 would start to cut the award (prior-grant room).",
+    "Prior program funds above $150,000.50 would start to cut the award (the limit for earlier grantees).",
 ]
 
 
 SENTENCES += [
     # a fall of $1 within a dollar of the input is no change point: what holds from it on is said
     ("a fall of exactly $1 is no drop", drop_case("149999.01"), None, Readings(local_match_effect="condition"), [
-        "Costs above $300,000.01 no longer raise the award (value of local property binds).", *DROP_REST,
+        "Costs above $300,000.01 no longer raise the award (the value of the property made available locally holds the award down).", *DROP_REST,
         "Raising the value of property made available locally from $149,999.01 does not change the award."]),
     ("a fall of $1.01 is a drop", drop_case("149999.00"), None, Readings(local_match_effect="condition"), [
         "Each extra $1 of total cost of eligible work adds $1 of award until $300,000.01, where the award drops "
-        "to $149,999 (value of local property).", *DROP_REST,
+        "to $149,999 (the value of the property made available locally).", *DROP_REST,
         "Raising the value of property made available locally from $149,999 does not change the award."]),
 ]
 
@@ -404,9 +404,9 @@ def test_what_would_change_whole_sentences(name, application, rs, readings, want
 
 @pytest.mark.parametrize("amount,sentence", [
     # The award equals the $300,000 ceiling: any prior funds limit it.
-    (60_000_000, "Any prior program funds would limit the award to $300,000 less those funds (prior-grant room)."),
+    (60_000_000, "Any prior program funds would limit the award to $300,000 less those funds (the limit for earlier grantees)."),
     # One cent below the ceiling: prior funds above one cent cut it.
-    (59_999_998, "Prior program funds above $0.01 would start to cut the award (prior-grant room)."),
+    (59_999_998, "Prior program funds above $0.01 would start to cut the award (the limit for earlier grantees)."),
 ])
 def test_prior_funds_sentence_at_the_ceiling(amount, sentence):
     # Renovation, cost `amount` cents, half of it local: the award is the other half.
@@ -422,7 +422,7 @@ def test_describe_each_trend_of_one_cap(slope, words):
     bp = Breakpoint(120_000_000, Fraction(120_000_000), 60_000_000, ("program_max",), ("program_max",),
                     "standard", "standard", Fraction(0), slope)
     assert describe(bp, "eligible_cost") == f"The award {words} at $1,200,000 of total cost of eligible work " \
-                                            f"(program maximum)"
+                                            f"(the program maximum)"
 
 
 def test_prior_funds_sweep_under_a_variant_ceiling():
@@ -487,16 +487,16 @@ def test_drawing_of_a_jump_next_to_the_range_start(lo, points, segments):
 
 def test_room_takes_over_at_two_cents_of_prior_funds():
     # Half of $599,999.96 is $299,999.98: the room is larger at one cent of prior funds and equal
-    # at two; it binds from two cents on.
+    # at two; it holds the award down from two cents on.
     s = sweep(app(eligible_cost="599999.96"), "prior_program_funds", 0, 1000)
     assert [(b.value, b.exact, b.award, b.binding_before, b.binding_after) for b in s.breakpoints] == [
         (2, Fraction(2), 29_999_998, ("cost_share",), ("prior_grant_room",))]
 
 
 def test_every_pair_of_cap_lines_is_crossed():
-    # $700,000 of local funds: the funding need (cost less $700,000) binds from $700,000 of cost
+    # $700,000 of local funds: what the project still lacks (cost less $700,000) holds the award down from $700,000 of cost
     # until it meets the program maximum at $1,300,000 (the State share, half the cost, is
-    # larger there); a large request adds a fourth line that never binds.
+    # larger there); a large request adds a fourth line that never holds the award down.
     a = app(eligible_cost=1_000_000, local_contribution=700_000, requested_amount=10_000_000)
     s = sweep(a, "eligible_cost", 0, 300_000_000)
     assert [(b.value, b.binding_before, b.binding_after) for b in s.breakpoints] == [
@@ -626,7 +626,7 @@ def test_what_would_change_under_a_variant_ruleset():
     from core.law.rulesets import load
     a = app(eligible_cost=1_000_000, local_contribution=500_000)
     assert what_would_change(a, load("cap-800k"))[0] == (
-        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,600,000, where program maximum "
+        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,600,000, where the program maximum "
         "takes over.")
 
 

@@ -153,8 +153,8 @@ def test_explanation_steps_name_provisions_and_numbers():
     assert provisions == ["federal_first", "program_max", "funding_need", "cost_share", "award"]
     assert result.steps[0].text == ("The $400,000 federal grant is applied first, leaving $600,000 of the "
                                     "$1,000,000 cost of eligible work.")
-    assert result.steps[-1].text == ("The award is the least of these limits: $300,000. Binding: State share "
-                                     "limit and funding need (both $300,000).")
+    assert result.steps[-1].text == ("The award is the least of these limits: $300,000. Held down by the State's "
+                                     "share of the cost and what the project still lacks (both $300,000).")
 
 
 def test_variant_ruleset_changes_cap_and_is_labelled():
@@ -173,8 +173,8 @@ def test_to_dict_is_json_safe_with_two_decimals():
 
 
 # $2,000,000 of work with $1,300,000 local: the project lacks $700,000. Under the regulation the
-# $600,000 program maximum binds, so no switch of a reading changes the award; under the
-# cap-800k variant the funding need binds ($700,000) and dropping it gives the $800,000 cap.
+# $600,000 program maximum holds the award down, so no switch of a reading changes the award; under the
+# cap-800k variant what the project still lacks binds ($700,000) and dropping it gives the $800,000 cap.
 NEED_BINDS_UNDER_VARIANT = dict(eligible_cost=2_000_000, local_contribution=1_300_000)
 
 
@@ -230,10 +230,10 @@ def test_award_other_readings_reuse_the_award_itself(monkeypatch):
     # A federal grant of one cent is a federal grant: the share is of the remainder.
     (dict(eligible_cost=1_000_000, federal_grant="0.01", local_contribution=500_000),
      "The State share may not exceed 50% of the $999,999.99 of the cost of eligible work remaining after the "
-     "federal grant: $499,999.99 (State share limit, rounded down to the cent)."),
+     "federal grant: $499,999.99 (rounded down to the cent)."),
     # Nothing to share: a federal grant on a $0 cost leaves nothing "remaining after" it.
     (dict(eligible_cost=0, federal_grant=100),
-     "The State share may not exceed 50% of the $0 cost of eligible work: $0 (State share limit, rounded down "
+     "The State share may not exceed 50% of the $0 cost of eligible work: $0 (rounded down "
      "to the cent)."),
 ], ids=["one-cent-federal-grant", "zero-cost"])
 def test_cost_share_step_at_the_edges_of_the_federal_grant(fields, cost_share):
@@ -243,12 +243,9 @@ def test_cost_share_step_at_the_edges_of_the_federal_grant(fields, cost_share):
 
 WHOLE = ("The State share may not exceed 50% of the whole $1,000,000 cost of eligible work (under the reading "
          "“§F is the top-up for earlier grantees”, for additional eligible work “§F” lifts the limit on the "
-         "remainder after the federal grant): $500,000 (State share limit, rounded down to the cent).")
+         "remainder after the federal grant): $500,000 (rounded down to the cent).")
 
-
-PLAIN_ZERO = ("The State share may not exceed 50% of the $0 cost of eligible work: $0 (State share limit, "
-              "rounded down to the cent).")
-
+PLAIN_ZERO = "The State share may not exceed 50% of the $0 cost of eligible work: $0 (rounded down to the cent)."
 
 @pytest.mark.parametrize("fields,reading,cost_share", [
     (dict(eligible_cost=1_000_000, federal_grant=600_000, prior_program_funds=10_000), "prior_grant", WHOLE),
@@ -257,7 +254,7 @@ PLAIN_ZERO = ("The State share may not exceed 50% of the $0 cost of eligible wor
     # federal law to the contrary: the whole cost, but not because of §F
     (dict(eligible_cost=1_000_000, federal_grant=600_000, prior_program_funds=10_000, federal_law_contrary=True),
      "prior_grant", "The State share may not exceed 50% of the whole $1,000,000 cost of eligible work (the "
-                    "federal grant is not applied first): $500,000 (State share limit, rounded down to the cent)."),
+                    "federal grant is not applied first): $500,000 (rounded down to the cent)."),
     # no prior funds, or the default reading: §F does not apply, even where the share's base is the whole cost
     (dict(eligible_cost=0, federal_grant=100), "prior_grant", PLAIN_ZERO),
     (dict(eligible_cost=0, federal_grant=100, prior_program_funds=100), "board_exception", PLAIN_ZERO),
@@ -275,7 +272,7 @@ def test_federal_grant_of_one_cent_covering_a_cost_of_one_cent():
 
 def test_binding_text_of_no_cap():
     assert binding_text((), {}) == "none"
-    assert binding_text(("program_max",), {"program_max": 60_000_000}) == "program maximum ($600,000)"
+    assert binding_text(("program_max",), {"program_max": 60_000_000}) == "the program maximum ($600,000)"
 
 
 def test_property_value_condition_on_both_sides_of_the_grant():
@@ -340,7 +337,7 @@ BOUNDARIES = [
      "standard", "0.01", "0.01", {"local_match": "fail"}),
     ("match-rounded-up-met", dict(eligible_cost="0.03", local_contribution="0.02"), "0.01",
      ("cost_share", "funding_need"), "standard", "0.00", "0.00", {"local_match": "pass"}),
-    # Funding need: local equal to the remaining cost leaves nothing; more never goes below zero.
+    # What the project still lacks: local equal to the remaining cost leaves nothing; more never goes below zero.
     ("need-zero", dict(eligible_cost=1_000_000, local_contribution=1_000_000), "0.00", ("funding_need",),
      "standard", "0.00", "0.00", {"fully_funded": "pass"}),
     ("need-below-zero", dict(eligible_cost=1_000_000, local_contribution=1_000_001), "0.00", ("funding_need",),
@@ -377,7 +374,7 @@ BOUNDARIES = [
      ("cost_share", "funding_need"), "standard", "0.00", "0.00", {"federal_exceeds_cost": "warning"}),
     ("federal-zero-cost-zero", dict(eligible_cost=0), "0.00", ("cost_share", "funding_need"), "standard",
      "0.00", "0.00", {"federal_exceeds_cost": "pass", "fully_funded": "pass", "local_match": "pass"}),
-    # Federal law contrary: the State grant comes first, so the local match and the funding need are
+    # Federal law contrary: the State grant comes first, so the local match and what the project still lacks are
     # measured on the whole cost, like the State share (docs/rules.md, step 1).
     ("federal-contrary", dict(eligible_cost=1_000_000, federal_grant=200_000, federal_law_contrary=True),
      "500000.00", ("cost_share",), "standard", "500000.00", "300000.00", {}),
@@ -423,7 +420,7 @@ def test_check_sentences_at_the_edges():
 
 def test_binding_text_of_three_caps():
     a = evaluate(app(eligible_cost=1_200_000, local_contribution=600_000))
-    assert a.binding_text == "program maximum, State share limit and funding need (all $600,000)"
+    assert a.binding_text == "the program maximum, the State's share of the cost and what the project still lacks (all $600,000)"
     assert a.to_dict()["binding_text"] == a.binding_text
 
 
@@ -456,9 +453,9 @@ def test_wording_of_types_and_binding():
     from core.law.provisions import PROVISION
     assert "conversion, renovation or planning, design and construction" in PROVISION["bpw_exception"].text
     assert binding_text(("cost_share", "funding_need"), {"cost_share": 50_000_000, "funding_need": 50_000_000}) \
-        == "State share limit and funding need (both $500,000)"
+        == "the State's share of the cost and what the project still lacks (both $500,000)"
     a = evaluate(conversion(project_type="master_plan", eligible_cost=40_000, local_contribution=20_000))
-    assert a.steps[1].text == "A grant for a master plan may not exceed $15,000 (program maximum)."
+    assert a.steps[1].text == "A grant for a master plan may not exceed $15,000 (the program maximum)."
 
 
 # Boundaries random runs have found or could miss, pinned so that no run passes by luck

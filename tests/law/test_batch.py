@@ -214,7 +214,7 @@ def test_a_table_is_evaluated_under_the_ruleset_and_readings_given():
                          ("500000.00", "cost_share", "standard", "500000.00", "500000.00", "")]),
         (load("cap-800k"), DEFAULT, [("800000.00", "program_max", "standard", "0.00", "200000.00", ""),
                                      ("500000.00", "cost_share", "standard", "500000.00", "500000.00", "")]),
-        # A short local match is a condition: no award on the standard route, held by the local match.
+        # A short local match is a condition: no award on the standard route, held down by the local match.
         (None, Readings(local_match_effect="condition"),
          [("600000.00", "program_max", "standard", "0.00", "400000.00", ""),
           ("0.00", "local_match", "standard", "500000.00", "1000000.00", "")]),
@@ -233,7 +233,7 @@ def test_whole_cost_share_under_f_reference_prior_grant_in_batch():
         {"project_type": "renovation", "eligible_cost": "1000000", "federal_grant": "400000",
          "federal_law_contrary": "yes"},
         # prior funds of one cent, federal law not contrary: 50% of $500,000 ($250,000) is above the
-        # $200,000 still lacking, so the funding need holds it (the remainder's 50% would be $100,000)
+        # $200,000 still lacking, so what the project still lacks holds it (the remainder's 50% would be $100,000)
         {"project_type": "renovation", "eligible_cost": "500000", "federal_grant": "300000",
          "prior_program_funds": "0.01"},
         # neither: 50% of the remainder
@@ -242,7 +242,7 @@ def test_whole_cost_share_under_f_reference_prior_grant_in_batch():
         {"project_type": "renovation", "eligible_cost": "500000", "federal_grant": "300000",
          "prior_program_funds": "0.01", "federal_law_contrary": "yes"},
     ]
-    # (With federal law contrary the local match and the funding need are of the whole cost too.)
+    # (With federal law contrary the local match and what the project still lacks are of the whole cost too.)
     expected = [("500000.00", "cost_share", "standard", "500000.00", "100000.00", ""),
                 ("200000.00", "funding_need", "standard", "100000.00", "0.00", ""),
                 ("100000.00", "cost_share", "standard", "100000.00", "100000.00", ""),
@@ -442,7 +442,7 @@ BOUNDARIES = [
      "standard", "0.01", "0.01", {"local_match": "fail"}),
     ("match-rounded-up-met", dict(eligible_cost="0.03", local_contribution="0.02"), "0.01",
      ("cost_share", "funding_need"), "standard", "0.00", "0.00", {"local_match": "pass"}),
-    # Funding need: local equal to the remaining cost leaves nothing; more never goes below zero.
+    # What the project still lacks: local equal to the remaining cost leaves nothing; more never goes below zero.
     ("need-zero", dict(eligible_cost=1_000_000, local_contribution=1_000_000), "0.00", ("funding_need",),
      "standard", "0.00", "0.00", {"fully_funded": "pass"}),
     ("need-below-zero", dict(eligible_cost=1_000_000, local_contribution=1_000_001), "0.00", ("funding_need",),
@@ -479,7 +479,7 @@ BOUNDARIES = [
      ("cost_share", "funding_need"), "standard", "0.00", "0.00", {"federal_exceeds_cost": "warning"}),
     ("federal-zero-cost-zero", dict(eligible_cost=0), "0.00", ("cost_share", "funding_need"), "standard",
      "0.00", "0.00", {"federal_exceeds_cost": "pass", "fully_funded": "pass", "local_match": "pass"}),
-    # Federal law contrary: the State grant comes first, so the local match and the funding need are
+    # Federal law contrary: the State grant comes first, so the local match and what the project still lacks are
     # measured on the whole cost, like the State share (docs/rules.md, step 1).
     ("federal-contrary", dict(eligible_cost=1_000_000, federal_grant=200_000, federal_law_contrary=True),
      "500000.00", ("cost_share",), "standard", "500000.00", "300000.00", {}),

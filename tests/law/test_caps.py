@@ -170,7 +170,7 @@ def test_other_readings_name_each_switch_that_changes_the_award():
     app = Application.from_dict(dict(project_type="renovation", eligible_cost=1_000_000, federal_grant=400_000,
                                      local_contribution=100_000, prior_program_funds=100_000))
     a = evaluate(app)
-    assert a.amount == 20_000_000  # prior-grant room 200,000 binds below the 300,000 share of the remainder
+    assert a.amount == 20_000_000  # the limit for earlier grantees 200,000 binds below the 300,000 share of the remainder
     others = {o["reading"]: o for o in other_readings(app)}
     assert set(others) == {"local_match_effect"}
     assert others["local_match_effect"]["award"] == 0
@@ -188,7 +188,7 @@ def test_f_reference_prior_grant_lifts_the_remainder_limit_for_additional_work()
     assert evaluate(app).amount == 20_000_000             # 50% of the $400,000 remainder
     rd = R.parse(["f_reference=prior_grant"])
     a = evaluate(app, readings=rd)
-    assert a.amount == 29_000_000                         # prior-grant room; 50% of $1,000,000 no longer binds
+    assert a.amount == 29_000_000                         # the limit for earlier grantees; 50% of $1,000,000 no longer binds
     assert a.binding == ("prior_grant_room",)
 
 
@@ -225,7 +225,7 @@ def test_defect_1_the_cost_binds_on_the_exception_route():
     a = _award({"project_type": "renovation", "eligible_cost": "500000",
                 "bpw_exception": {"local_property_value": "1000000"}}, "funding_need_cap=none")
     assert (a.amount, a.binding, a.route) == (50_000_000, ("full_cost",), "bpw_exception")
-    assert a.binding_text == "cost of eligible work ($500,000)"
+    assert a.binding_text == "the cost of the eligible work ($500,000)"
 
 
 def test_defect_2_federal_law_contrary_measures_the_need_and_the_match_on_the_whole_cost():
@@ -239,7 +239,7 @@ def test_defect_2_federal_law_contrary_measures_the_need_and_the_match_on_the_wh
     assert texts["federal_first"].startswith("Federal law requires otherwise, so the $500,000 federal grant is not "
                                              "applied first: the State grant comes before it")
     assert texts["funding_need"] == ("Before the federal grant, with $500,000 of local contributions, the project "
-                                     "still lacks $500,000; the State does not pay more than that (funding need).")
+                                     "still lacks $500,000; the State does not pay more than what the project still lacks.")
 
 
 def test_defect_3_prior_program_funds_close_the_exception_in_words_that_say_why():

@@ -161,11 +161,11 @@ def test_goldens_say_what_the_issue_names():
     steps = {s["provision"]: s["text"] for s in load("odd_cents")["evaluate"]["steps"]}
     assert steps["cost_share"] == ("The State share may not exceed 50% of the $333,333.31 of the cost of eligible "
                                    "work remaining after the federal grant: $166,666.65 "
-                                   "(State share limit, rounded down to the cent).")
+                                   "(rounded down to the cent).")
     assert load("rules_4")["what_would_change"][3] == (
-        "Prior program funds above $200,000 would start to cut the award (prior-grant room).")
+        "Prior program funds above $200,000 would start to cut the award (the limit for earlier grantees).")
     assert load("rules_1")["what_would_change"][3] == (
-        "Any prior program funds would limit the award to $300,000 less those funds (prior-grant room).")
+        "Any prior program funds would limit the award to $300,000 less those funds (the limit for earlier grantees).")
     assert load("rules_2")["what_would_change"][-1] == (
         "Another $900,000 of local funds closes the $900,000 funding gap.")
     assert load("rules_6")["what_would_change"][-1] == (

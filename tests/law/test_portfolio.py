@@ -134,7 +134,7 @@ def test_variant_cost_insight():
     df = read_sample()
     r = run(df, 400_000_000)
     lines = insight(r, load(), load("cap-800k"))
-    assert any(line.startswith("7 of 20 are held by the $600,000 program maximum") for line in lines)
+    assert any(line.startswith("7 of 20 are held down by the $600,000 program maximum") for line in lines)
     assert "more" in lines[-1] and "variant, not the regulation in force" in lines[-1]
 
 
@@ -200,9 +200,9 @@ def test_master_plans_are_not_said_to_be_held_by_the_600k_maximum():
                        {"name": "Centre B", "project_type": "conversion", "eligible_cost": "3000000",
                         "local_contribution": "1500000"}])
     lines = insight(run(df, 100_000_000), load())
-    assert "2 of 2 are held by the program maximum: 1 at $600,000, 1 master plan at $15,000." in lines
+    assert "2 of 2 are held down by the program maximum: 1 at $600,000, 1 master plan at $15,000." in lines
     lines = insight(run(df.iloc[:1], 100_000_000), load())
-    assert "1 of 1 are held by the $15,000 program maximum for a master plan." in lines
+    assert "1 of 1 are held down by the $15,000 program maximum for a master plan." in lines
 
 
 def test_no_requested_amount_named_is_not_requested_zero():
@@ -369,22 +369,22 @@ def test_findings_say_totals_caps_and_variants_in_words_exactly():
         "5 applications; requested $1,100,000 in total (by the 2 that named an amount).",
         "Maximum awards under The regulation in force: $1,630,000. Allocated: $1,000,000 of the $1,000,000 budget. "
         "Unfunded: $630,000.",
-        "4 of 5 are held by the program maximum: 2 at $600,000, 2 master plans at $15,000.",
-        "1 of 5 are held by the requested amount."]
+        "4 of 5 are held down by the program maximum: 2 at $600,000, 2 master plans at $15,000.",
+        "1 of 5 are held down by the amount requested."]
     cheaper = load().with_changes("cheap", "Cap at $100,000", {"capital_cap": "100000"})
     assert insight(r, load(), cheaper)[-1] == ("Under Cap at $100,000 (variant, not the regulation in force), the "
                                                "maximum awards would total $330,000: $1,300,000 less.")
     assert insight(r, load(), load())[-1] == ("Under The regulation in force, the maximum awards would total "
                                               "$1,630,000: $0 more.")
     one_plan = run(df.iloc[[0, 2]], 0)
-    assert insight(one_plan, load())[2] == ("2 of 2 are held by the program maximum: 1 at $600,000, 1 master plan "
+    assert insight(one_plan, load())[2] == ("2 of 2 are held down by the program maximum: 1 at $600,000, 1 master plan "
                                             "at $15,000.")
     plans = run(df.iloc[[2, 3]], 0)
     assert insight(plans, load())[:3] == ["2 applications; no requested amount was named.",
                                           "Maximum awards under The regulation in force: $30,000. Allocated: $0 of "
                                           "the $0 budget. Unfunded: $30,000.",
-                                          "2 of 2 are held by the $15,000 program maximum for a master plan."]
-    assert insight(run(df.iloc[[1]], 0), load())[2] == "1 of 1 are held by the requested amount."   # no cap skipped
+                                          "2 of 2 are held down by the $15,000 program maximum for a master plan."]
+    assert insight(run(df.iloc[[1]], 0), load())[2] == "1 of 1 are held down by the amount requested."   # no cap skipped
 
 
 def test_the_boards_discretion_is_said_for_one_and_for_several():

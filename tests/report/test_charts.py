@@ -49,7 +49,7 @@ def test_headroom_colours_each_cap_and_hatches_the_binding_one():
     bar = charts.headroom_figure(AWARD).data[0]
     assert list(bar.marker.color) == [charts.CAP_COLORS[c] for c in AWARD.caps]
     assert list(bar.marker.pattern.shape) == ["/" if c in AWARD.binding else "" for c in AWARD.caps]
-    assert [t for t in bar.text if t.endswith("binding")] == ["$600,000, binding"]
+    assert [t for t in bar.text if t.endswith("holds it down")] == ["$600,000, holds it down"]
 
 
 def test_two_caps_at_one_value_are_drawn_apart():
@@ -69,14 +69,14 @@ def test_presentation_type_is_large():
 
 
 def test_chart_sentences():
-    assert chart_text.headroom(AWARD)[0] == ("Program maximum binds: award $600,000, $800,000 below the State share "
-                                             "limit. Route: Standard route (50% State share).")
+    assert chart_text.headroom(AWARD)[0] == ("The program maximum holds the award down: award $600,000, $800,000 below the State's share "
+                                             "of the cost. Route: Standard route (50% State share).")
     assert chart_text.waterfall(AWARD)[0] == (
         "Of the $3,000,000 cost of eligible work, the federal grant $200,000, the State grant $600,000 and the "
         "local contribution $1,000,000 leave a funding gap of $1,200,000.")
     rows = chart_text.headroom(AWARD)[1]
-    assert rows[0] == {"Cap": "Program maximum", "Amount": "$600,000", "Headroom above the award": "$0",
-                       "Binding": "yes"}
+    assert rows[0] == {"Limit": "Program maximum", "Amount": "$600,000", "Headroom above the award": "$0",
+                       "Holds the award down": "yes"}
 
 
 @settings(max_examples=60, deadline=None)

@@ -29,7 +29,7 @@ def test_compare_rows_of_different_awards_never_show_identical_inputs(a1, a2, r1
     from core.report.compare import COLUMNS, table
     x, y = evaluate(a1, readings=r1), evaluate(a2, readings=r2)
     df = table([("one", x), ("two", y)])
-    inputs = [c for c in COLUMNS if c not in ("State grant award", "Binding", "Route", "Local match shortfall",
+    inputs = [c for c in COLUMNS if c not in ("State grant award", "Held down by", "Route", "Local match shortfall",
                                               "Funding gap")]
     if x.amount != y.amount:
         assert not df.iloc[0][inputs].equals(df.iloc[1][inputs])

@@ -25,7 +25,7 @@ def report(**kw):
 
 def test_html_holds_award_binding_citations_and_escapes_user_text():
     doc = render(report())
-    assert "$600,000" in doc and "program maximum ($600,000)" in doc
+    assert "$600,000" in doc and "the program maximum ($600,000)" in doc
     assert "A grant for conversion, acquisition, renovation, equipment, or construction may not exceed $600,000." in doc
     assert "Interpretations applied" in doc and "Policy variant" in doc and "698739a14092" in doc
     assert EVIL not in doc and "&lt;img src=x onerror=alert(1)&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in doc
@@ -50,9 +50,9 @@ def test_each_scenario_lists_the_readings_that_would_change_its_award_in_words()
     text = _text(render(Report([Item("Exception", evaluate(exception)), Item("Short match", evaluate(short)),
                                 Item("Plain", evaluate(SMALL))])))
     assert ("Readings that would change this award What &quot;§F&quot; refers to: read as “§F is the top-up for "
-            "earlier grantees”, the award would be $300,000 (State share limit).") in text
-    assert ("What a short local match does: read as “A condition of any award”, the award would be $0 (local match "
-            "condition).") in text
+            "earlier grantees”, the award would be $300,000 (the State&#x27;s share of the cost).") in text
+    assert ("What a short local match does: read as “A condition of any award”, the award would be $0 (the local "
+            "match requirement).") in text
     assert text.count("No single other reading of the regulation changes this award.") == 1
 
 
@@ -61,18 +61,18 @@ def test_one_citation_per_cap_on_every_surface_and_no_internal_ids_where_people_
     a = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": 1_000_000,
                                         "federal_grant": 400_000, "local_contribution": 300_000}))
     doc = render(Report([Item("With a federal grant", a)]))
-    assert source_words(a) == ("§E State share of the cost remaining after the federal grant; Funding need (an "
-                               "interpretation: no sentence says it)")
+    assert source_words(a) == ("§E State share of the cost remaining after the federal grant; What the project still lacks (no "
+                               "sentence says it: this tool's reading of the whole)")
     text = _text(doc)
-    assert "From: " + source_words(a) in text
+    assert "In the regulation: " + source_words(a).replace("'", "&#x27;") in text
     assert "§E State share of the cost remaining after the federal grant If a federal grant is applied" in text
-    assert "§C" not in text.split("The regulation's sentences for the caps that bind")[1].split("Interpretations")[0]
+    assert "§C" not in text.split("The regulation's sentences for the limits that hold the awards down")[1].split("Interpretations")[0]
     # ids only in the table of names the data files use, each beside its label
     people, programs = text.split("For programs: the names used in the data files")
     for internal in ("program_max", "cost_share", "funding_need", "f_reference", "board_exception", "bpw_exception",
                      "local_match_effect", "id regulation"):
         assert internal not in people, internal
-    assert "State share limit cost_share" in programs and "What &quot;§F&quot; refers to f_reference" in programs
+    assert "State&#x27;s share of the cost cost_share" in programs and "What &quot;§F&quot; refers to f_reference" in programs
     assert people.count("Paragraph letters are inferred") == 1   # once, under the title
     assert "§E, with a federal grant applied, 50% of the cost remaining after it" in people
 

@@ -25,7 +25,7 @@ def award(at) -> str:
 
 
 def binding(at) -> str:
-    return next(m.value for m in at.markdown if m.value.startswith("**Binding:**"))
+    return next(m.value for m in at.markdown if m.value.startswith("**Held down by**"))
 
 
 def save(at, name: str, notes: str = "") -> AppTest:

@@ -115,8 +115,8 @@ def test_portfolio_table_in_peoples_words():
     assert list(df["Rank"]) == sorted(df["Rank"])
     assert all(v.startswith("$") and "," in v or v == "$0" for v in df["Maximum award"])
     assert not any("_" in v or ";" in v for v in df["Held down by"])
-    assert set(df["Held down by"]) <= {"program maximum", "State share limit", "funding need", "prior-grant room",
-                                       "requested amount", "property value"} | {
+    assert set(df["Held down by"]) <= {"the program maximum", "the State's share of the cost", "what the project still lacks", "the limit for earlier grantees",
+                                       "the amount requested", "property value"} | {
         v for v in df["Held down by"] if " and " in v}
     assert not any(t in {"acquisition", "renovation"} for t in df["Project type"])
 
@@ -184,23 +184,23 @@ def test_python_dashboard_prints_the_hint_and_serves(tmp_path):
 
 
 def test_sweep_legend_says_what_the_breakpoint_list_says():
-    """A segment where only the State share limit binds is not labelled with the tie before it."""
-    from core.law.analysis import caps_words, describe, sweep
+    """A segment where only the State's share of the cost binds is not labelled with the tie before it."""
+    from core.law.analysis import first_up, caps_words, describe, sweep
     from core.law.application import Application
     from core.report.charts import sweep_figure
     app = Application(project_type="renovation", eligible_cost=100_000_000, federal_grant=20_000_000,
-                      local_contribution=50_000_000)   # a tie segment, then the State share limit alone
+                      local_contribution=50_000_000)   # a tie segment, then the State's share of the cost alone
     sw = sweep(app, "eligible_cost", 0, 500_000_000, load())
     assert {tuple(cap) for *_, cap in sw.segments} >= {("cost_share",), ("cost_share", "funding_need")}
     fig = sweep_figure([("The regulation in force", sw)], "Total cost of eligible work")
     legend = {t.name for t in fig.data if t.showlegend is not False and t.name}
     for bp in sw.breakpoints:
         words = describe(bp, "eligible_cost")
-        for verb in (" binds from ", " bind from "):
+        for verb in (" holds the award down from ", " hold the award down from "):
             if verb in words:
-                assert f"{words.split(verb)[0]} {verb.split()[0]}" in legend, (words, legend)
-    assert {f"{caps_words(cap).capitalize()} {'binds' if len(cap) == 1 else 'bind'}" for *_, cap in sw.segments} \
-        == legend
+                assert f"{words.split(verb)[0]} {verb.strip().removesuffix(' from')}" in legend, (words, legend)
+    assert {f"{first_up(caps_words(cap))} {'holds' if len(cap) == 1 else 'hold'} the award down"
+            for *_, cap in sw.segments} == legend
 
 
 def test_report_shows_the_edition_and_keeps_the_fingerprint():

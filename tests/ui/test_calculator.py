@@ -12,7 +12,7 @@ def test_opens_on_the_default_example():
     at = app()
     assert not at.exception
     assert award(at) == "$500,000"
-    assert "State share limit and funding need \\(both \\$500,000\\)" in binding(at)
+    assert "the State's share of the cost and what the project still lacks \\(both \\$500,000\\)" in binding(at)
     inputs = Panel(at)
     assert inputs.title() == "The application"
     assert [(f["id"], f["label"]) for f in inputs.fields.values()] == [
@@ -38,7 +38,7 @@ def test_cost_slider_changes_award_and_binding():
     at = app()
     Panel(at).move("eligible_cost", 3_000_000)
     assert award(at) == "$600,000"
-    assert "program maximum \\(\\$600,000\\)" in binding(at)
+    assert "the program maximum \\(\\$600,000\\)" in binding(at)
     assert Panel(at)["eligible_cost"]["text"] == "3,000,000"
     assert at.query_params["eligible_cost"] == "3000000"
 
@@ -73,9 +73,9 @@ def test_typed_value_beyond_the_slider_is_not_clipped():
 
 
 @pytest.mark.parametrize("key,value,expected,words", [
-    ("federal_grant", 400_000, "$300,000", "State share limit and funding need"),
-    ("local_contribution", 900_000, "$100,000", "funding need \\(\\$100,000\\)"),
-    ("prior_program_funds", 250_000, "$50,000", "prior\\-grant room \\(\\$50,000\\)"),
+    ("federal_grant", 400_000, "$300,000", "the State's share of the cost and what the project still lacks"),
+    ("local_contribution", 900_000, "$100,000", "what the project still lacks \\(\\$100,000\\)"),
+    ("prior_program_funds", 250_000, "$50,000", "the limit for earlier grantees \\(\\$50,000\\)"),
 ])
 def test_each_input_changes_award(key, value, expected, words):
     at = app()
@@ -103,7 +103,7 @@ def test_requested_amount_toggle():
     assert list(inputs.fields)[6] == "requested_amount"       # right under its switch
     inputs.type("requested_amount", "123,456.78")
     assert award(at) == "$123,456.78"
-    assert "requested amount" in binding(at)
+    assert "the amount requested" in binding(at)
     assert at.query_params["requested_amount"] == "123456.78"
 
 
@@ -222,28 +222,28 @@ def test_checks_explanation_and_what_would_change_follow_every_move():
         ("Pass", "check_circle", "Local match"), ("Pass", "check_circle", "Fully funded"),
         ("Pass", "check_circle", "Federal grant within the cost")]
     assert d["checks"][0]["message"] == "Local contributions of $500,000 meet the 50% match of $500,000."
-    assert [s["source"] for s in d["steps"]] == ["Federal grant applied first", "Program maximum", "Funding need",
+    assert [s["source"] for s in d["steps"]] == ["Federal grant applied first", "Program maximum", "What the project still lacks",
                                                  "State share of the cost", "Result"]
-    assert d["steps"][-1] == {"text": "The award is the least of these limits: $500,000. Binding: State share limit "
-                                      "and funding need (both $500,000).", "source": "Result", "quote": None}
+    assert d["steps"][-1] == {"text": "The award is the least of these limits: $500,000. Held down by the State's share of the cost "
+                                      "and what the project still lacks (both $500,000).", "source": "Result", "quote": None}
     assert d["steps"][1]["quote"] == ("§A Program maximum: “A grant for conversion, acquisition, renovation, "
                                       "equipment, or construction may not exceed $600,000.”")
-    assert d["steps"][2]["quote"].startswith("Funding need: no sentence of the regulation says this. Interpretation: ")
+    assert d["steps"][2]["quote"].startswith("What the project still lacks: no sentence of the regulation says this. Interpretation: ")
     assert d["changes"][0] == ("Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000, "
-                               "where program maximum takes over.")
+                               "where the program maximum takes over.")
     assert amounts(at) == {"Cost after federal grant": "$1,000,000", "Funding gap": "$0", "Local match shortfall": "$0"}
 
     Panel(at).move("eligible_cost", 1_300_000)
     d = details(at)
     assert [(c["label"], c["word"]) for c in d["checks"]][:2] == [("Local match", "Fail"), ("Fully funded", "Fail")]
-    assert d["steps"][-1]["text"] == "The award is the least of these limits: $600,000. Binding: program maximum ($600,000)."
-    assert d["changes"] == ["Costs above $1,200,000 no longer raise the award (program maximum binds).",
+    assert d["steps"][-1]["text"] == "The award is the least of these limits: $600,000. Held down by the program maximum ($600,000)."
+    assert d["changes"] == ["Costs above $1,200,000 no longer raise the award (the program maximum holds the award down).",
                             "Raising the federal grant from $0 does not change the award until $100,000, where "
-                            "State share limit takes over.",
+                            "the State's share of the cost takes over.",
                             "Raising the local contribution from $500,000 does not change the award until "
-                            "$700,000, where funding need takes over.",
+                            "$700,000, where what the project still lacks takes over.",
                             "Any prior program funds would limit the award to $300,000 less those funds "
-                            "(prior-grant room).",
+                            "(the limit for earlier grantees).",
                             "Another $200,000 of local funds closes the $200,000 funding gap."]
     assert amounts(at) == {"Cost after federal grant": "$1,300,000", "Funding gap": "$200,000",
                            "Local match shortfall": "$150,000"}
@@ -428,7 +428,7 @@ def test_the_charts_their_names_and_numbers_follow_every_move():
     default = evaluate(at.session_state["calc:shown"]["application"])
     shown = charts(at)
     assert [c["id"] for c in shown] == ["headroom", "waterfall"]
-    assert [c["title"] for c in shown] == ["Headroom on every cap: Standard route (50% State share)",
+    assert [c["title"] for c in shown] == ["Headroom under every limit: Standard route (50% State share)",
                                            "Where the money comes from"]
     assert (shown[0]["alt"], shown[0]["rows"]) == chart_text.headroom(default)
     assert (shown[1]["alt"], shown[1]["rows"]) == chart_text.waterfall(default)
@@ -443,8 +443,8 @@ def test_the_charts_their_names_and_numbers_follow_every_move():
     assert (shown[0]["alt"], shown[0]["rows"]) == chart_text.headroom(moved)
     assert (shown[1]["alt"], shown[1]["rows"]) == chart_text.waterfall(moved)
     assert shown[0]["figure"]["data"] == headroom_figure(moved, as_dict=True)["data"]
-    assert {"Cap": "Program maximum", "Amount": "$600,000", "Headroom above the award": "$0",
-            "Binding": "yes"} in shown[0]["rows"]
+    assert {"Limit": "Program maximum", "Amount": "$600,000", "Headroom above the award": "$0",
+            "Holds the award down": "yes"} in shown[0]["rows"]
 
 
 LINK = {"project_type": "renovation", "eligible_cost": "1000000", "federal_grant": "0",

@@ -43,7 +43,7 @@ def test_compare_shows_saved_scenarios_with_charts(db):
     to_compare(at)
     assert at.multiselect(key="w:cmp_names").value == ["<b>With federal</b>", "Base"]
     answers = at.table[0].value       # the answer first: its own table, before the inputs
-    assert list(answers.columns) == ["Scenario", "State grant award", "Binding", "Route", "Funding gap",
+    assert list(answers.columns) == ["Scenario", "State grant award", "Held down by", "Route", "Funding gap",
                                      "Local match shortfall"]
     # st.table reads each cell as Markdown: a name is a code span (shown as typed), ours escaped
     assert list(answers["Scenario"]) == ["` <b>With federal</b> `", "` Base `"]
@@ -97,7 +97,7 @@ def test_without_sign_in_everything_is_local_and_no_sign_in_shows(db):
     db.save("A", APP)
     at = compare()
     assert [b.label for b in at.button if b.label in ("Sign in", "Sign out")] == []
-    assert "Owner: local   Last changed by: local" in at.text[0].value
+    assert "Owner: you (this computer)   Last changed by: you (this computer)" in at.text[0].value
     assert not [c for c in at.caption if "Only its owner" in c.value]   # local owns everything here
 
 
@@ -106,7 +106,7 @@ def test_history_and_restore_an_earlier_version(db):
     db.save("A", APP.replace(federal_grant=10_000_00), overwrite=True)
     at = compare()
     rows = [r for r in at.dataframe if "Who" in r.value.columns][0].value.to_dict("records")
-    assert [(r["Who"], r["What"], r["Scenario"]) for r in rows] == [("local", "save", "A"), ("local", "overwrite", "A")]
+    assert [(r["Who"], r["What"], r["Scenario"]) for r in rows] == [("you (this computer)", "save", "A"), ("you (this computer)", "overwrite", "A")]
     version = at.selectbox(key="w:hist_event")
     assert version.options == [f"as it was after change #{rows[0]['#']}"]   # the last change is what it is now
     version.set_value(f"after change #{rows[0]['#']}").run()

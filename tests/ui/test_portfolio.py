@@ -12,10 +12,9 @@ def test_portfolio_page_sample_modes_and_weights():
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Allocated"] == "$4,000,000" and metrics["Budget"] == "$4,000,000"
     assert len(at.get("plotly_chart")) == 3
-    from core.law.rulesets import load
-    reg = load()   # the caption names the ruleset as the calculator does: title, edition, fingerprint
-    assert at.caption[0].value.replace("\\", "").endswith(
-        f"Ruleset: {reg.label}, {reg.edition} (fingerprint {reg.version}).")
+    from core.law.provisions import LAW_CAPTION
+    # the caption names the law as the calculator does (the edition and fingerprint: Rules page, exports)
+    assert at.caption[0].value.replace("\\", "").endswith(LAW_CAPTION)
     at.radio(key="w:pf_mode").set_value("pro-rata").run()
     at.slider(key="w:pf_w:density").set_value(3.0).run()
     at.selectbox(key="w:pf_variant").set_value("cap-800k").run()

@@ -17,14 +17,14 @@ def texts(at):
 def test_the_award_says_what_the_other_reading_would_allow_and_switches():
     at = run(EX6)
     assert award(at) == "$50,000"
-    assert any("What a short local match does: read as “A condition of any award”, the award would be $0 (local "
-               "match condition)." in t for t in texts(at))
+    assert any("What a short local match does: read as “A condition of any award”, the award would be $0 (the local "
+               "match requirement)." in t for t in texts(at))
     assert any("most the State may give under the regulation; the Department sets the amount" in t for t in texts(at))
     at.button(key="w:reading_switch:local_match_effect").click().run()
     assert award(at) == "$0"
     assert at.query_params["local_match_effect"] == "condition"
     assert any("What a short local match does: read as “A check beside the award”, the award would be $50,000 "
-               "(prior-grant room)." in t for t in texts(at))
+               "(the limit for earlier grantees)." in t for t in texts(at))
 
 
 def test_a_link_reproduces_the_readings_and_a_bad_one_is_named():

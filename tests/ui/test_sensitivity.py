@@ -22,12 +22,12 @@ def test_sensitivity_breakpoints_and_charts():
     at = page("pages/sensitivity.py", {"project_type": "construction", "eligible_cost": "1000000",
                                        "local_contribution": "500000"})
     lines = texts(at)
-    assert "- Program maximum binds from $1,200,000 of total cost of eligible work: award $600,000" in lines
-    assert "- State share limit binds from $1,000,000 of total cost of eligible work: award $500,000" in lines
+    assert "- The program maximum holds the award down from $1,200,000 of total cost of eligible work: award $600,000" in lines
+    assert "- The State's share of the cost holds the award down from $1,000,000 of total cost of eligible work: award $500,000" in lines
     assert len(at.get("plotly_chart")) == 2
     at.selectbox(key="w:sweep_field").set_value("local_contribution").run()
     assert not at.exception
-    assert any("Funding need binds from $500,000 of local contribution" in t for t in texts(at))
+    assert any("What the project still lacks holds the award down from $500,000 of local contribution" in t for t in texts(at))
 
 
 def test_sensitivity_overlay_variant_and_map_axes():

@@ -38,7 +38,7 @@ def test_table_cells_are_shown_as_written():
     assert cell("www.example.com") == "` www.example.com `"
     assert cell("&copy;") == "` &copy; `"
     assert cell(":material/warning:") == "` :\u2060material/warning: `"
-    assert table([{"Cap": "a*b*", "Amount": "$1"}]) == [{"Cap": "` a*b* `", "Amount": "\\$1"}]
+    assert table([{"Limit": "a*b*", "Amount": "$1"}]) == [{"Limit": "` a*b* `", "Amount": "\\$1"}]
 
 
 def test_md_escapes_everything_markdown_or_html_would_read():

@@ -34,7 +34,7 @@ MARKDOWN_OPTIONS = {"radio", "pills", "segmented_control"}
 
 # What makes text safe: for Markdown, the helpers of ui/text.py (each returns an inert Markdown);
 # for plain text, plain_text() and our figures.
-MARKDOWN_HELPERS = {"md", "literal", "message", "error_text", "ruleset_label", "cell", "table", "table_cells",
+MARKDOWN_HELPERS = {"md", "literal", "message", "error_text", "ruleset_label", "law_caption", "cell", "table", "table_cells",
                     "shown", "markup", "ours"}
 PLAIN_HELPERS = {"plain_text", "str", "int", "len", "chart_text"}
 MARKDOWN_TABLES = {"STATUS_BADGE"}       # constant tables of Markdown made by ui/text.py
