@@ -138,5 +138,7 @@ if chosen:
     st.dataframe(table(named)[["Scenario", "State grant award", "Held down by", "Route", "Funding gap"]]
                  .rename(columns={"Scenario": "Ruleset"}), hide_index=True, width="stretch")
 for vid, v in variants.items():
+    # its edition (a file's, so a user's text) and fingerprint: the record, here and in exports only
+    st.caption(message("Variant {}: {}.", v.title, version_words(v), limit=200))
     st.download_button(message("Download {} as a ruleset file", v.title, limit=80), to_toml(v), file_name=f"{vid}.toml",
                        mime="application/toml", key=f"w:dl:{vid}")
