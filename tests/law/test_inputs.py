@@ -192,3 +192,31 @@ def test_shorten_says_how_long_the_whole_was():
 
 def test_depth_walks_every_branch():
     assert depth([[[1]], 5]) == 3 and depth([5, [[1]]]) == 3 and depth({"a": 1, "b": [[{}]]}) == 4
+
+
+def test_a_depth_limit_above_the_default_is_the_one_checked():
+    """check_depth measures against the limit it is given, not the default: a value 20 deep passes
+    a limit of 25 and is refused under 15, naming that limit."""
+    from core.law.inputs import MAX_DEPTH, InputError, check_depth
+    value = 0
+    for _ in range(20):
+        value = [value]
+    assert MAX_DEPTH < 15
+    check_depth(value, "f.json", limit=25)
+    with pytest.raises(InputError, match=r"^f\.json: nested more than 15 levels deep; this is not a file this app writes$"):
+        check_depth(value, "f.json", limit=15)
+
+
+def test_any_other_failure_of_the_json_reader_is_one_line_with_its_cause_cut(monkeypatch):
+    """What json.loads raises besides a syntax error (a ValueError or MemoryError from deep inside
+    it) is said in one line naming the file, its cause cut at 80 characters with its length."""
+    import core.law.inputs as inputs
+    cause = "v" * 200
+
+    def failing(*args, **kwargs):
+        raise ValueError(cause)
+
+    monkeypatch.setattr(inputs.json, "loads", failing)
+    with pytest.raises(inputs.InputError) as err:
+        inputs.parse_json(b"[1]", "f.json")
+    assert str(err.value) == f"f.json: cannot be read as JSON ({'v' * 80}… (200 characters))"
