@@ -32,7 +32,9 @@ def test_html_holds_award_binding_citations_and_escapes_user_text():
     assert "<script>alert(2)" not in doc and "Grants &lt;office&gt;" in doc
     assert "<script src" not in doc and "<link" not in doc   # nothing fetched: plotly.js is inline
     assert doc.count("<section") == 4   # two scenarios, the comparison, the sources
-    assert "@media print" in doc and "break-before: page" in doc
+    # one flow on paper: no page is forced (each scenario on a page of its own left pages 75% blank)
+    assert "@media print" in doc and "break-before: page" not in doc and "page-break-before: always" not in doc
+    assert "font-size: 10pt" in doc and "@page { size: Letter; margin: 0.5in; }" in doc
 
 
 def _text(doc: str) -> str:
