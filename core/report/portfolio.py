@@ -66,16 +66,14 @@ def portfolio_report(result: Result, rs: Ruleset, weights: dict, mode: str, sour
     idx = np.flatnonzero(good)
     names = (table["name"].astype(str).to_numpy() if "name" in table.columns
              else np.array([f"Row {i + 2}" for i in range(len(table))], dtype=object))
-    localities = table["locality"].astype(str).to_numpy() if "locality" in table.columns else None
     rank = np.zeros(len(table), dtype=np.int64)
     rank[idx] = table["rank"].to_numpy()[idx].astype(np.int64)
     order = idx[np.argsort(rank[idx], kind="stable")]
     exception = bool(result.on_exception.any())
     rows = []
     for i in order[:RANKED_ROWS]:
+        # no locality column: with it every name wrapped, two lines a row (23 pages for 500 rows)
         row = {"Rank": str(int(rank[i])), "Application": str(names[i])}
-        if localities is not None:
-            row["Locality"] = str(localities[i])
         row |= {"Priority score": f"{float(table['priority_score'].iloc[i]):.3f}",
                 "Maximum award": fmt(int(result.awards[i])),
                 "Held down by": caps_words(result.binding[i].split(";")) if result.binding[i] else ""}
