@@ -87,7 +87,10 @@ def portfolio_buttons(make: Callable[[str], object], key: str = "pf") -> None:
     `make(prepared_by)` gives the core.report.portfolio.PortfolioReport of what the screen shows
     (called at the click)."""
     from core.report.portfolio import TITLE, render as render_portfolio
-    prepared = st.text_input("Prepared by (for the Portfolio packet)", key=f"w:{key}:prepared", max_chars=120,
+    st.header("Portfolio packet")
+    st.caption("For a board: the totals, the findings, the allocation against the budget, how the order is set "
+               "and the ranking, as HTML or as a PDF.")
+    prepared = st.text_input("Prepared by", key=f"w:{key}:prepared", max_chars=120,
                              placeholder="name, office, date of the meeting")
     _, prepared, problem = labels(TITLE, prepared)
     if problem is not None:
