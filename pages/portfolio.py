@@ -9,6 +9,7 @@ from core.report import chart_text
 from core.law.analysis import caps_words
 from core.report.charts import cumulative_figure, priority_figure, ranked_figure
 from core.report.export import csv_bytes
+from core.report.portfolio import portfolio_report
 from core.law.fields import FIELDS, PROJECT_TYPES
 from core.law.money import ValidationError, fmt, to_cents
 from core.law.portfolio import (FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table,
@@ -16,6 +17,7 @@ from core.law.portfolio import (FACTORS, MAX_ROWS, MODES, PortfolioError, formul
 from core.law.batch import BatchError
 from ui import present, state
 from ui.charts import chart
+from ui.reporting import portfolio_buttons
 
 from ui.text import Markdown, law_caption, literal, markup, md, plain_text, ruleset_label, table_cells
 from ui.uploads import upload_bytes
@@ -196,5 +198,10 @@ if len(good):
         st.table(table_cells(people_table(shown_rows, result)), hide_index=True)   # large type that wraps; names literal
     else:
         st.dataframe(people_table(shown_rows, result), hide_index=True, width="stretch")
-st.container(key="ctl_pf_download").download_button("Download the results (CSV)", csv_bytes(result.table), file_name="portfolio-allocation.csv",
-                   mime="text/csv")
+downloads = st.container(key="ctl_pf_download")   # hidden while presenting, as every control
+downloads.download_button("Download the results (CSV)", csv_bytes(result.table), file_name="portfolio-allocation.csv",
+                          mime="text/csv")
+with downloads:
+    portfolio_buttons(lambda prepared: portfolio_report(
+        result, rs, weights, mode, source, variant, illustrative=source == "the illustrative sample",
+        prepared_by=prepared))

@@ -1,4 +1,5 @@
-"""The board report's buttons: the HTML report always, the PDF packet where a browser is found.
+"""The board report's buttons: the HTML report always, the PDF packet where a browser is found;
+and the Portfolio packet's, beside the Portfolio page's downloads.
 
 Each file is made at the click, for what the screen shows then, and handed to the browser in the
 same run (ui/report_file.js: a download, and a link that saves it again). Not st.download_button
@@ -76,6 +77,39 @@ def report_buttons(items: Callable[[], list[Item]], key: str) -> None:
             try:
                 made = ("The PDF packet", _filename(title, "pdf"), "application/pdf",
                         pdf(Report(items(), title=title, prepared_by=prepared)))
+            except ReportError as err:
+                st.error(md(str(err)), icon=":material/error:")
+    deliver(made, key)
+
+
+def portfolio_buttons(make: Callable[[str], object], key: str = "pf") -> None:
+    """The Portfolio packet: "Prepared by", and a button for its HTML and one for its PDF.
+    `make(prepared_by)` gives the core.report.portfolio.PortfolioReport of what the screen shows
+    (called at the click)."""
+    from core.report.portfolio import TITLE, render as render_portfolio
+    st.header("Portfolio packet")
+    st.caption("For a board: the totals, the findings, the allocation against the budget, how the order is set "
+               "and the ranking, as HTML or as a PDF.")
+    prepared = st.text_input("Prepared by", key=f"w:{key}:prepared", max_chars=120,
+                             placeholder="name, office, date of the meeting")
+    _, prepared, problem = labels(TITLE, prepared)
+    if problem is not None:
+        st.error(md("The packet cannot carry this: ") + problem + md(". Correct it above."), icon=":material/error:")
+    a, b = st.columns(2)
+    made = None
+    if a.button("Download the Portfolio packet (HTML)", key=f"w:{key}:html",
+                help="The ranking, the allocation against the budget, the findings and the weights, in one file "
+                     "that opens in any browser without a network.") and problem is None:
+        made = ("The Portfolio packet", _filename(TITLE, "html"), "text/html",
+                render_portfolio(make(prepared)).encode("utf-8"))
+    if find_browser() is None:
+        b.button("Make the Portfolio packet (PDF)", disabled=True, key=f"w:{key}:pdf_off")
+        b.caption(md(NO_BROWSER))
+    elif b.button("Make the Portfolio packet (PDF)", key=f"w:{key}:pdf",
+                  help="Printed by this server's Chromium, for what the page shows at the click.") and problem is None:
+        with st.spinner("Drawing the chart and printing the PDF..."):
+            try:
+                made = ("The Portfolio packet", _filename(TITLE, "pdf"), "application/pdf", pdf(make(prepared)))
             except ReportError as err:
                 st.error(md(str(err)), icon=":material/error:")
     deliver(made, key)

@@ -145,6 +145,13 @@ def add_allocate(sub) -> None:
                         "that route gives; excluded: allocate as if no exception were granted (every row's "
                         "standard_award)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.csv")
+    p.add_argument("--pdf", metavar="OUT.pdf", help="also print the Portfolio packet for a board: the ranking, the "
+                                                   "allocation against the budget, the findings, the weights "
+                                                   "(needs Chrome or Chromium)")
+    p.add_argument("--html", metavar="OUT.html", help="also write the Portfolio packet as one HTML file that works "
+                                                     "offline")
+    p.add_argument("--prepared-by", default="", metavar="TEXT", help="the packet's 'Prepared by' line")
+    p.add_argument("--title", default="", metavar="TEXT", help="the packet's title (default: Portfolio allocation)")
     force_option(p)
     ruleset_option(p)
     readings_option(p)
@@ -160,17 +167,25 @@ def cmd_allocate(args) -> int:
     rs = load(args.ruleset)   # options first, then the files
     readings = parse_readings(args.reading)
     budget = to_cents(args.budget, "--budget")
-    check_paths(args, **{"-o": args.output})
+    check_paths(args, **{"-o": args.output, "--pdf": args.pdf, "--html": args.html})
     try:
         weights = parse_weights(args.weights)
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    from core.law.names import check_text
+    title = check_text(args.title, "--title", 120, what="text", required=False)   # as `report` checks them
+    prepared_by = check_text(args.prepared_by, "--prepared-by", 120, what="text", required=False)
     try:
         table = read_table(read_source(args.input, MAX_CSV_BYTES), args.input)
         result = run(table, budget, args.mode, weights, rs, readings, exceptions=args.exceptions)
     except (PortfolioError, BatchError) as exc:
         raise CliError(str(exc)) from None
+    packet, document = _portfolio_packet(args, result, rs, weights, title, prepared_by)
     write_atomic(args.output, csv_bytes(result.table))
+    packets = [(path, data, what) for path, data, what in ((args.html, document, "Portfolio packet (HTML)"),
+                                                            (args.pdf, packet, "Portfolio packet (PDF)")) if path]
+    for path, data, _ in packets:
+        write_atomic(path, data)
     bad = int((~result.good).sum())
     print(f"{int(result.good.sum())} applications ranked, {bad} with errors; allocated "
           f"{fmt(int(result.allocated.sum()), True)} of {fmt(budget, True)} -> {args.output}", file=sys.stderr)
@@ -180,7 +195,30 @@ def cmd_allocate(args) -> int:
         print(f"{on} on the Board's exception route, {counted}: "
               f"{fmt(int((result.best - result.standard)[result.on_exception].sum()), True)} depends on the "
               f"Board's discretion", file=sys.stderr)
+    for path, _, what in packets:
+        print(f"{what} -> {path}", file=sys.stderr)
     return 1 if bad else 0
+
+
+def _portfolio_packet(args, result, rs, weights, title: str, prepared_by: str) -> tuple[bytes | None, bytes | None]:
+    """The packet's PDF (--pdf) and HTML (--html), made before any file is written: a PDF that
+    fails leaves no file behind."""
+    if not (args.pdf or args.html):
+        return None, None
+    import os
+
+    from core.report.html import ReportError
+    from core.report.pdf import pdf
+    from core.report.portfolio import portfolio_report, render
+    source = "standard input" if args.input == "-" else os.path.basename(args.input)
+    made = portfolio_report(result, rs, weights, args.mode, source, title=title, prepared_by=prepared_by)
+    packet = None
+    if args.pdf:
+        try:
+            packet = pdf(made)
+        except ReportError as exc:
+            raise CliError(f"--pdf: {exc}") from None
+    return packet, render(made).encode("utf-8") if args.html else None
 
 
 def add_report(sub) -> None:

@@ -31,6 +31,46 @@ OVERLAYS = ["#222222", "#8a4b00", "#3b5b92"]   # other rulesets' dashed curves (
 LARGE = dict(size=22, color=TEXT)       # presentation mode: type a room can read
 
 
+# The PDF packet's static charts (core.report.html with static=True) are drawn at the width they
+# are printed: the 7.5-inch column of a Letter page (96 px an inch), or half of it for two charts
+# side by side, so one px of the drawing is 0.75 pt on paper. Drawn 1000 px wide and scaled down,
+# their type came out near 6.5 pt. Every size is set here, none left to a default: 13 px is 9.75 pt.
+PRINT_WIDTH = 700        # one chart across the column
+PRINT_HALF = 344         # two side by side, a 16 px gap between them
+PRINT_TEXT = 13          # ticks, axis titles, legends, bar labels, annotations
+PRINT_TITLE = 16         # 12 pt
+PRINT_HEIGHT = {PRINT_WIDTH: 360, PRINT_HALF: 300}   # with its words, well under half a page (10 in, 960 px)
+
+
+def for_print(fig: go.Figure, width: int = PRINT_WIDTH) -> go.Figure:
+    """The figure for paper: `width` px wide, its type at the PRINT_ sizes, its title wrapped to
+    that width, a label that would have to shrink below PRINT_TEXT - 1 hidden rather than drawn
+    unreadably (its number is in the chart's words and the tables), and no taller than
+    PRINT_HEIGHT unless it needs the room (many scenarios: a fifth shorter)."""
+    height = int(fig.layout.height or 420)
+    height = min(height, PRINT_HEIGHT[width]) if height <= 480 else round(height * 0.8)
+    title = fig.layout.title.text or ""
+    before = title.count("<br>") + 1
+    lines = textwrap.wrap(title.replace("<br>", " "), int(width / (PRINT_TITLE * 0.56)), break_long_words=False)
+    top = (fig.layout.margin.t or 80) + 20 * (max(len(lines), 1) - before)   # room for the lines added
+    fig.update_layout(width=width, height=height, font=dict(size=PRINT_TEXT), margin=dict(t=top),
+                      title=dict(text="<br>".join(lines), font=dict(size=PRINT_TITLE)),
+                      legend=dict(font=dict(size=PRINT_TEXT)), uniformtext=dict(minsize=PRINT_TEXT - 1, mode="hide"))
+    axis = dict(tickfont=dict(size=PRINT_TEXT), title=dict(font=dict(size=PRINT_TEXT)))
+    fig.update_xaxes(**axis)
+    fig.update_yaxes(**axis)
+    if width == PRINT_HALF:
+        fig.update_xaxes(nticks=4)   # "$0 $200k $400k $600k $800k" touched at half width
+    entries = sum(1 for t in fig.data if t.showlegend is not False and t.type not in ("heatmap", "contour"))
+    if fig.layout.showlegend and width == PRINT_WIDTH and entries > 2:
+        # three entries a line across the column, not one (six lines took a third of a chart)
+        lines = -(-entries // 3)
+        fig.update_layout(legend=dict(entrywidth=1 / 3), margin=dict(t=top - 20 * (entries - lines)))
+    fig.update_annotations(font=dict(size=PRINT_TEXT))
+    fig.update_traces(textfont=dict(size=PRINT_TEXT), selector=lambda t: "textfont" in t)
+    return fig
+
+
 def _hatch(on: list[bool], colors: list[str]) -> dict:
     """White stripes over the bar's own colour where `on`: binding caps are marked by more
     than their colour, and the colour underneath stays the cap's own."""
@@ -148,24 +188,32 @@ def waterfall_steps(award: Award) -> list[tuple[str, str, int, int]]:
 
 
 def waterfall_figure(award: Award, validate: bool = True, large: bool = False,
-                     as_dict: bool = False) -> go.Figure | dict:
+                     as_dict: bool = False, across: bool = False) -> go.Figure | dict:
     """From the cost of eligible work through each source of funds to the gap left, each
     bar in its source's own colour (the same as on Compare, in the report and the PDF)
-    (validate as for headroom_figure)."""
+    (validate as for headroom_figure). `across`: the bars run left to right, one under the other,
+    for a half-page column of the PDF packet (five columns of "$1,450,000" did not fit in it)."""
     steps = waterfall_steps(award)
-    layout = _layout_dict("Where the money comes from", None, "Dollars", 420, legend=False, large=large)
-    layout["xaxis"] |= dict(tickangle=0, type="category")
-    layout["yaxis"] |= _money_axis()
     colors = [COST if k == "cost" else SOURCE_COLORS[k] for _, k, _, _ in steps]
     top = max(s[2] + s[3] for s in steps)
-    layout["yaxis"] |= dict(range=[_usd(min(0, min(s[2] for s in steps))), _usd(top) * 1.12 or 1])
-    trace = dict(type="bar", x=["<br>".join(textwrap.wrap(s[0], 9, break_long_words=False)) for s in steps],
-                 base=[_usd(s[2]) for s in steps], y=[_usd(s[3]) for s in steps],
+    low = _usd(min(0, min(s[2] for s in steps)))
+    names = ["<br>".join(textwrap.wrap(s[0], 16 if across else 9, break_long_words=False)) for s in steps]
+    trace = dict(type="bar", base=[_usd(s[2]) for s in steps],
                  marker=dict(color=colors, line=dict(color="white", width=1)), name="Funds",
                  text=[fmt(s[3]) for s in steps], textangle=0, cliponaxis=False, constraintext="none",
-                 textposition="outside",   # above each bar: a label inside a thin bar was cut
-                 insidetextfont=dict(color="white"), outsidetextfont=dict(color=TEXT),
-                 hovertemplate="%{x}: %{text}<extra></extra>")
+                 textposition="outside",   # beside each bar: a label inside a thin bar was cut
+                 insidetextfont=dict(color="white"), outsidetextfont=dict(color=TEXT))
+    if across:
+        layout = _layout_dict("Where the money comes from", "Dollars", None, 300, legend=False, large=large)
+        layout["yaxis"] |= dict(type="category", autorange="reversed")
+        layout["xaxis"] |= _money_axis(range=[low, _usd(top) * 1.6 or 1], nticks=4, tickformat="~s")
+        trace |= dict(orientation="h", y=names, x=[_usd(s[3]) for s in steps],
+                      hovertemplate="%{y}: %{text}<extra></extra>")
+    else:
+        layout = _layout_dict("Where the money comes from", None, "Dollars", 420, legend=False, large=large)
+        layout["xaxis"] |= dict(tickangle=0, type="category")
+        layout["yaxis"] |= _money_axis(range=[low, _usd(top) * 1.12 or 1])
+        trace |= dict(x=names, y=[_usd(s[3]) for s in steps], hovertemplate="%{x}: %{text}<extra></extra>")
     spec = dict(data=[trace], layout=layout)
     return spec if as_dict else go.Figure(**spec, _validate=validate)
 

@@ -12,7 +12,9 @@ from datetime import date
 import plotly.graph_objects as go
 
 from core.law.award import Award
-from core.report.charts import change_figure, compare_caps_figure, funding_figure, headroom_figure, waterfall_figure
+from core.report import chart_text
+from core.report.charts import (PRINT_HALF, PRINT_WIDTH, change_figure, compare_caps_figure, for_print, funding_figure,
+                                  headroom_figure, waterfall_figure)
 from core.law.fields import FIELDS, PROJECT_TYPES
 from core.law.provisions import CAP, ROUTES
 from core.law.money import fmt
@@ -58,31 +60,47 @@ h1 { font-size: 30px; margin: 0 0 4px; } h2 { font-size: 24px; border-bottom: 2p
 .award .amount { font-size: 44px; font-weight: 700; color: var(--accent); white-space: nowrap; }
 .award .why { font-size: 16px; } .bind { color: var(--bind); font-weight: 700; }
 .pair { display: grid; grid-template-columns: 1fr 1fr; gap: 0 24px; }
+.charts { display: grid; grid-template-columns: 1fr 1fr; gap: 0 16px; } .charts > figure { min-width: 0; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0; font-size: 14px; }
-th, td { border: 1px solid #d5dbe1; padding: 5px 8px; text-align: left; vertical-align: top; }
+th, td { border: 1px solid #d5dbe1; padding: 5px 8px; text-align: left; vertical-align: top; overflow-wrap: break-word; }
 th { background: #f4f6f8; } td.num { text-align: right; white-space: nowrap; }
+table.turned { table-layout: fixed; } table.turned td { text-align: right; }
+table.turned caption { text-align: left; color: var(--muted); caption-side: top; }
 .pass { color: #1e8449; font-weight: 700; } .fail { color: var(--bind); font-weight: 700; }
 .warning { color: #b9770e; font-weight: 700; } .waived { color: var(--muted); font-weight: 700; }
-.chart { break-inside: avoid; page-break-inside: avoid; margin: 8px 0; }
+figure { margin: 12px 0; } figcaption { color: var(--muted); font-size: 14px; margin-top: 2px; }
+.chart { margin: 8px 0 0; }
 .chart svg { max-width: 100%; height: auto; }
 blockquote { margin: 6px 0 10px; padding: 6px 12px; border-left: 4px solid var(--accent); background: #f8f9fa; }
 .cite { color: var(--muted); font-size: 13px; }
 .notes { white-space: pre-wrap; color: var(--muted); }
+.totals { display: grid; grid-template-columns: repeat(4, 1fr); gap: 12px; background: #eef3f8; border-radius: 8px;
+          padding: 14px 18px; } .totals .amount { font-size: 28px; font-weight: 700; color: var(--accent); }
 footer { color: var(--muted); font-size: 12px; margin-top: 32px; border-top: 1px solid #d5dbe1; padding-top: 8px; }
 @media print {
-  body { max-width: none; padding: 0; font-size: 11px; line-height: 1.35; }
-  h2 { margin-top: 18px; } h3 { margin: 12px 0 4px; }
-  /* Each scenario starts a page, and so does what follows the scenarios (the comparison, with
-     the sources flowing on after it; or the sources alone). The binding caps close the
-     explanation instead of standing alone: no page holds a line or two. */
-  section.scenario, section.comparison, section.sources { break-before: page; page-break-before: always; }
-  section.first { break-before: auto; page-break-before: auto; }
+  /* Sizes in points, as on paper: body 10 pt, tables 9 pt, nothing under 9 pt (the static
+     charts are drawn at the column's width, core.report.charts.for_print, so their type is as
+     set there). */
+  body { max-width: none; padding: 0; font-size: 10pt; line-height: 1.3; }
+  h1 { font-size: 18pt; } h2 { font-size: 14pt; margin: 14pt 0 6pt; } h3 { font-size: 11.5pt; margin: 10pt 0 4pt; }
+  table { font-size: 9pt; margin: 4pt 0; } th, td { padding: 2pt 4pt; }
+  .meta, .cite, figcaption { font-size: 9pt; } footer { font-size: 9pt; margin-top: 14pt; }
+  .charts { gap: 0 12pt; }
+  .award { padding: 8pt 12pt; gap: 18pt; } .award .amount { font-size: 26pt; } .award .why { font-size: 10pt; }
+  .totals { padding: 8pt 12pt; } .totals .amount { font-size: 16pt; }
+  figure { margin: 8pt 0; }
+  /* One flow: no page is forced. A heading stays with what follows it; small blocks (a row, an
+     item, the award box, a chart with its words, each well under half a page) are never split;
+     long ones (the checks, the explanation, the tables) break between rows, their header row
+     repeated. */
   h2, h3 { break-after: avoid; page-break-after: avoid; }
-  tr, li, .award, blockquote, .keep { break-inside: avoid; page-break-inside: avoid; }
+  tr, li, .award, .totals, blockquote, .keep, figure { break-inside: avoid; page-break-inside: avoid; }
+  thead { display: table-header-group; }
+  ol + p.cite { break-before: avoid; page-break-before: avoid; }   /* "Caps binding" with the last step */
+  p.cited { break-after: avoid; page-break-after: avoid; }   /* a provision's name with its sentence */
   p, li { orphans: 3; widows: 3; }
-  .award .amount { font-size: 34px; }
 }
-@page { size: Letter; margin: 14mm 12mm; }
+@page { size: Letter; margin: 0.5in; }   /* a 7.5 in column: PRINT_WIDTH */
 """
 
 
@@ -92,22 +110,27 @@ def esc(text, keep: str = "") -> str:
     return html.escape(visible(str(text), keep=keep), quote=True)
 
 
-class _Charts:
-    """Draws figures either as interactive divs (plotly.js embedded once) or static SVG."""
+class Charts:
+    """Draws figures either as interactive divs (plotly.js embedded once) or static SVG, each with
+    its words (the chart's text alternative, core.report.chart_text) in one figure: on paper the
+    chart never stands on a page without them."""
 
     def __init__(self, static: bool):
         self.static = static
         self.count = 0
 
-    def __call__(self, fig: go.Figure) -> str:
+    def __call__(self, fig: go.Figure, words: str = "", half: bool = False) -> str:
+        """`half`: one of two side by side (a `<div class="charts">`)."""
         self.count += 1
+        caption = f"<figcaption>{esc(words)}</figcaption>" if words else ""
         if self.static:
             import plotly.io as pio
-            svg = pio.to_image(fig, format="svg", width=1000, height=int(fig.layout.height or 450)).decode("utf-8")
-            return f'<div class="chart">{svg}</div>'
+            fig = for_print(fig, PRINT_HALF if half else PRINT_WIDTH)   # drawn as wide as printed: type as on paper
+            svg = pio.to_image(fig, format="svg", width=fig.layout.width, height=fig.layout.height).decode("utf-8")
+            return f'<figure><div class="chart">{svg}</div>{caption}</figure>'
         div = fig.to_html(full_html=False, include_plotlyjs=False, include_mathjax=False,
                           div_id=f"chart-{self.count}", config={"displaylogo": False, "responsive": True})
-        return f'<div class="chart">{div}</div>'
+        return f'<figure><div class="chart">{div}</div>{caption}</figure>'
 
 
 def _inputs_table(award: Award) -> str:
@@ -156,13 +179,14 @@ def _scenario(item: Item, chart, first: bool) -> str:
         f"<tr><th>{label}</th><td class='num'>{esc(fmt(a.funding[k]))}</td></tr>"
         for k, label in (("federal", "Federal grant"), ("state", "State grant award"),
                          ("local", "Local contribution"), ("gap", "Funding gap"))) + "</table></div></div>")
-    parts.append(chart(headroom_figure(a)))
-    parts.append(chart(waterfall_figure(a)))
-    # The checks and the explanation stay together: moved whole to the next page if they do not
-    # fit, never a table's header row or a heading left at the foot of a page.
-    parts.append('<div class="keep"><h3>Checks</h3><table><tr><th>Check</th><th>Result</th><th>Detail</th></tr>' + "".join(
+    parts.append('<div class="charts">' + chart(headroom_figure(a), chart_text.headroom(a)[0], half=True)
+                 + chart(waterfall_figure(a, across=True), chart_text.waterfall(a)[0], half=True) + "</div>")
+    # The checks (a few rows, kept whole) and the explanation (it breaks between its steps) are
+    # no longer one block moved whole to the next page, which left most of a page blank.
+    parts.append('<div class="checks keep"><h3>Checks</h3><table><thead><tr><th>Check</th><th>Result</th><th>Detail</th>'
+                 '</tr></thead>' + "".join(
         f"<tr><td>{esc(c.label)}</td><td class='{c.status}'>{STATUS[c.status]}</td><td>{esc(c.message)}</td></tr>"
-        for c in a.checks) + "</table>")
+        for c in a.checks) + "</table></div><div class='explained'>")
     # The caps that bind close the explanation as its last line, not as a paragraph of their own
     # that a page break could leave alone on a page.
     parts.append("<h3>How the award is worked out</h3><ol>" + "".join(
@@ -174,30 +198,82 @@ def _scenario(item: Item, chart, first: bool) -> str:
 def _comparison(items: list[Item], chart) -> str:
     from core.report.compare import ANSWER, INPUTS, table
     named = [(i.name, i.award) for i in items]
+    baseline = items[0].name
     df = table(named)
 
     def html_table(columns) -> str:
         head = "".join(f"<th>{esc(c)}</th>" for c in columns)
         body = "".join("<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>"
                        for row in df[list(columns)].itertuples(index=False))
-        return f"<table><tr>{head}</tr>{body}</table>"
+        return f"<table><thead><tr>{head}</tr></thead>{body}</table>"
 
+    # Words between the charts: on paper no page holds charts alone (each chart has its sentence,
+    # and the two at the end the numbers they draw).
+    small = " keep" if len(items) <= KEPT_ROWS else ""
     out = ['<section class="comparison"><h2>Comparison of scenarios</h2>',
-           '<div class="keep"><h3>The answer for each scenario</h3>' + html_table(("Scenario", *ANSWER)) + "</div>",
-           '<div class="keep"><h3>The inputs behind it</h3>' + html_table(("Scenario", *INPUTS)) + "</div>",
-           chart(compare_caps_figure(named)), chart(funding_figure(named)),
-           chart(change_figure(named, items[0].name)), "</section>"]
+           f"<div class='answer{small}'><h3>The answer for each scenario</h3>" + html_table(("Scenario", *ANSWER))
+           + "</div>",
+           chart(compare_caps_figure(named), chart_text.compare_caps(named)[0]),
+           "<h3>The inputs behind it</h3>" + turned_tables(df, INPUTS)]
+    funding, change = chart_text.funding(named), chart_text.change(named, baseline)
+    if len(items) <= SIDE_BY_SIDE:
+        out.append('<div class="charts">' + chart(funding_figure(named), funding[0], half=True)
+                   + chart(change_figure(named, baseline), change[0], half=True) + "</div>"
+                   + _numbers(funding[1]) + _numbers(change[1]))
+    else:
+        out += [chart(funding_figure(named), funding[0]) + _numbers(funding[1]),
+                chart(change_figure(named, baseline), change[0]) + _numbers(change[1])]
+    return "".join(out) + "</section>"
+
+
+SIDE_BY_SIDE = 2   # scenarios whose funding and change charts fit half a column each (three names collided)
+
+
+KEPT_ROWS = 8   # a table of up to this many scenarios is never split (well under half a page)
+
+
+def _numbers(rows: list[dict]) -> str:
+    """The numbers a chart draws (its text alternative's table), under it."""
+    if not rows:
+        return ""
+    head = "".join(f"<th>{esc(k)}</th>" for k in rows[0])
+    body = "".join("<tr>" + "".join(f"<td>{esc(v)}</td>" if k == next(iter(r)) else f"<td class='num'>{esc(v)}</td>"
+                                    for k, v in r.items()) + "</tr>" for r in rows)
+    return f"<table class='numbers keep'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+PER_TABLE = 4   # scenarios side by side in one turned table: each column at least 1.4 in on paper
+
+
+def turned_tables(df, rows, per: int = PER_TABLE) -> str:
+    """The table turned: a row per input, a column per scenario (the wide table of an input per
+    column ran off the printed page), at most `per` scenarios a table, then another table."""
+    names = df["Scenario"].tolist()
+    out = []
+    for start in range(0, len(names), per):
+        part = df.iloc[start:start + per]
+        caption = (f"<caption>Scenarios {start + 1} to {start + len(part)} of {len(names)}</caption>"
+                   if len(names) > per else "")
+        head = "".join(f"<th>{esc(n)}</th>" for n in part["Scenario"])
+        body = "".join(f"<tr><th>{esc(r)}</th>" + "".join(f"<td>{esc(v)}</td>" for v in part[r]) + "</tr>"
+                       for r in rows)
+        out.append(f"<table class='turned keep'>{caption}<colgroup><col style='width:{_first_column(len(part))}%'>"
+                   f"</colgroup><thead><tr><th>Input</th>{head}</tr></thead><tbody>{body}</tbody></table>")
     return "".join(out)
 
 
-def _sources(items: list[Item]) -> str:
+def _first_column(scenarios: int) -> int:
+    return 34 if scenarios > 2 else 40
+
+
+def _sources(items: list[Item], tail: str = "") -> str:
     from core.law.readings import READING
     used = dict.fromkeys(s.provision for i in items for s in i.award.steps if s.provision in PROVISION)
     cited = dict.fromkeys(c for i in items for c in citations(i.award))
     parts = ['<section class="sources"><h2>The regulation and the interpretations used</h2>',
              "<h3>The regulation's sentences for the limits that hold the awards down</h3>"]
     for c in cited:
-        parts.append(f"<p><b>{esc(c.words)}</b></p>")
+        parts.append(f"<p class='cited'><b>{esc(c.words)}</b></p>")
         if c.sentences:
             parts += [f"<blockquote>{esc(t)}</blockquote>" for t in c.sentences]
         else:
@@ -223,13 +299,14 @@ def _sources(items: list[Item]) -> str:
     parts.append("</ul><h3>Paragraph letters</h3><p>This report letters the paragraphs in the order of the text "
                  "(an inference, as said under the title): " + esc("; ".join(f"§{k}, {w}" for k, w in LETTERING))
                  + ".</p>")
-    parts.append(_glossary(items) + "</section>")
+    parts.append(_glossary(items, tail) + "</section>")
     return "".join(parts)
 
 
-def _glossary(items: list[Item]) -> str:
+def _glossary(items: list[Item], tail: str = "") -> str:
     """For programs reading the JSON and CSV files: the names used there for what this report
-    calls by its label (caps, routes and readings that appear in it)."""
+    calls by its label (caps, routes and readings that appear in it). `tail` (the footer) is kept
+    with it: on its own the footer once made a last page of one line."""
     from core.law.readings import READINGS
     caps = dict.fromkeys(c for i in items for c in i.award.caps)
     routes = dict.fromkeys(i.award.route for i in items)
@@ -239,14 +316,14 @@ def _glossary(items: list[Item]) -> str:
     return ("<div class='keep glossary'><h3>For programs: the names used in the data files</h3><table><tr><th>In this "
             "report</th><th>In JSON and CSV</th></tr>" + "".join(
                 f"<tr><td>{esc(label)}</td><td><code>{esc(name)}</code></td></tr>" for label, name in rows)
-            + "</table></div>")
+            + "</table>" + tail + "</div>")
 
 
 def render(report: Report, static: bool = False) -> str:
     """The whole report as one HTML document. static=True draws SVG charts (for the PDF)."""
     if not report.items:
         raise ReportError("a report needs at least one scenario")
-    chart = _Charts(static)
+    chart = Charts(static)
     rulesets = dict.fromkeys((i.award.ruleset_label, i.award.ruleset_id, i.award.ruleset_version, i.award.is_variant,
                               i.award.ruleset_edition) for i in report.items)
     head = [f"<h1>{esc(report.title)}</h1>",
@@ -262,9 +339,8 @@ def render(report: Report, static: bool = False) -> str:
     body += [_scenario(item, chart, first=(k == 0)) for k, item in enumerate(report.items)]
     if len(report.items) > 1:
         body.append(_comparison(report.items, chart))
-    body.append(_sources(report.items))
-    body.append("<footer>Computed from the regulation's text as encoded in this tool; every number traceable to "
-                "a provision. Amounts in US dollars.</footer>")
+    body.append(_sources(report.items, "<footer>Computed from the regulation's text as encoded in this tool; every "
+                                       "number traceable to a provision. Amounts in US dollars.</footer>"))
     script = ""
     if not static:
         from plotly.offline import get_plotlyjs

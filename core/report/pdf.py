@@ -10,7 +10,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from core.report.html import Report, ReportError, render
+from core.report.html import ReportError, render
 
 
 def find_browser() -> str | None:
@@ -50,8 +50,9 @@ def _browser_runs(browser: str) -> str | None:
     return None
 
 
-def pdf(report: Report, timeout: float | None = None) -> bytes:
-    """The PDF packet: the report with static charts, printed by the system's Chromium.
+def pdf(report, timeout: float | None = None) -> bytes:
+    """The PDF packet of `report` (a Report, or a core.report.portfolio.PortfolioReport), its
+    charts static, printed by the system's Chromium.
 
     Made in a child process of its own (kaleido's global browser server cannot be shared by
     threads), one at a time per server, within `timeout` seconds: a browser that fails or
@@ -108,7 +109,7 @@ def _kill_tree(pid: int) -> None:
         pass
 
 
-def _pdf_in_child(report: Report, browser: str, timeout: float) -> bytes:
+def _pdf_in_child(report, browser: str, timeout: float) -> bytes:
     import pickle
     import signal
     import sys
@@ -139,7 +140,16 @@ def _pdf_in_child(report: Report, browser: str, timeout: float) -> bytes:
         return out.read_bytes()
 
 
-def _pdf_here(report: Report, browser: str) -> bytes:
+def document(report) -> str:
+    """The HTML a packet prints, its charts static: a board report (core.report.html.Report) or a
+    Portfolio packet (core.report.portfolio.PortfolioReport)."""
+    from core.report.portfolio import PortfolioReport, render as render_portfolio
+    if isinstance(report, PortfolioReport):
+        return render_portfolio(report, static=True)
+    return render(report, static=True)
+
+
+def _pdf_here(report, browser: str) -> bytes:
     """In the child process: draw the charts with kaleido, print with the browser."""
     import warnings
 
@@ -148,14 +158,14 @@ def _pdf_here(report: Report, browser: str) -> bytes:
     try:
         with warnings.catch_warnings():  # plotly notes that per-call options are unused with a server
             warnings.simplefilter("ignore", UserWarning)
-            document = render(report, static=True)
+            page = document(report)
     except Exception as exc:
         raise ReportError(f"the charts could not be drawn with {browser} ({type(exc).__name__}: {exc})") from None
     finally:
         kaleido.stop_sync_server(silence_warnings=True)
     with tempfile.TemporaryDirectory() as tmp:
         src, out = Path(tmp) / "report.html", Path(tmp) / "report.pdf"
-        src.write_text(document, encoding="utf-8")
+        src.write_text(page, encoding="utf-8")
         cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--no-first-run", "--disable-sync", f"--user-data-dir={tmp}/profile",
                "--no-pdf-header-footer", f"--print-to-pdf={out}", src.as_uri()]

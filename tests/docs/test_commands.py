@@ -202,7 +202,7 @@ def test_core_command(where, env, words, stdin, folder, monkeypatch, capsys):
             pytest.skip("no Chrome or Chromium for the PDF packet")
     for key, value in env.items():
         monkeypatch.setenv(key, value)
-    for option in ("-o", "--output", "--pdf"):     # each example runs on its own: its outputs are new
+    for option in ("-o", "--output", "--pdf", "--html"):     # each example runs on its own: its outputs are new
         if option in args:
             (folder / args[args.index(option) + 1]).unlink(missing_ok=True)
     for arg in args:     # a file of the project named by its path (the illustrative sample)
@@ -218,7 +218,7 @@ def test_core_command(where, env, words, stdin, folder, monkeypatch, capsys):
         status = exit_.code
     out = capsys.readouterr()
     assert status == 0, f"{where}: python -m core {shlex.join(args)} exited {status}: {out.err}"
-    for option in ("-o", "--output", "--pdf"):
+    for option in ("-o", "--output", "--pdf", "--html"):
         if option in args:
             assert (folder / args[args.index(option) + 1]).stat().st_size > 0, f"{where}: {option} not written"
     if args[:1] == ["evaluate"] and "--help" not in args:

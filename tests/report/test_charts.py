@@ -92,3 +92,51 @@ def test_calculator_charts_unchecked_are_the_checked_figures(app):
         checked = json.loads(pio.to_json(figure(award), validate=False))
         unchecked = json.loads(pio.to_json(figure(award, validate=False), validate=False))
         assert unchecked == checked
+
+
+def _print_figures():
+    other = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": "1450000",
+                                            "local_contribution": "725000"}))
+    named = [("As submitted", AWARD), ("Another", other)]
+    return [(charts.headroom_figure(AWARD), charts.PRINT_HALF), (charts.waterfall_figure(AWARD, across=True),
+                                                                 charts.PRINT_HALF),
+            (charts.compare_caps_figure(named), charts.PRINT_WIDTH), (charts.funding_figure(named), charts.PRINT_WIDTH),
+            (charts.change_figure(named, "As submitted"), charts.PRINT_HALF),
+            (charts.cumulative_figure(["A", "B"], [60_000_000, 10_000_000], [1, 2], 65_000_000), charts.PRINT_WIDTH)]
+
+
+@pytest.mark.parametrize("k", range(6))
+def test_a_chart_for_paper_is_drawn_as_wide_as_printed_with_every_type_size_set(k):
+    """Issue 28: drawn 1000 px wide and scaled into a 7-inch column, chart text was ~6.5 pt. On paper
+    one px is 0.75 pt: 13 px is 9.75 pt, 16 px 12 pt; a label is hidden rather than shrunk under 12 px."""
+    fig, width = _print_figures()[k]
+    tall = fig.layout.height
+    fig = charts.for_print(fig, width)
+    lay = fig.layout
+    assert lay.width == width and lay.height == min(tall, charts.PRINT_HEIGHT[width])
+    assert lay.font.size == 13 and lay.title.font.size == 16 and lay.legend.font.size == 13
+    assert lay.uniformtext.minsize == 12 and lay.uniformtext.mode == "hide"
+    for axis in (lay.xaxis, lay.yaxis):
+        assert axis.tickfont.size == 13 and axis.title.font.size == 13
+    assert all(a.font.size == 13 for a in lay.annotations)
+    assert all(t.textfont.size == 13 for t in fig.data if "textfont" in t)
+    # the title wrapped to the width, and the room above the plot grown with it
+    lines = lay.title.text.split("<br>")
+    assert all(len(line) <= width / (16 * 0.56) for line in lines)
+
+
+def test_a_full_width_legend_on_paper_takes_three_entries_a_line():
+    named = [("A", AWARD)]
+    fig = charts.compare_caps_figure(named)
+    top = fig.layout.margin.t
+    entries = sum(1 for t in fig.data if t.showlegend is not False)
+    fig = charts.for_print(fig)
+    assert entries == 4 and fig.layout.legend.entrywidth == 1 / 3
+    assert fig.layout.margin.t == top - 20 * (entries - 2)
+
+
+def test_the_waterfall_across_runs_left_to_right_with_the_same_bars():
+    down, across = charts.waterfall_figure(AWARD).data[0], charts.waterfall_figure(AWARD, across=True).data[0]
+    assert across.orientation == "h" and list(across.x) == list(down.y) and list(across.base) == list(down.base)
+    assert [y.replace("<br>", " ") for y in across.y] == [x.replace("<br>", " ") for x in down.x]
+    assert across.marker.color == down.marker.color and across.text == down.text

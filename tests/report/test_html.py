@@ -2,6 +2,8 @@
 offline rendering in Chromium."""
 
 
+import html
+
 from core.law.application import Application
 from core.law.award import evaluate
 from core.law.rulesets import load
@@ -32,7 +34,9 @@ def test_html_holds_award_binding_citations_and_escapes_user_text():
     assert "<script>alert(2)" not in doc and "Grants &lt;office&gt;" in doc
     assert "<script src" not in doc and "<link" not in doc   # nothing fetched: plotly.js is inline
     assert doc.count("<section") == 4   # two scenarios, the comparison, the sources
-    assert "@media print" in doc and "break-before: page" in doc
+    # one flow on paper: no page is forced (each scenario on a page of its own left pages 75% blank)
+    assert "@media print" in doc and "break-before: page" not in doc and "page-break-before: always" not in doc
+    assert "font-size: 10pt" in doc and "@page { size: Letter; margin: 0.5in; }" in doc
 
 
 def _text(doc: str) -> str:
@@ -125,3 +129,40 @@ def test_user_text_in_the_report_shows_hidden_characters_as_their_code():
         assert hidden not in doc
     assert "Title [U+202E]000,005$" in doc and "Ann[U+2066] [U+200B]B" in doc and "Board[U+202E] plan[U+200B]" in doc
     assert "notes\u2400 and\nlines" in doc                                         # the notes keep their lines
+
+
+def test_the_comparison_inputs_are_turned_four_scenarios_a_table_and_every_chart_has_its_sentence():
+    """Issue 28: the inputs table, a column per input, ran off the printed page ("Rea…")."""
+    import re
+
+    from core.report import chart_text
+    from core.report.compare import INPUTS
+    awards = [evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": 1_000_000 + k * 100_000,
+                                              "local_contribution": 500_000})) for k in range(6)]
+    items = [Item(f"Scenario {k + 1}", a) for k, a in enumerate(awards)]
+    doc = render(Report(items))
+    tables = re.findall(r"<table class='turned keep'>(.*?)</table>", doc)
+    assert len(tables) == 2
+    for table, names in zip(tables, (["Scenario 1", "Scenario 2", "Scenario 3", "Scenario 4"],
+                                     ["Scenario 5", "Scenario 6"])):
+        head = re.search(r"<thead><tr>(.*?)</tr></thead>", table).group(1)
+        assert re.findall(r"<th>(.*?)</th>", head) == ["Input", *names]
+        rows = re.findall(r"<tr><th>(.*?)</th>", table.split("</thead>")[1])
+        assert rows == [html.escape(r, quote=True) for r in INPUTS]
+    assert "<caption>Scenarios 1 to 4 of 6</caption>" in doc and "<caption>Scenarios 5 to 6 of 6</caption>" in doc
+    assert "$1,500,000" in tables[1] and "Scenario 1" not in tables[1]
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", doc)
+    named = [(i.name, i.award) for i in items]
+    expected = [s for a in awards for s in (chart_text.headroom(a)[0], chart_text.waterfall(a)[0])] + [
+        chart_text.compare_caps(named)[0], chart_text.funding(named)[0], chart_text.change(named, "Scenario 1")[0]]
+    assert captions == [html.escape(s, quote=True) for s in expected]
+    assert doc.count("<figure>") == doc.count("<div class=\"chart\">") == len(expected)
+
+
+def test_no_forced_page_and_nothing_under_nine_points_in_the_print_styles():
+    from core.report.html import CSS
+    printed = CSS.split("@media print {")[1].split("\n}\n")[0]
+    sizes = [float(s) for s in __import__("re").findall(r"font-size: ([\d.]+)pt", printed)]
+    assert min(sizes) == 9 and "font-size: 10pt" in printed                 # body 10 pt, the least 9 pt
+    assert "px" not in "".join(__import__("re").findall(r"font-size: [^;]+", printed))
+    assert "break-before: page" not in CSS and "always" not in CSS

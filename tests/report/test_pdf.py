@@ -230,3 +230,151 @@ def test_a_process_tree_is_found_and_ended_whole():
         assert not alive
     assert rep._descendants(root.pid) == []
     rep._kill_tree(root.pid)                                   # gone already: nothing to end, no error
+
+
+# Issue 28: the packet a board can read. The scenarios are bench/pdf_fill.py's (a $1,450,000
+# renovation as submitted, with the federal grant, with the Board exception, reduced in scope);
+# `measure` reads each page with pypdf's visitor_text: its characters, those no chart draws, how
+# far down its lowest text reaches, and its smallest type (font size x the text matrix's and the
+# page matrix's vertical scale).
+#
+# "Not a chart alone": every page holds at least WORDS characters that no chart draws (a run of
+# text equal to a chart's tick, legend, title or label counts as the chart's; a table cell that
+# reads "$600,000" too, so the count errs low). A chart with its own sentence under it is less:
+# each sentence is checked to be shorter than WORDS, so such a page would fail.
+WORDS = 200
+SMALLEST_PT = 9
+
+
+def _static(report) -> str:
+    from bench.pdf_fill import static_html
+    return static_html(report)
+
+
+def _check_packet(data: bytes, document: str, what: str):
+    import re
+
+    from bench.pdf_fill import describe, drawn, measure
+    pages = measure(data, drawn(document))
+    seen = f"{what}: {describe(pages)}"
+    for n, page in enumerate(pages[:-1], start=1):
+        assert page.lowest >= 0.5, f"page {n} is less than half full; {seen}"
+    for n, page in enumerate(pages, start=1):
+        assert page.chars >= 300 and page.words >= WORDS, f"page {n} holds a chart alone or a line or two; {seen}"
+    assert min(p.smallest for p in pages) >= SMALLEST_PT - 0.01, seen
+    sentences = re.findall(r"<figcaption>(.*?)</figcaption>", document)
+    assert sentences and max(len(s) for s in sentences) < WORDS
+    return pages
+
+
+def test_two_scenarios_flow_on_fewer_pages_every_one_half_full_in_type_a_board_reads():
+    """Before: 7 pages of 5.5 pt type, the second of each scenario 75% blank, page 6 a chart alone."""
+    require_chromium()
+    from bench.pdf_fill import items
+    from core.report.pdf import pdf
+    made = Report(items(2), prepared_by="Grants office")
+    data = pdf(made)
+    pages = _check_packet(data, _static(made), "2 scenarios")
+    assert len(pages) < 7
+
+
+def test_four_scenarios_through_the_command_line_in_fewer_than_eleven_pages(tmp_path):
+    """`python -m core report FILE -o ... --pdf ...`: before, 11 pages, three of them under half full."""
+    require_chromium()
+    from bench.pdf_fill import RENOVATION, VARIANTS, items
+    src = tmp_path / "four.json"
+    names = [i.name for i in items(4)]
+    src.write_text(json.dumps([{"name": name, "notes": "Illustrative, fictional numbers.", **RENOVATION, **change}
+                               for name, (_, change) in zip(names, VARIANTS)]))
+    r = run("report", src, "-o", tmp_path / "r.html", "--pdf", tmp_path / "r.pdf", timeout=300)
+    assert r.returncode == 0, r.stderr
+    data = (tmp_path / "r.pdf").read_bytes()
+    pages = _check_packet(data, _static(Report(items(4))), "4 scenarios")
+    assert len(pages) < 11
+    from pypdf import PdfReader
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
+    # the inputs turned: a row per input, the four scenarios its columns, nothing cut at the edge
+    assert "Readings default readings default readings default readings default readings" in text
+    for name in names:
+        assert name in text
+
+
+def test_the_portfolio_packet_from_the_command_line(tmp_path):
+    require_chromium()
+    from core.law.portfolio import SAMPLE
+    out, packet, page = tmp_path / "a.csv", tmp_path / "a.pdf", tmp_path / "a.html"
+    r = run("allocate", SAMPLE, "--budget", "4000000", "-o", out, "--pdf", packet, "--html", page,
+            "--prepared-by", "Grants office", timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip().splitlines()[-2:] == [f"Portfolio packet (HTML) -> {page}",
+                                                   f"Portfolio packet (PDF) -> {packet}"]
+    from core.report.portfolio import sample_report
+    data = packet.read_bytes()
+    pages = _check_packet(data, _static(sample_report()), "the portfolio sample")
+    assert len(pages) <= 4
+    from pypdf import PdfReader
+    text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages).split())
+    for words in ("Portfolio allocation", "Prepared by Grants office", "Applications: portfolio_illustrative.csv",
+                  "Findings", "20 applications; requested $3,000,000 in total", "Cumulative allocation against the budget",
+                  "The considerations' weights", "Priority score = 33% × (denser senior population)",
+                  "In priority order, the last award partly funded, against a budget of $4,000,000.",
+                  "All 20 applications in priority order.", "Held down by", "The ruleset and the readings used"):
+        assert words in text, words
+    assert "<h1>Portfolio allocation</h1>" in page.read_text(encoding="utf-8")
+
+
+def test_a_failed_portfolio_pdf_writes_no_file(tmp_path):
+    from core.law.portfolio import SAMPLE
+    out, packet = tmp_path / "a.csv", tmp_path / "a.pdf"
+    r = run("allocate", SAMPLE, "--budget", "4000000", "-o", out, "--pdf", packet,
+            env={"BROWSER_PATH": "/bin/false"}, timeout=120)
+    one_line_error(r, "--pdf: /bin/false does not run")
+    assert not out.exists() and not packet.exists()
+    one_line_error(run("allocate", SAMPLE, "--budget", "1", "-o", out, "--pdf", out), "the same file as -o")
+    one_line_error(run("allocate", SAMPLE, "--budget", "1", "-o", out, "--html", SAMPLE), "that is the input file")
+    one_line_error(run("allocate", SAMPLE, "--budget", "1", "-o", out, "--html", tmp_path / "x.html",
+                       "--prepared-by", "Ann\u200b"), "--prepared-by")
+
+
+def _large_portfolio(rows: int):
+    import pandas as pd
+
+    from core.law.portfolio import read_sample
+    sample = read_sample()
+    table = pd.concat([sample] * (rows // len(sample)), ignore_index=True)
+    table["name"] = [f"Illustrative application {i + 1:05d}" for i in range(len(table))]
+    return table
+
+
+def test_a_20000_row_portfolio_lists_its_500_highest_priorities_and_points_to_the_csv():
+    from core.law.portfolio import run as allocate
+    from core.law.rulesets import load
+    from core.report.portfolio import RANKED_ROWS, portfolio_report, render
+    rs = load()
+    weights = {"density": 1.0, "proximity": 1.0, "new_locality": 1.0}
+    result = allocate(_large_portfolio(20_000), 400_000_000, "priority", weights, rs)
+    made = portfolio_report(result, rs, weights, "priority", "big.csv")
+    assert RANKED_ROWS == 500 and len(made.ranking) == 500 and made.applications == 20_000
+    assert [r["Rank"] for r in made.ranking] == [str(k) for k in range(1, 501)]
+    doc = render(made)
+    assert doc.count("<tr>") - doc.count("<thead><tr>") == 500 + 3   # the ranking and the three weights
+    assert ("The 500 highest priorities of 20,000 applications, in priority order; every application is in the "
+            "results CSV") in doc
+
+
+def test_the_20000_row_portfolio_packet_is_a_few_pages_not_four_hundred():
+    require_chromium()
+    from pypdf import PdfReader
+
+    from core.law.portfolio import run as allocate
+    from core.law.rulesets import load
+    from core.report.pdf import pdf
+    from core.report.portfolio import portfolio_report
+    rs = load()
+    weights = {"density": 1.0, "proximity": 1.0, "new_locality": 1.0}
+    made = portfolio_report(allocate(_large_portfolio(20_000), 400_000_000, "priority", weights, rs), rs, weights,
+                            "priority", "big.csv")
+    reader = PdfReader(io.BytesIO(pdf(made)))
+    assert 5 <= len(reader.pages) <= 16
+    last = reader.pages[-1].extract_text()
+    assert "The ruleset and the readings used" in last
