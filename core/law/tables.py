@@ -434,7 +434,7 @@ def _sheet(ws, name: str, max_rows: int | None):
         if limit is not None and r - header_row > limit:
             raise _too_long(name, limit)
         beyond = cells[width:]
-        if beyond.count(EMPTY_CELL) != len(beyond):   # a cell of its own right of the header: is it empty?
+        if beyond and {id(c) for c in beyond} != {id(EMPTY_CELL)}:   # a cell of its own right of the header
             extra = [i for i, c in enumerate(beyond, start=width) if cell_text(c.value, c.data_type).strip()]
             if extra:
                 raise TableError(f"{name}: row {r} has a value in column {column_letter(extra[-1])}, right of the "

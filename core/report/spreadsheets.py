@@ -34,8 +34,8 @@ _TYPE_OF_CODE = {code: PROJECT_TYPES[t] for t, code in TYPE_CODES.items()}
 # The template's one row: a fictional application, labelled so wherever it is shown.
 TEMPLATE_EXAMPLE = {
     "name": "Illustrative: Example County senior center", "locality": "Example County",
-    "project_type": "renovation", "eligible_cost": 1_450_000, "federal_grant": 250_000,
-    "local_contribution": 600_000, "prior_program_funds": 0, "requested_amount": None,
+    "project_type": "renovation", "eligible_cost": 1_450_000, "federal_grant": 0,
+    "local_contribution": 725_000, "prior_program_funds": 0, "requested_amount": None,
     "federal_law_contrary": "no", "bpw_exception_requested": "no", "local_property_value": None,
     "state_funds_in_property": "no", "state_bonded_debt": "no", "senior_density": 850,
     "distance_to_center_miles": 12.5, "previously_funded": "no",
