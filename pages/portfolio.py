@@ -164,9 +164,12 @@ except BatchError as err:
 
 unused = np.flatnonzero(~result.good)
 if len(unused):
-    problems_box.error(md(f"{len(unused):,} row(s) could not be used; the other {int(result.good.sum()):,} are. Each is "
-                "listed below by its row in the file" + (" (the spreadsheet's row number)." if "xlsx" in source.lower()
-                                                         else ".")
+    used = int(result.good.sum())
+    problems_box.error(md(("1 row could not be used" if len(unused) == 1 else f"{len(unused):,} rows could not be used")
+                          + ("; no other row is in the file. " if not used else
+                             "; the other one is used. " if used == 1 else f"; the other {used:,} are used. ")
+                          + ("It is" if len(unused) == 1 else "Each is") + " listed below by its row in the file"
+                          + (" (the spreadsheet's row number)." if loaded.sheet is not None else ".")
                 + (f" The first {BAD_SHOWN:,} are listed; the download below gives every row's problem."
                    if len(unused) > BAD_SHOWN else "")), icon=":material/error:")
     # A list, not a grid: each problem in full, wrapped, beside its row (a grid cut it off).

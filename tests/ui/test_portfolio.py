@@ -72,7 +72,7 @@ def test_a_workbooks_bad_rows_are_listed_in_full_by_the_spreadsheets_row():
     at = portfolio_page()
     at.file_uploader(key="w:pf_file").upload("apps.xlsx", data, XLSX).run()
     assert not at.exception, at.exception
-    assert unescaped(at.error[0].value).startswith("2 row(s) could not be used; the other 2 are. Each is listed "
+    assert unescaped(at.error[0].value).startswith("2 rows could not be used; the other 2 are used. Each is listed "
                                                     "below by its row in the file (the spreadsheet's row number).")
     said = problems(at)
     assert said == ("- **Row 4**, ` Birch `: eligible_cost: '=C2*2' is a spreadsheet formula, not a number; enter the "
@@ -87,7 +87,7 @@ def test_a_csv_with_a_blank_line_and_an_all_commas_last_row_lists_only_its_bad_r
             "Alder,renovation,1000000,500000\n\nBirch,renovation,oops,0\nCedar,renovation,300000,150000\n,,,\n")
     at = portfolio_page()
     at.file_uploader(key="w:pf_file").upload("apps.csv", text.encode(), "text/csv").run()
-    assert unescaped(at.error[0].value).startswith("1 row(s) could not be used; the other 2 are.")
+    assert unescaped(at.error[0].value).startswith("1 row could not be used; the other 2 are used. It is listed below by its row in the file.")
     assert problems(at) == ("- **Row 4**, ` Birch `: eligible_cost: 'oops' is not a number; enter dollars such as "
                             "1250000 or 1,250,000.50")
 
