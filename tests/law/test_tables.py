@@ -109,6 +109,17 @@ def test_a_workbooks_rows_are_the_spreadsheets_row_numbers():
     assert table.frame["name"].tolist() == ["A", "B", "C"] and table.frame["local_contribution"].tolist() == ["0", "0", ""]
 
 
+def test_blank_lines_of_any_kind_and_width_are_skipped():
+    """Wider than the header but blank, spaces other than ASCII ones, a first line after the titles
+    wider than them (pandas would drop its extra cells, not refuse them)."""
+    text = "name,project_type,eligible_cost\n,,,,,,,\nA,renovation,1\n\u00a0, \u3000 ,\t\nB,renovation,2\n"
+    table = read(text.encode(), "b.csv")
+    assert list(table.rows) == [3, 5] and table.frame["name"].tolist() == ["A", "B"]
+    with pytest.raises(TableError, match=r"^w.csv: row 2 has 4 cells but the header names 3 columns"):
+        read(b"name,project_type,eligible_cost\nA,renovation,1,extra\nB,renovation,2\n", "w.csv")
+    assert read(b"name,project_type,eligible_cost\n\x01,,\n", "c.csv").frame["name"].tolist() == ["\x01"]
+
+
 def test_a_table_of_titles_only_has_no_rows():
     for data, name in ((b"name,project_type,eligible_cost\n,,\n\n", "t.csv"),
                        (workbook({"S": [HEADER, [None, None, None, None]]}), "t.xlsx")):
