@@ -98,6 +98,21 @@ def _portfolio(page, url):
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=20_000)
 
 
+# An illustrative portfolio with a blank line and two bad rows (lines 4 and 5), for the problems' list.
+BAD_PORTFOLIO = ("name,locality,project_type,eligible_cost,local_contribution\n"
+                 "Illustrative: Alder,Alder County,renovation,1000000,500000\n\n"
+                 "Illustrative: Birch,Birch City,renovation,oops,0\n"
+                 "Illustrative: Cedar,Cedar Falls,castle,300000,150000\n,,,,\n")
+
+
+def _portfolio_problems(page, url):
+    _portfolio(page, url)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
+        files=[{"name": "applications.csv", "mimeType": "text/csv", "buffer": BAD_PORTFOLIO.encode()}])
+    page.wait_for_selector(".st-key-pf_problems", timeout=30_000)
+    _ready(page)
+
+
 def _portfolio_present(page, url):
     _portfolio(page, url)
     _present(page)
@@ -127,6 +142,7 @@ STATES = {
     "sensitivity, presentation mode": _sensitivity_present,
     "portfolio, sample loaded": _portfolio,
     "portfolio, presentation mode": _portfolio_present,
+    "portfolio, a file's bad rows listed": _portfolio_problems,
     "rules": _rules,
     "rules, presentation mode": _rules_present,
 }

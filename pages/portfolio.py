@@ -6,15 +6,16 @@ import pandas as pd
 import streamlit as st
 
 from core.report import chart_text
-from core.law.analysis import caps_words
 from core.report.charts import cumulative_figure, priority_figure, ranked_figure
-from core.report.export import csv_bytes
 from core.report.portfolio import portfolio_report
-from core.law.fields import FIELDS, PROJECT_TYPES
+from core.law.fields import PORTFOLIO_FIELDS
 from core.law.money import ValidationError, fmt, to_cents
-from core.law.portfolio import (FACTORS, MAX_ROWS, MODES, PortfolioError, formula_words, insight, read_sample, read_table,
-                            run)
+from core.law.portfolio import (FACTORS, MAX_ROWS, MAX_UNPACKED, MODES, PortfolioError, formula_words, insight,
+                                read_portfolio, run, sample)
 from core.law.batch import BatchError
+from core.law.tables import kind, sheet_names
+from core.report.spreadsheets import (PEOPLE_MONEY, people, ranked, results_csv, results_xlsx, settings, template_csv,
+                                      template_xlsx)
 from ui import present, state
 from ui.charts import chart
 from ui.reporting import portfolio_buttons
@@ -26,27 +27,29 @@ DEFAULT_BUDGET = 400_000_000
 PAGE_ROWS = 500       # rows of the allocation table on one page
 PRESENT_ROWS = 25     # and while presenting (large type)
 BAD_SHOWN = 1_000     # bad rows listed on the page
-COLUMN_TITLES = {"name": "Application", "locality": "Locality",
-                 **{f.name: f.label for f in FIELDS}}
+COLUMN_TITLES = {f.name: f.label for f in PORTFOLIO_FIELDS}
+XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
-def people_table(good: pd.DataFrame, result) -> pd.DataFrame:
-    """The allocation as people read it: titles, dollars, cap names; priority order."""
-    idx = good.index.to_numpy()
-    out = pd.DataFrame({
-        "Rank": good["rank"].astype(int).to_numpy(),
-        "Application": good["name"].astype(str).to_numpy() if "name" in good else [f"Row {i + 2}" for i in idx],
-        "Locality": good["locality"].astype(str).to_numpy() if "locality" in good else "",
-        "Project type": [PROJECT_TYPES.get(t, t) for t in good["project_type"].astype(str)],
-        "Maximum award": [fmt(int(c)) for c in result.awards[idx]],
-        "Held down by": [caps_words(b.split(";")) if b else "" for b in result.binding[idx]],
-        "Board's exception": [f"needed: +{fmt(int(result.best[i] - result.standard[i]))}"
-                              + ("" if result.exceptions == "assumed" else ", not counted")
-                              if result.best[i] > result.standard[i] else "" for i in idx],
-        "Priority score (0 to 1)": [f"{float(v):.3f}" for v in good["priority_score"]],
-        "Allocated": [fmt(int(c)) for c in result.allocated[idx]],
-    })
-    return out.sort_values("Rank", kind="stable")
+def people_table(result, positions) -> pd.DataFrame:
+    """The allocation as people read it (core/report/spreadsheets.py's columns), dollars as text."""
+    out = people(result, positions)
+    for column in PEOPLE_MONEY:
+        out[column] = [fmt(int(c)) if c is not None and c == c else "" for c in out[column]]
+    out["Board's exception"] = [f"needed: +{c}" + ("" if result.exceptions == "assumed" else ", not counted")
+                                if c else "" for c in out["Board's exception"]]
+    out["Priority score (0 to 1)"] = [f"{v:.3f}" for v in out["Priority score (0 to 1)"]]
+    return out
+
+
+def indexed_rows(frame: pd.DataFrame) -> np.ndarray:
+    """The row numbers an edited table carries as its index; a row added in the editor follows the last."""
+    rows = pd.to_numeric(pd.Series(frame.index), errors="coerce").to_numpy(dtype=float)
+    missing = np.isnan(rows)
+    if missing.any():
+        top = np.nanmax(rows) if (~missing).any() else 1
+        rows[missing] = top + np.arange(1, int(missing.sum()) + 1)
+    return rows.astype(np.int64)
 
 
 state.init()
@@ -58,47 +61,77 @@ st.info("The priority score is decision support from the Department's considerat
         "applications; it never changes an award amount.", icon=":material/info:")
 
 controls = st.container(key="ctl_pf_file")   # hidden while presenting (ui/present.py)
-up = controls.file_uploader(md(f"Applications (CSV, up to {MAX_ROWS:,} rows)"), type=["csv", "txt"], key="w:pf_file",
-                      help="Columns: name, locality, the application fields (project_type, eligible_cost, "
-                           "federal_grant, ...), senior_density, distance_to_center_miles, previously_funded.")
+# Any file is taken, and one of another kind is refused in words on the page: the uploader's own
+# refusal is a red "!" whose message shows only on hover, cut off.
+up = controls.file_uploader(md(f"Applications: a CSV file or an Excel workbook (.xlsx), up to {MAX_ROWS:,} rows"),
+                            type=None, key="w:pf_file",
+                            help="Columns: name, locality, the application fields (project_type, eligible_cost, "
+                                 "federal_grant, ...), senior_density, distance_to_center_miles, previously_funded. "
+                                 "The template below has them all, with notes.")
+sheet_slot = controls.container()   # the sheet picker, for a workbook of several sheets
+templates = controls.container(horizontal=True, vertical_alignment="center", key="ctl_pf_templates")
+templates.caption("Start from a template: the columns, one illustrative row, and notes on each column.")
+templates.download_button("Template (Excel)", template_xlsx, file_name="portfolio-template.xlsx", mime=XLSX_MIME,
+                          key="w:pf_template_xlsx", icon=":material/download:", on_click="ignore")
+templates.download_button("Template (CSV)", template_csv, file_name="portfolio-template.csv", mime="text/csv",
+                          key="w:pf_template_csv", icon=":material/download:", on_click="ignore")
 source = "the illustrative sample"
 try:
     raw = upload_bytes(up)
     if raw is not None:   # read once per file, not on every run (20,000 rows took a second each time)
-        token = (up.file_id, len(raw), up.name)
+        sheet = None
+        if kind(raw, up.name) == "xlsx":
+            listed = st.session_state.get("pf:sheets")
+            if listed is None or listed[0] != up.file_id:
+                listed = (up.file_id, sheet_names(raw, up.name, MAX_UNPACKED))
+                st.session_state["pf:sheets"] = listed
+            if len(listed[1]) > 1:
+                sheet = sheet_slot.selectbox("Sheet of the workbook", listed[1], key=f"w:pf_sheet:{up.file_id}",
+                                           format_func=lambda s: plain_text(s), width=420,
+                                           help="The workbook has several sheets; the applications are read "
+                                                "from this one (its first row holds the column titles).")
+        token = (up.file_id, len(raw), up.name, sheet)
         kept = st.session_state.get("pf:read")
         if kept is None or kept[0] != token:
-            kept = (token, read_table(raw, up.name))
+            kept = (token, read_portfolio(raw, up.name, sheet))
             st.session_state["pf:read"] = kept
-        table, source = kept[1], up.name
+        loaded, source = kept[1], up.name + (f", sheet {sheet}" if sheet else "")
     else:
-        table = read_sample()
-except PortfolioError as err:
-    st.error(literal(str(err), 400), icon=":material/error:")   # names the user's file
+        loaded = sample()
+except PortfolioError as err:   # "NAME: what is wrong", the file's name as the user gave it
+    said = str(err)
+    st.error(literal(up.name) + md(said[len(up.name):]) if up is not None and said.startswith(up.name + ":")
+             else literal(said, 400), icon=":material/error:")
     st.stop()
+table, rows = loaded.frame, loaded.rows
 if source == "the illustrative sample":
-    st.warning("Showing an ILLUSTRATIVE sample of 20 fictional applications. Upload a CSV to use your own.",
-               icon=":material/science:")
+    st.warning("Showing an ILLUSTRATIVE sample of 20 fictional applications. Upload a CSV file or an Excel workbook "
+               "to use your own, or start from the template.", icon=":material/science:")
+
+problems_box = st.container()   # the rows that could not be used, said here, under the file, once it is read
 
 # The editor is drawn only while its panel is open (Streamlit's lazy expander): 20,000 rows are
-# megabytes on every run. What was edited is kept when the panel closes, and used below.
+# megabytes on every run. What was edited is kept when the panel closes, and used below. The
+# editor's index is each row's number in the file, so that "Row 7" stays row 7 through edits.
 edit_box = st.container(key="ctl_pf_edit").expander("Edit the applications", expanded=False, key="pf_edit_panel",
                                                     on_change="rerun")
 edited = st.session_state.get(f"pf:edited:{source}")
 if edit_box.open:
     opened = st.session_state.setdefault(f"pf:edit_open:{source}", (st.session_state.get("pf:edit_n", 0) + 1,
-                                                                     edited if edited is not None else table))
+                                                                     edited if edited is not None else
+                                                                     table.set_axis(pd.Index(rows, name="Row"))))
     st.session_state["pf:edit_n"] = opened[0]
     with edit_box:
         st.caption("Changes here are used below, and kept when this panel closes; download the results to keep them.")
-        table = st.data_editor(opened[1], num_rows="dynamic", key=f"w:pf_editor:{source}:{opened[0]}", width="stretch",
-                               column_config={c: st.column_config.Column(COLUMN_TITLES[c]) for c in table.columns
-                                              if c in COLUMN_TITLES})
-    st.session_state[f"pf:edited:{source}"] = table
+        edited = st.data_editor(opened[1], num_rows="dynamic", key=f"w:pf_editor:{source}:{opened[0]}", width="stretch",
+                                column_config={"_index": st.column_config.NumberColumn("Row", disabled=True)} |
+                                {c: st.column_config.Column(COLUMN_TITLES[c]) for c in table.columns
+                                 if c in COLUMN_TITLES})
+    st.session_state[f"pf:edited:{source}"] = edited
 else:
     st.session_state.pop(f"pf:edit_open:{source}", None)   # opened again: a new editor over what was edited
-    if edited is not None:
-        table = edited
+if edited is not None:
+    table, rows = edited.reset_index(drop=True), indexed_rows(edited)
 
 c1, c2 = st.container(key="ctl_pf_budget").columns([1, 2])
 budget_text = c1.text_input("Budget (appropriation)", value="4,000,000", key="w:pf_budget")
@@ -124,20 +157,29 @@ st.caption(md(formula_words(weights)))
 
 try:
     result = run(table, budget, mode, weights, rs, state.readings(),
-                 exceptions="excluded" if approved_only else "assumed")
+                 exceptions="excluded" if approved_only else "assumed", rows=rows)
 except BatchError as err:
     st.error(literal(source) + md(f": {err}"), icon=":material/error:")
     st.stop()
 
-bad = result.table[~result.good]
-if len(bad):
-    st.error(md(f"{len(bad):,} row(s) could not be used; the other {int(result.good.sum()):,} are."
+unused = np.flatnonzero(~result.good)
+if len(unused):
+    used = int(result.good.sum())
+    problems_box.error(md(("1 row could not be used" if len(unused) == 1 else f"{len(unused):,} rows could not be used")
+                          + ("; no other row is in the file. " if not used else
+                             "; the other one is used. " if used == 1 else f"; the other {used:,} are used. ")
+                          + ("It is" if len(unused) == 1 else "Each is") + " listed below by its row in the file"
+                          + (" (the spreadsheet's row number)." if loaded.sheet is not None else ".")
                 + (f" The first {BAD_SHOWN:,} are listed; the download below gives every row's problem."
-                   if len(bad) > BAD_SHOWN else "")), icon=":material/error:")
-    listed = bad.iloc[:BAD_SHOWN]
-    st.dataframe(pd.DataFrame({"Row of the file": listed.index + 2,
-                               "Application": [plain_text(n) for n in listed["name"]] if "name" in listed else "",
-                               "Problem": [plain_text(e, 400) for e in listed["error"]]}), hide_index=True, width="stretch")
+                   if len(unused) > BAD_SHOWN else "")), icon=":material/error:")
+    # A list, not a grid: each problem in full, wrapped, beside its row (a grid cut it off).
+    names = result.table["name"] if "name" in result.table else None
+    lines = [markup("- **Row {}**{}: {}", md(f"{int(result.rows[i]):,}"),
+                    md(", ") + literal(names.iat[i], 120) if names is not None and str(names.iat[i]).strip()
+                    else md(""), md(result.table["error"].iat[i]))
+             for i in unused[:BAD_SHOWN]]
+    problems_box.container(key="pf_problems", border=True, height="content" if len(lines) <= 12 else 420).markdown(
+        md("\n").join(lines))
 
 others = [r for r in state.ruleset_ids() if r != rs.id]
 variant_id = st.container(key="ctl_pf_variant").selectbox("Compare the portfolio's cost under", [None] + others, key="w:pf_variant",
@@ -161,11 +203,13 @@ def with_labels(line: str, rulesets) -> Markdown:
     return md("").join(ruleset_label(by_label[p]) if p in by_label else md(p) for p in parts)
 
 
-for line in insight(result, rs, variant):
+findings = insight(result, rs, variant)   # said again in the workbook's About sheet
+for line in findings:
     st.markdown(markup("- {}", with_labels(line, (rs, variant))))
 
 if len(good):
-    names = good["name"].astype(str).tolist() if "name" in good else [f"Row {i + 2}" for i in good.index]
+    names = (good["name"].astype(str).tolist() if "name" in good
+             else [f"Row {int(result.rows[i])}" for i in good.index])
     idx = good.index.to_numpy()
     awards, alloc = result.awards[idx].tolist(), result.allocated[idx].tolist()
     binding, rank = result.binding[idx].tolist(), good["rank"].astype(int).tolist()
@@ -182,25 +226,35 @@ if len(good):
               chart_text.priority(names, scores, awards, binding))
     st.header("Applications in priority order")
     # A page of the table at a time: the whole of a 20,000-row portfolio was megabytes on every run.
-    ordered = good.iloc[np.argsort(good["rank"].astype(int).to_numpy(), kind="stable")]
+    ordered = ranked(result)[0]   # positions of the rows used, in rank order
     per_page = PRESENT_ROWS if large else PAGE_ROWS
     pages = max(1, -(-len(ordered) // per_page))
     if st.session_state.get("w:pf_page", 1) > pages:
         st.session_state["w:pf_page"] = 1
     page_no = (st.container(key="ctl_pf_page").number_input("Page of the table", 1, pages, key="w:pf_page", width=200)
                if pages > 1 else 1)
-    shown_rows = ordered.iloc[(page_no - 1) * per_page: page_no * per_page]
+    shown_rows = ordered[(page_no - 1) * per_page: page_no * per_page]
     if pages > 1:
         st.caption(md(f"Applications {(page_no - 1) * per_page + 1:,} to {(page_no - 1) * per_page + len(shown_rows):,} "
                       f"of {len(ordered):,} in priority order ({per_page:,} a page); the download below holds "
                       "every one."))
     if large:
-        st.table(table_cells(people_table(shown_rows, result)), hide_index=True)   # large type that wraps; names literal
+        st.table(table_cells(people_table(result, shown_rows)), hide_index=True)   # large type that wraps; names literal
     else:
-        st.dataframe(people_table(shown_rows, result), hide_index=True, width="stretch")
+        st.dataframe(people_table(result, shown_rows), hide_index=True, width="stretch")
+
+# Made when a button is pressed (a 20,000-row workbook takes seconds), from this run's result.
+about = settings(result, rs, MODES[mode], formula_words(weights), source)
 downloads = st.container(key="ctl_pf_download")   # hidden while presenting, as every control
-downloads.download_button("Download the results (CSV)", csv_bytes(result.table), file_name="portfolio-allocation.csv",
-                          mime="text/csv")
+d1, d2, _ = downloads.columns([1, 1, 1])
+d1.download_button("Download the results (Excel)", lambda: results_xlsx(result, about, findings),
+                   file_name="portfolio-allocation.xlsx", mime=XLSX_MIME, key="w:pf_results_xlsx",
+                   icon=":material/download:", on_click="ignore",
+                   help="Rank order: a Results sheet with dollar amounts and the limits in words, a sheet with the "
+                        "ids and codes for programs, the rows not used, and what the allocation was made of.")
+d2.download_button("Download the results (CSV)", lambda: results_csv(result), file_name="portfolio-allocation.csv",
+                   mime="text/csv", key="w:pf_results_csv", icon=":material/download:", on_click="ignore",
+                   help="Rank order, every row: ids and codes, each code with its words beside it.")
 with downloads:
     portfolio_buttons(lambda prepared: portfolio_report(
         result, rs, weights, mode, source, variant, illustrative=source == "the illustrative sample",

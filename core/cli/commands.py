@@ -52,14 +52,18 @@ def cmd_evaluate(args) -> int:
 
 
 def add_batch(sub) -> None:
-    p = sub.add_parser("batch", help="evaluate every row of a CSV file",
-                       description="Columns named as the fields of docs/rules.md; the Board exception flattened to "
+    p = sub.add_parser("batch", help="evaluate every row of a CSV file or an Excel workbook",
+                       description="Columns named as the fields of docs/rules.md (a CSV file, or the first sheet "
+                                   "of an Excel workbook, or --sheet NAME); the Board exception flattened to "
                                    "bpw_exception_requested, local_property_value, state_funds_in_property, "
                                    "state_bonded_debt. Output: the input columns plus award, binding, route, "
                                    "standard_award (without the Board's exception), local_shortfall, "
-                                   "funding_gap, error. Exit status 1 if any row was bad.")
-    p.add_argument("input", metavar="IN.csv")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.csv")
+                                   "funding_gap, error. Blank rows are skipped; each bad row is named on standard error by its "
+                                   "row in the file. Exit status 1 if any row was bad.")
+    p.add_argument("input", metavar="IN.csv|IN.xlsx")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.csv|OUT.xlsx",
+                   help="a CSV file, or an Excel workbook if the name ends in .xlsx")
+    sheet_option(p)
     force_option(p)
     p.add_argument("--raw", action="store_true",
                    help="write cells exactly as they are, for programs (by default a cell a spreadsheet would "
@@ -70,29 +74,51 @@ def add_batch(sub) -> None:
 
 
 def cmd_batch(args) -> int:
-    import io
-
-    from core.law.batch import BatchError, evaluate_table, read_csv
+    from core.law.batch import BatchError, evaluate_table
+    from core.law.tables import TableError, read
     from core.report.export import csv_bytes
+    from core.report.spreadsheets import batch_xlsx
 
     rs = load(args.ruleset)   # options first, then the files
     readings = parse_readings(args.reading)
+    workbook = is_workbook(args.output)
+    if workbook and args.raw:
+        raise CliError("--raw is for a CSV output; a workbook (.xlsx) is always made safe for spreadsheets")
     check_paths(args, **{"-o": args.output})
-    data = read_source(args.input, MAX_CSV_BYTES)
     try:
-        table = read_csv(io.BytesIO(data))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise CliError(f"{args.input}: cannot read as CSV ({str(exc).splitlines()[0]})") from None
-    try:
-        out = evaluate_table(table, rs, readings)
+        table = read(read_source(args.input, MAX_CSV_BYTES), args.input, args.sheet)
+        out = evaluate_table(table.frame, rs, readings)
+    except TableError as exc:
+        raise CliError(str(exc)) from None
     except BatchError as exc:
         raise CliError(f"{args.input}: {exc}") from None
     # Safe for spreadsheets unless --raw: a cell such as '=2+2' from the input is written "'=2+2".
-    write_atomic(args.output, csv_bytes(out, raw=args.raw))
+    write_atomic(args.output, batch_xlsx(out) if workbook else csv_bytes(out, raw=args.raw))
     bad = int((out["error"] != "").sum())
     good = len(out) - bad
+    print_problems(table.rows, out["error"].to_numpy(), args.output)
     print(f"{good} {'row' if good == 1 else 'rows'} evaluated, {bad} with errors -> {args.output}", file=sys.stderr)
     return 1 if bad else 0
+
+
+LISTED = 50   # bad rows named on standard error; every one is in the output's error column
+
+
+def print_problems(rows, errors, output: str) -> None:
+    """'row 7: eligible_cost: ...' on standard error for each bad row, by its number in the file."""
+    bad = [i for i, e in enumerate(errors) if e]
+    for i in bad[:LISTED]:
+        print(f"row {int(rows[i])}: {errors[i]}", file=sys.stderr)
+    if len(bad) > LISTED:
+        print(f"... and {len(bad) - LISTED:,} more rows with errors: see the error column of {output}", file=sys.stderr)
+
+
+def is_workbook(path: str) -> bool:
+    return str(path).lower().endswith(".xlsx")
+
+
+def sheet_option(p) -> None:
+    p.add_argument("--sheet", metavar="NAME", help="the sheet of an Excel workbook to read (default: its first)")
 
 
 def add_sweep(sub) -> None:
@@ -132,11 +158,14 @@ def cmd_sweep(args) -> int:
 
 def add_allocate(sub) -> None:
     p = sub.add_parser("allocate", help="rank a portfolio by the Department's considerations and allocate a budget",
-                       description="Columns: the batch columns plus name, locality, senior_density, "
-                                   "distance_to_center_miles, previously_funded. Adds award, binding, route, "
-                                   "standard_award (without the Board's exception), priority_score, rank, "
-                                   "allocated (and error). Exit status 1 if any row was bad.")
-    p.add_argument("input", metavar="IN.csv")
+                       description="Columns (a CSV file, or the first sheet of an Excel workbook, or --sheet "
+                                   "NAME): the batch columns plus name, locality, senior_density, "
+                                   "distance_to_center_miles, previously_funded (`python -m core template` writes "
+                                   "them). The results, in rank order: row (in the file), rank, the input columns, "
+                                   "award, binding, route, standard_award (without the Board's exception), "
+                                   "priority_score, allocated (and error), each code with its words beside it. "
+                                   "Exit status 1 if any row was bad.")
+    p.add_argument("input", metavar="IN.csv|IN.xlsx")
     p.add_argument("--budget", required=True, metavar="B", help="the appropriation, in dollars")
     p.add_argument("--mode", choices=["priority", "whole", "pro-rata"], default="priority")
     p.add_argument("--weights", default="", metavar="density=1,proximity=1,new_locality=1")
@@ -144,7 +173,10 @@ def add_allocate(sub) -> None:
                    help="assumed (default): a row on the Board of Public Works' exception route counts the award "
                         "that route gives; excluded: allocate as if no exception were granted (every row's "
                         "standard_award)")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.csv")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.csv|OUT.xlsx",
+                   help="the results in rank order: an Excel workbook if the name ends in .xlsx (a sheet for "
+                        "people, one for programs), else CSV")
+    sheet_option(p)
     p.add_argument("--pdf", metavar="OUT.pdf", help="also print the Portfolio packet for a board: the ranking, the "
                                                    "allocation against the budget, the findings, the weights "
                                                    "(needs Chrome or Chromium)")
@@ -159,10 +191,10 @@ def add_allocate(sub) -> None:
 
 
 def cmd_allocate(args) -> int:
-    from core.report.export import csv_bytes
     from core.law.money import fmt, to_cents
-    from core.law.portfolio import PortfolioError, parse_weights, read_table, run
+    from core.law.portfolio import MODES, PortfolioError, formula_words, insight, parse_weights, read_portfolio, run
     from core.law.batch import BatchError
+    from core.report.spreadsheets import results_csv, results_xlsx, settings
 
     rs = load(args.ruleset)   # options first, then the files
     readings = parse_readings(args.reading)
@@ -176,16 +208,24 @@ def cmd_allocate(args) -> int:
     title = check_text(args.title, "--title", 120, what="text", required=False)   # as `report` checks them
     prepared_by = check_text(args.prepared_by, "--prepared-by", 120, what="text", required=False)
     try:
-        table = read_table(read_source(args.input, MAX_CSV_BYTES), args.input)
-        result = run(table, budget, args.mode, weights, rs, readings, exceptions=args.exceptions)
-    except (PortfolioError, BatchError) as exc:
+        table = read_portfolio(read_source(args.input, MAX_CSV_BYTES), args.input, args.sheet)
+        result = run(table.frame, budget, args.mode, weights, rs, readings, exceptions=args.exceptions,
+                     rows=table.rows)
+    except PortfolioError as exc:
         raise CliError(str(exc)) from None
+    except BatchError as exc:   # a column missing: in which file (and sheet)
+        raise CliError(f"{args.input}{f', sheet {args.sheet!r}' if args.sheet else ''}: {exc}") from None
     packet, document = _portfolio_packet(args, result, rs, weights, title, prepared_by)
-    write_atomic(args.output, csv_bytes(result.table))
+    if is_workbook(args.output):
+        about = settings(result, rs, MODES[args.mode], formula_words(weights), args.input)
+        write_atomic(args.output, results_xlsx(result, about, insight(result, rs)))
+    else:
+        write_atomic(args.output, results_csv(result))
     packets = [(path, data, what) for path, data, what in ((args.html, document, "Portfolio packet (HTML)"),
                                                             (args.pdf, packet, "Portfolio packet (PDF)")) if path]
     for path, data, _ in packets:
         write_atomic(path, data)
+    print_problems(result.rows, result.table["error"].to_numpy(), args.output)
     bad = int((~result.good).sum())
     print(f"{int(result.good.sum())} applications ranked, {bad} with errors; allocated "
           f"{fmt(int(result.allocated.sum()), True)} of {fmt(budget, True)} -> {args.output}", file=sys.stderr)
@@ -219,6 +259,25 @@ def _portfolio_packet(args, result, rs, weights, title: str, prepared_by: str) -
         except ReportError as exc:
             raise CliError(f"--pdf: {exc}") from None
     return packet, render(made).encode("utf-8") if args.html else None
+
+
+def add_template(sub) -> None:
+    p = sub.add_parser("template", help="write a portfolio template (CSV or Excel) to start from",
+                       description="The columns allocate and batch read, with one illustrative row; as a "
+                                   "workbook (FILE.xlsx) also a Notes sheet that explains each column.")
+    p.add_argument("-o", "--output", required=True, metavar="FILE.xlsx|FILE.csv")
+    force_option(p)
+    p.set_defaults(run=cmd_template)
+
+
+def cmd_template(args) -> int:
+    from core.report.spreadsheets import template_csv, template_xlsx
+
+    check_paths(args, **{"-o": args.output})
+    write_atomic(args.output, template_xlsx() if is_workbook(args.output) else template_csv())
+    print(f"portfolio template ({'Excel workbook' if is_workbook(args.output) else 'CSV'}, one illustrative row) "
+          f"-> {args.output}", file=sys.stderr)
+    return 0
 
 
 def add_report(sub) -> None:

@@ -14,7 +14,7 @@ import pandas as pd
 from core.law.application import Application, parse_field
 from core.law.fields import FIELD, FIELDS
 from core.law.provisions import CAP_IDS
-from core.law.money import MAX_CENTS, ValidationError
+from core.law.money import MAX_CENTS, ValidationError, not_a_number
 from core.law.caps import ARRAYS, COMPUTED, OPTIONAL, TYPE_CODES, Inputs, caps
 from core.law.readings import DEFAULT, Readings
 from core.law.rulesets import Ruleset, load
@@ -103,7 +103,8 @@ def parse_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
             num = pd.to_numeric(col, errors="coerce").astype("float64")
             bad = ~_blank(col) & ~(np.isfinite(num) & (num >= 0) & (num <= 1e9)).to_numpy()
             if bad.any():
-                errors.append(np.where(bad, [f"{f.name}: {v!r} is not a number of 0 or more" for v in col.astype(str)], ""))
+                errors.append(np.where(bad, [f"{f.name}: {v!r} {not_a_number(v) or 'is not a number of 0 or more'}"
+                                             for v in col.astype(str)], ""))
             out[f.name] = num.to_numpy()
     message = np.full(n, "", dtype=object)
     for e in errors:
@@ -194,6 +195,14 @@ def evaluate_table(df: pd.DataFrame, rs: Ruleset | None = None, readings: Readin
     return out
 
 
-def read_csv(path) -> pd.DataFrame:
-    """Every cell as text, empty cells as '' (an empty cell means the field's default)."""
-    return pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False)
+def read_csv(source, sheet: str | None = None) -> pd.DataFrame:
+    """A CSV file or an Excel workbook (a path or a file object), every cell as text, empty
+    cells as '' (an empty cell means the field's default), blank rows skipped. Reading is
+    core/law/tables.py's, whose TableError says what is wrong with a file."""
+    from core.law.tables import read
+    if hasattr(source, "read"):
+        data, name = source.read(), str(getattr(source, "name", "file"))
+    else:
+        from pathlib import Path
+        data, name = Path(source).read_bytes(), str(source)
+    return read(data, name, sheet).frame

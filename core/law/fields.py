@@ -63,6 +63,14 @@ FIELDS: tuple[Field, ...] = (
           help="For ranking only."),
 )
 FIELD = {f.name: f for f in FIELDS}
+# A portfolio's columns that say which application a row is; not inputs of the law (kind "text").
+RECORD_FIELDS: tuple[Field, ...] = (
+    Field("name", "Application", "text", None, group="record",
+          help="What the application is called: shown in the ranking, the charts and the downloads."),
+    Field("locality", "Locality", "text", None, group="record", help="The county, city or town it serves."),
+)
+# Every column of a portfolio file, in the order of the template and the illustrative sample.
+PORTFOLIO_FIELDS: tuple[Field, ...] = RECORD_FIELDS + FIELDS
 MONEY_FIELDS = tuple(f.name for f in FIELDS if f.kind == "money")
 EXCEPTION_FIELDS = tuple(f.name for f in FIELDS if f.group == "exception" and f.name != "bpw_exception_requested")
 

@@ -16,6 +16,8 @@ MAX_CENTS = MAX_DOLLARS * 100
 
 # ASCII digits only: Python's Decimal and float read Arabic-Indic and other digits too (issue 30).
 _NUMERIC = re.compile(r"^\$?\s*[-+]?([0-9]{1,3}(,[0-9]{3})+|[0-9]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?$")
+# What a spreadsheet's cell becomes when it held a date or a formula (core/law/tables.py).
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]+)?)?)?$|^[0-9]{2}:[0-9]{2}:[0-9]{2}$")
 
 
 class ValidationError(ValueError):
@@ -60,7 +62,8 @@ def to_cents(value, field: str) -> int:
     elif isinstance(value, str):
         text = value.strip().replace(" ", "")
         if not text or not _NUMERIC.match(text) or not any(c in "0123456789" for c in text):
-            raise ValidationError(field, value, "is not a number; enter dollars such as 1250000 or 1,250,000.50")
+            raise ValidationError(field, value, not_a_number(value) or
+                                  "is not a number; enter dollars such as 1250000 or 1,250,000.50")
         if len(text) > 40:  # "$1,000,000,000,000.00" is 21 characters; longer is not an amount
             raise ValidationError(field, value, f"is {len(text):,} characters long; not an amount")
         try:
@@ -82,6 +85,18 @@ def to_cents(value, field: str) -> int:
     if cents != cents.to_integral_value():
         raise ValidationError(field, value, "has fractions of a cent; use at most two decimal places")
     return int(cents)
+
+
+def not_a_number(value) -> str:
+    """The problem with a spreadsheet's formula or date where a number belongs, or ''."""
+    text = str(value).strip()
+    if text.startswith("="):
+        return ("is a spreadsheet formula, not a number; enter the value itself (in the spreadsheet: copy the "
+                "cells, then Paste Special, Values)")
+    if _DATE.match(text):
+        return ("is a date, not a number; the spreadsheet cell is formatted as a date: format it as a number "
+                "and enter the value again")
+    return ""
 
 
 def plain(cents: int) -> str:

@@ -5,9 +5,6 @@ The score is decision support: it orders applications and never changes an award
 """
 from __future__ import annotations
 
-import csv
-import io
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,11 +15,10 @@ from core.law.provisions import CAP, CAP_IDS
 from core.law.money import fmt
 from core.law.readings import DEFAULT, Readings
 from core.law.rulesets import Ruleset, load
+from core.law.tables import MAX_CELL, MAX_COLUMNS, Table, TableError, read  # noqa: F401 - the portfolio's limits
 
 MAX_ROWS = 20_000
-MAX_CELL = 1_000      # characters in one cell of an uploaded portfolio
 MAX_NAME = 120        # characters in an application's name (as for a saved scenario)
-MAX_COLUMNS = 500     # columns of an uploaded portfolio, in its header and in every row
 MODES = {"priority": "In priority order, the last award partly funded",
          "whole": "In priority order, skipping awards that do not fit whole",
          "pro-rata": "Pro rata: every award scaled by the same share"}
@@ -35,86 +31,20 @@ FACTORS = {"density": ("senior_density", "denser senior population"),
 SAMPLE = __import__("pathlib").Path(__file__).parent / "samples" / "portfolio_illustrative.csv"
 
 
-class PortfolioError(ValueError):
-    """The file as a whole cannot be used; the message says why."""
+# The file as a whole cannot be used; the message says why (core/law/tables.py reads the file).
+PortfolioError = TableError
+MAX_UNPACKED = 100 * 1024 * 1024   # an uploaded workbook's XML: ample for 20,000 rows of 500 columns' worth of CSV
 
 
-def read_table(data: bytes | str, name: str = "file") -> pd.DataFrame:
-    """Text of a CSV (UTF-8 with or without BOM, or Latin-1; comma or semicolon) as a table
-    of text cells. Leading lines starting with '#' are notes and are skipped."""
-    if isinstance(data, bytes):
-        if b"\x00" in data[:4096]:
-            raise PortfolioError(f"{name}: this is not a text file (it holds binary data)")
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")
-    else:
-        text = data.lstrip("\ufeff")
-    lines = text.splitlines(keepends=True)
-    while lines and lines[0].lstrip().startswith("#"):
-        lines.pop(0)
-    text = "".join(lines)
-    if not text.strip():
-        raise PortfolioError(f"{name}: the file is empty")
-    header = text.splitlines()[0]
-    unquoted = re.sub(r'"[^"]*"?', "", header)   # a separator inside a quoted title is not one
-    sep = ";" if unquoted.count(";") > unquoted.count(",") else ","
-    columns = _header_width(text, sep, name)
-    wide = _first_wider_row(text, sep, columns, name)
-    if wide:   # pandas made the extra cells an index of thousands of levels, then failed (7.6 s of CPU)
-        row, cells = wide
-        raise PortfolioError(f"{name}: row {row} has {cells:,} cells but the header names {columns:,} columns; "
-                             "every row has at most as many cells as the header")
-    try:
-        df = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, na_filter=False,
-                         nrows=MAX_ROWS + 1, on_bad_lines="error", index_col=False)
-    except (pd.errors.ParserError, ValueError) as exc:
-        raise PortfolioError(f"{name}: cannot be read as CSV ({str(exc).splitlines()[0]})") from None
-    if len(df) > MAX_ROWS:
-        raise PortfolioError(f"{name}: more than {MAX_ROWS:,} applications; split the portfolio into smaller files")
-    df.columns = [str(c).strip() for c in df.columns]
-    for col in df.columns:   # a 1 MB name froze the browser for 95 s: no cell is longer than a sentence
-        lengths = df[col].str.len()
-        if len(df) and lengths.max() > MAX_CELL:
-            row = int(lengths.to_numpy().argmax())
-            raise PortfolioError(f"{name}: row {row + 2}, column {str(col)[:40]!r}: {int(lengths.max()):,} characters; "
-                                 f"a cell holds at most {MAX_CELL:,}")
-    return df
+def read_portfolio(data: bytes | str, name: str = "file", sheet: str | None = None) -> Table:
+    """A CSV file's text or an Excel workbook's bytes (its first sheet, or `sheet`) as a Table of
+    text cells with each row's number in the file; at most MAX_ROWS applications."""
+    return read(data, name, sheet, MAX_ROWS, MAX_UNPACKED)
 
 
-def _header_width(text: str, sep: str, name: str) -> int:
-    """How many columns the header names (a quoted title may hold the separator), at most 500."""
-    try:
-        header = next(csv.reader(io.StringIO(text[:1_000_000]), delimiter=sep))
-    except (csv.Error, StopIteration) as exc:
-        raise PortfolioError(f"{name}: the header cannot be read as CSV ({str(exc)[:80] or 'no header'})") from None
-    if len(header) > MAX_COLUMNS:
-        raise PortfolioError(f"{name}: {len(header):,} columns; a portfolio has at most {MAX_COLUMNS}")
-    return len(header)
-
-
-def _first_wider_row(text: str, sep: str, columns: int, name: str) -> tuple[int, int] | None:
-    """(row as a person counts it, its cells) of the first row with more cells than the header,
-    or None. Without quotes a row is one line, counted in C; with quotes, the csv module reads
-    each row (a quoted cell may hold the separator or a line break). Stops at the first such row
-    and after MAX_ROWS + 1 rows, as reading does."""
-    if '"' not in text:
-        for row, line in enumerate(text.splitlines()[1:MAX_ROWS + 2], start=2):
-            if line.count(sep) >= columns and line.strip():
-                return row, line.count(sep) + 1
-        return None
-    reader = csv.reader(io.StringIO(text), delimiter=sep)
-    try:
-        next(reader)
-        for row, cells in enumerate(reader, start=2):
-            if len(cells) > columns:
-                return row, len(cells)
-            if row > MAX_ROWS + 1:
-                break
-    except csv.Error as exc:
-        raise PortfolioError(f"{name}: row {reader.line_num} cannot be read as CSV ({str(exc)[:80]})") from None
-    return None
+def read_table(data: bytes | str, name: str = "file", sheet: str | None = None) -> pd.DataFrame:
+    """read_portfolio's cells only (rows numbered as they come: the file's numbers are lost)."""
+    return read_portfolio(data, name, sheet).frame
 
 
 def parse_weights(text: str) -> dict[str, float]:
@@ -211,6 +141,7 @@ class Result:
     standard: np.ndarray = None   # cents: what each row gets without the Board's exception
     best: np.ndarray = None    # cents: each row's maximum award with the Board's exception where it helps
     exceptions: str = "assumed"
+    rows: np.ndarray = None    # each row's number in the file (int64)
 
     @property
     def on_exception(self) -> np.ndarray:
@@ -219,11 +150,15 @@ class Result:
 
 
 def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | None = None,
-        rs: Ruleset | None = None, readings: Readings = DEFAULT, exceptions: str = "assumed") -> Result:
+        rs: Ruleset | None = None, readings: Readings = DEFAULT, exceptions: str = "assumed",
+        rows=None) -> Result:
     """Rank and allocate. exceptions="excluded" allocates as if no Board exception were granted:
-    every row's counted award is its standard route's."""
+    every row's counted award is its standard route's. `rows`: each row's number in the file
+    (read_portfolio's Table.rows); without them, rows are numbered from 2 under a header."""
     if exceptions not in EXCEPTIONS:
         raise ValueError(f"exceptions: {exceptions!r}; use one of {', '.join(EXCEPTIONS)}")
+    if rows is not None and len(rows) != len(df):
+        raise ValueError(f"rows: {len(rows)} row numbers for {len(df)} rows")
     rs = rs or load()
     weights = weights or {k: 1.0 for k in FACTORS}
     values, errors = parse_frame(df)
@@ -259,7 +194,8 @@ def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | N
     out["error"] = errors
     return Result(out, good, awards, allocated, np.where(good, ev["binding"].to_numpy(), ""), budget, values,
                   readings, np.where(good, ev["route"].to_numpy(), ""), standard,
-                  np.where(good, with_exception["award"].to_numpy(), 0), exceptions)
+                  np.where(good, with_exception["award"].to_numpy(), 0), exceptions,
+                  np.arange(2, len(df) + 2, dtype=np.int64) if rows is None else np.asarray(rows, dtype=np.int64))
 
 
 def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list[str]:
@@ -334,7 +270,12 @@ def _join(a: str, b: str) -> str:
     return f"{a}; {b}" if a and b else a or b
 
 
+def sample() -> Table:
+    """The illustrative sample, with its rows' numbers in the file."""
+    return read_portfolio(SAMPLE.read_bytes(), SAMPLE.name)
+
+
 def read_sample() -> pd.DataFrame:
-    return read_table(SAMPLE.read_bytes(), SAMPLE.name)
+    return sample().frame
 
 

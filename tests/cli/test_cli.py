@@ -363,3 +363,96 @@ def test_the_cli_takes_the_fifth_reading(capsys):
     out = json.loads(capsys.readouterr().out)
     assert (out["award"], out["readings"]["prior_grant_limit"]) == ("450000.00", "below_only")
     assert [o["reading"] for o in out["other_readings"]] == ["local_match_effect", "prior_grant_limit"]
+
+
+# --- spreadsheets both ways (issue 28) -----------------------------------------------------------
+
+
+def cli(capsys, *args) -> tuple[int, str]:
+    """python -m core ARGS in this process (the very core.cli.main): exit status and standard error."""
+    from core import cli as command_line
+    capsys.readouterr()
+    status = command_line.main([str(a) for a in args])
+    return status, capsys.readouterr().err
+
+
+def test_allocate_and_batch_read_an_xlsx_of_the_sample_as_its_csv(tmp_path, capsys):
+    """Done when: allocate and batch read an .xlsx of the sample and give the same results as its CSV."""
+    from core.law.portfolio import SAMPLE
+    from tests.support.workbooks import workbook_of_csv
+    book = tmp_path / "sample.xlsx"
+    book.write_bytes(workbook_of_csv(SAMPLE.read_text(encoding="utf-8"), others=("Notes",)))
+    for src, out in ((SAMPLE, tmp_path / "from-csv.csv"), (book, tmp_path / "from-xlsx.csv")):
+        status, err = cli(capsys, "allocate", src, "--budget", "4000000", "-o", out)
+        assert status == 0 and "20 applications ranked, 0 with errors; allocated $4,000,000.00" in err, err
+    a, b = (list(csv.DictReader(p.open(newline=""))) for p in (tmp_path / "from-csv.csv", tmp_path / "from-xlsx.csv"))
+    keys = ("row", "rank", "name", "award", "binding", "binding_words", "route", "priority_score", "allocated")
+    assert [[x[k] for k in keys] for x in a] == [[x[k] for k in keys] for x in b]
+    assert [x["rank"] for x in a] == [str(i) for i in range(1, 21)] and a[0]["row"] == "22"
+    for src, out in ((SAMPLE, tmp_path / "batch-csv.csv"), (book, tmp_path / "batch-xlsx.csv")):
+        assert cli(capsys, "batch", src, "-o", out)[0] == 0
+    a, b = (list(csv.DictReader(p.open(newline=""))) for p in (tmp_path / "batch-csv.csv", tmp_path / "batch-xlsx.csv"))
+    assert [(x["award"], x["binding"]) for x in a] == [(x["award"], x["binding"]) for x in b] and len(a) == 20
+
+
+def test_allocate_writes_a_workbook_by_the_outputs_name(tmp_path, capsys):
+    import openpyxl
+    from core.law.portfolio import SAMPLE
+    out = tmp_path / "results.xlsx"
+    status, _ = cli(capsys, "allocate", SAMPLE, "--budget", "4000000", "-o", out)
+    assert status == 0
+    wb = openpyxl.load_workbook(out)
+    assert wb.sheetnames == ["Results", "For programs", "About"]
+    ws = wb["Results"]
+    assert [ws.cell(r, 1).value for r in range(2, 22)] == list(range(1, 21))
+    assert ws.cell(2, 5).number_format == '"$"#,##0.00' and isinstance(ws.cell(2, 5).value, (int, float))
+    about = {row[0]: row[1] for row in wb["About"].iter_rows(values_only=True) if row[0]}
+    assert about["Applications from"] == str(SAMPLE) and about["Budget"] == 4_000_000
+
+
+def test_a_named_sheet_and_a_missing_one(tmp_path, capsys):
+    from tests.support.workbooks import workbook
+    book = tmp_path / "two.xlsx"
+    book.write_bytes(workbook({"Cover": [["Fiscal 2027 applications"]],
+                               "Applications": [["name", "project_type", "eligible_cost", "local_contribution"],
+                                                ["A", "renovation", 1_000_000, 500_000]]}))
+    status, err = cli(capsys, "allocate", book, "--budget", "1000000", "-o", tmp_path / "a.csv")
+    assert status == 2 and err == (f"error: {book}: missing column 'project_type'; required columns: "
+                                   "project_type, eligible_cost\n")
+    status, err = cli(capsys, "allocate", book, "--sheet", "Applications", "--budget", "1000000", "-o", tmp_path / "a.csv")
+    assert status == 0, err
+    status, err = cli(capsys, "batch", book, "--sheet", "Budget", "-o", tmp_path / "b.csv")
+    assert status == 2 and err == f"error: {book}: no sheet named 'Budget'; its sheets are 'Cover', 'Applications'\n"
+
+
+def test_bad_rows_are_named_by_their_line_and_blank_ones_are_not(tmp_path, capsys):
+    src = tmp_path / "in.csv"
+    src.write_text("name,project_type,eligible_cost,local_contribution\n"
+                   "a,renovation,1000000,500000\n\nb,renovation,oops,\nc,master_plan,40000,20000\n,,,\n")
+    for command in (["batch", src, "-o", tmp_path / "out.csv"],
+                    ["allocate", src, "--budget", "1", "-o", tmp_path / "out.xlsx"]):
+        status, err = cli(capsys, *command)
+        lines = err.strip().splitlines()
+        assert status == 1 and lines[0] == ("row 4: eligible_cost: 'oops' is not a number; enter dollars such as "
+                                            "1250000 or 1,250,000.50"), err
+        assert "1 with errors" in lines[1]
+    assert [r["award"] for r in csv.DictReader((tmp_path / "out.csv").open())] == ["500000.00", "", "15000.00"]
+
+
+def test_a_file_that_is_not_a_workbook_is_one_line(tmp_path):
+    fake = tmp_path / "in.xlsx"
+    fake.write_text("name,project_type\n")
+    one_line_error(run("allocate", fake, "--budget", "1", "-o", tmp_path / "o.csv"),
+                   "in.xlsx: not an Excel workbook, though its name ends in .xlsx")
+    one_line_error(run("batch", HOSTILE / "formulas.csv", "-o", tmp_path / "o.xlsx", "--raw"),
+                   "--raw is for a CSV output")
+
+
+def test_template_writes_the_columns_and_one_illustrative_row(tmp_path, capsys):
+    for name in ("portfolio.xlsx", "portfolio.csv"):
+        status, err = cli(capsys, "template", "-o", tmp_path / name)
+        assert status == 0 and "one illustrative row" in err
+        status, err = cli(capsys, "allocate", tmp_path / name, "--budget", "4000000", "-o", tmp_path / f"{name}.csv")
+        assert status == 0 and "1 applications ranked, 0 with errors" in err, err
+    status, err = cli(capsys, "template", "-o", tmp_path / "portfolio.xlsx")
+    assert status == 2 and "already exists; use --force" in err

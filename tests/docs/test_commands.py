@@ -5,7 +5,7 @@ Those of this project are proved to work without touching the machine:
 
 - `python -m core ...` runs for real, in-process (the very `core.cli.main` that
   `python -m core` calls), in a temporary folder holding a seeded library and the files the
-  docs name as placeholders (`app.json`, `applications.csv`, `backup.json`...), with standard
+  docs name as placeholders (`app.json`, `applications.csv`, `applications.xlsx`, `backup.json`...), with standard
   input from an `echo '...' |` in front of it;
 - commands that start a server or a long run (`streamlit run`, `python dashboard.py`,
   `python -m bench.*`, `deploy/...`, `python -m pytest`, `python tools/mutation.py`,
@@ -174,6 +174,12 @@ FILES = {
 EXPORTS = ("backup.json", "backup-2026-11-29.json")
 
 
+def binary_files() -> dict[str, bytes]:
+    """The placeholders that are not text: the applications as an Excel workbook (sheet "Applications")."""
+    from tests.support.workbooks import workbook_of_csv
+    return {"applications.xlsx": workbook_of_csv(CSV, "Applications")}
+
+
 @pytest.fixture
 def folder(tmp_path, monkeypatch):
     """A folder with the placeholder files and a library of SEED (events 1 to 8), as the
@@ -185,6 +191,8 @@ def folder(tmp_path, monkeypatch):
     monkeypatch.setenv("SCENARIO_DB_URL", f"sqlite:///{tmp_path / 'library.db'}")
     for name, text in FILES.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
+    for name, data in binary_files().items():
+        (tmp_path / name).write_bytes(data)
     (tmp_path / "seed.json").write_text(json.dumps(SEED), encoding="utf-8")
     assert cli.main(["scenarios", "import", "seed.json"]) == 0
     for name in EXPORTS:

@@ -61,3 +61,88 @@ def test_the_portfolio_packet_refuses_a_preparer_with_hidden_characters():
     assert not at.exception
     said = next(e.value for e in at.error if "The packet cannot carry this" in e.value)
     assert "Prepared by: ` Ann[U+200B] ` contains an invisible formatting character" in said.replace("\\", "")
+# --- spreadsheets both ways (issue 28) -----------------------------------------------------------
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def portfolio_page():
+    from tests.support.pages import dashboard
+    return dashboard(page="pages/portfolio.py")
+
+
+def unescaped(text: str) -> str:
+    import re
+    return re.sub(r"\\(.)", r"\1", text).replace("\u2060", "")
+
+
+def problems(at) -> str:
+    return "\n".join(unescaped(m.value) for m in at.markdown if m.value.startswith("- **Row "))
+
+
+def test_an_xlsx_of_the_sample_gives_the_samples_results_and_its_sheet_is_picked():
+    from core.law.portfolio import SAMPLE
+    from tests.support.workbooks import workbook_of_csv
+    at = portfolio_page()
+    at.file_uploader(key="w:pf_file").upload("sample.xlsx", workbook_of_csv(SAMPLE.read_text(encoding="utf-8"),
+                                                                             others=("Notes",)), XLSX).run()
+    assert not at.exception, at.exception
+    picker = at.selectbox(key=next(s.key for s in at.selectbox if s.key.startswith("w:pf_sheet:")))
+    assert picker.options == ["Applications", "Notes"] and picker.value == "Applications"
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Maximum awards"] == "$6,553,000" and metrics["Allocated"] == "$4,000,000"
+    assert not at.error and not any("ILLUSTRATIVE sample" in w.value for w in at.warning)
+    picker.set_value("Notes").run()
+    assert [unescaped(e.value) for e in at.error] == [
+        "` sample.xlsx, sheet Notes `: missing column 'project_type'; required columns: project_type, eligible_cost"]
+
+
+def test_a_workbooks_bad_rows_are_listed_in_full_by_the_spreadsheets_row():
+    import datetime
+    from tests.support.workbooks import workbook
+    head = ["name", "project_type", "eligible_cost", "local_contribution"]
+    data = workbook({"Applications": [head, ["Alder", "renovation", 1_000_000, 500_000], [],
+                                      ["Birch", "renovation", "=C2*2", 0],
+                                      ["Cedar", "renovation", 900_000, datetime.date(2026, 1, 5)],
+                                      ["Dunmore", "renovation", 700_000, 350_000], [None, None, None, None]]})
+    at = portfolio_page()
+    at.file_uploader(key="w:pf_file").upload("apps.xlsx", data, XLSX).run()
+    assert not at.exception, at.exception
+    assert unescaped(at.error[0].value).startswith("2 rows could not be used; the other 2 are used. Each is listed "
+                                                    "below by its row in the file (the spreadsheet's row number).")
+    said = problems(at)
+    assert said == ("- **Row 4**, ` Birch `: eligible_cost: '=C2*2' is a spreadsheet formula, not a number; enter the "
+                    "value itself (in the spreadsheet: copy the cells, then Paste Special, Values)\n"
+                    "- **Row 5**, ` Cedar `: local_contribution: '2026-01-05' is a date, not a number; the spreadsheet "
+                    "cell is formatted as a date: format it as a number and enter the value again")
+    assert {m.label: m.value for m in at.metric}["Maximum awards"] == "$850,000"
+
+
+def test_a_csv_with_a_blank_line_and_an_all_commas_last_row_lists_only_its_bad_rows_by_line():
+    text = ("name,project_type,eligible_cost,local_contribution\n"
+            "Alder,renovation,1000000,500000\n\nBirch,renovation,oops,0\nCedar,renovation,300000,150000\n,,,\n")
+    at = portfolio_page()
+    at.file_uploader(key="w:pf_file").upload("apps.csv", text.encode(), "text/csv").run()
+    assert unescaped(at.error[0].value).startswith("1 row could not be used; the other 2 are used. It is listed below by its row in the file.")
+    assert problems(at) == ("- **Row 4**, ` Birch `: eligible_cost: 'oops' is not a number; enter dollars such as "
+                            "1250000 or 1,250,000.50")
+
+
+def test_a_file_of_another_kind_is_said_in_words():
+    at = portfolio_page()
+    at.file_uploader(key="w:pf_file").upload("board.pdf", b"%PDF-1.4 ...", "application/pdf").run()
+    assert not at.exception
+    assert [unescaped(e.value) for e in at.error] == [
+        "` board.pdf `: a PDF file; a table is read from a CSV file (.csv) or an Excel workbook (.xlsx)"]
+    at.file_uploader(key="w:pf_file").upload("apps.xlsx", b"name,project_type\n", XLSX).run()
+    assert unescaped(at.error[0].value).startswith("` apps.xlsx `: not an Excel workbook, though its name ends in .xlsx")
+    # the templates are offered even then
+    assert {b.key for b in at.get("download_button")} >= {"w:pf_template_xlsx", "w:pf_template_csv"}
+
+
+def test_the_templates_and_both_downloads_are_offered():
+    at = portfolio_page()
+    buttons = {b.key: b.proto.label for b in at.get("download_button")}
+    assert buttons == {"w:pf_template_xlsx": "Template (Excel)", "w:pf_template_csv": "Template (CSV)",
+                       "w:pf_results_xlsx": "Download the results (Excel)",
+                       "w:pf_results_csv": "Download the results (CSV)"}

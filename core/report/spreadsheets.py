@@ -1,0 +1,378 @@
+"""The portfolio's spreadsheets: a template to start from, and the results, as an Excel
+workbook and as CSV, in rank order.
+
+The workbook's first sheet is for people: their column titles, dollars as numbers with a
+dollar format, "Held down by" in words, a frozen header and a filter. "For programs" holds
+the same rows with the ids and codes (the row in the file, project_type, binding, route, the
+amounts to the cent), each code with its words beside it; the CSV is that sheet. Text is made
+safe for spreadsheets as core/report/export.py makes it: a cell that starts with = + - @ TAB or
+CR gets a leading apostrophe, and a workbook's text cell is never written as a formula.
+"""
+from __future__ import annotations
+
+import io
+import re
+from decimal import Decimal
+
+import numpy as np
+import pandas as pd
+
+from core.law.analysis import caps_words
+from core.law.caps import TYPE_CODES
+from core.law.fields import EXCEPTION_FIELDS, FIELD, PORTFOLIO_FIELDS, PROJECT_TYPES
+from core.law.provisions import ROUTES
+from core.report.export import csv_bytes, safe_cell
+
+DOLLARS = '"$"#,##0.00'
+SCORE = "0.000"
+WHOLE = "0"
+_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")   # characters an .xlsx cannot hold
+OUTPUTS = ("award", "binding", "route", "standard_award", "priority_score", "rank", "allocated", "error")
+MONEY_OUTPUTS = ("award", "standard_award", "allocated")
+_TYPE_OF_CODE = {code: PROJECT_TYPES[t] for t, code in TYPE_CODES.items()}
+
+# The template's one row: a fictional application, labelled so wherever it is shown.
+TEMPLATE_EXAMPLE = {
+    "name": "Illustrative: Example County senior center", "locality": "Example County",
+    "project_type": "renovation", "eligible_cost": 1_450_000, "federal_grant": 0,
+    "local_contribution": 725_000, "prior_program_funds": 0, "requested_amount": None,
+    "federal_law_contrary": "no", "bpw_exception_requested": "no", "local_property_value": None,
+    "state_funds_in_property": "no", "state_bonded_debt": "no", "senior_density": 850,
+    "distance_to_center_miles": 12.5, "previously_funded": "no",
+}
+TEMPLATE_NOTE = ("Portfolio template. The row below the column titles is ILLUSTRATIVE (a fictional application): "
+                 "replace it with your applications, one a row, and keep the titles.")
+
+
+def _text(value) -> str:
+    """A text cell of a workbook: what an .xlsx cannot hold shown by its code, then made safe."""
+    value = _ILLEGAL.sub(lambda m: f"[U+{ord(m.group()):04X}]", str(value))
+    return safe_cell(value)
+
+
+def _dollars(cents) -> Decimal:
+    return Decimal(int(cents)).scaleb(-2)   # exact: 123456 -> 1234.56
+
+
+# --- the workbook writer ----------------------------------------------------------------------
+
+
+class _Sheet:
+    """A write-only worksheet: a bold frozen header, widths from the content, formats per column."""
+
+    def __init__(self, wb, title: str, columns: list[str], formats: dict[str, str] | None = None,
+                 widths: dict[str, int] | None = None, wrap: tuple[str, ...] = (),
+                 freeze: bool = True, filter_rows: int | None = None, titles: dict[str, str] | None = None):
+        from openpyxl.utils import get_column_letter
+        self.ws = wb.create_sheet(title)
+        self.columns, self.formats, self.wrap = columns, formats or {}, set(wrap)
+        for i, c in enumerate(columns, start=1):   # widths come first in a write-only sheet
+            self.ws.column_dimensions[get_column_letter(i)].width = (widths or {}).get(c, max(10, min(len(c) + 3, 40)))
+        if freeze:
+            self.ws.freeze_panes = "A2"
+        if filter_rows is not None and columns:
+            self.ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{filter_rows + 1}"
+        self.append([(titles or {}).get(c, c) for c in columns], bold=True)
+
+    def append(self, values, bold: bool = False) -> None:
+        from openpyxl.cell import WriteOnlyCell
+        from openpyxl.styles import Alignment, Font
+        cells = []
+        for column, value in zip(self.columns, values):
+            if value is None or (isinstance(value, float) and value != value):
+                cells.append(None)
+                continue
+            if isinstance(value, (bool, np.bool_)):
+                value = "yes" if value else "no"
+            if isinstance(value, str):
+                cell = WriteOnlyCell(self.ws, _text(value))
+                cell.data_type = "s"   # never a formula, whatever the text
+            else:
+                cell = WriteOnlyCell(self.ws, value.item() if isinstance(value, np.generic) else value)
+                if column in self.formats and not bold:
+                    cell.number_format = self.formats[column]
+            if bold:
+                cell.font = Font(bold=True)
+            if column in self.wrap or bold:
+                cell.alignment = Alignment(wrap_text=True, vertical="top")
+            cells.append(cell)
+        self.ws.append(cells)
+
+
+def _workbook():
+    import openpyxl
+    return openpyxl.Workbook(write_only=True)
+
+
+def _saved(wb) -> bytes:
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def _width(values, title: str, lo: int = 8, hi: int = 50) -> int:
+    longest = max((len(str(v)) for v in values[:2000]), default=0)
+    return max(lo, min(hi, max(longest, len(title)) + 2))
+
+
+# --- the template -----------------------------------------------------------------------------
+
+
+def _what_to_enter(f) -> str:
+    if f.kind == "money":
+        return "Dollars, cents allowed: 1250000 or 1,250,000.50"
+    if f.kind == "bool":
+        return "yes or no (true/false and 1/0 are read too)"
+    if f.kind == "choice":
+        return "One of: " + "; ".join(f"{k} ({v})" for k, v in PROJECT_TYPES.items())
+    if f.kind == "number":
+        return "A number, 0 or more"
+    return "Text, at most 120 characters, on one line"
+
+
+def _if_empty(f) -> str:
+    if f.required:
+        return "Required"
+    if f.kind == "text":
+        return "Left blank"
+    if f.group == "considerations":
+        return "Not known: this consideration scores 0 for the row"
+    if f.kind == "money":
+        return "$0" if f.default == 0 else "None given"
+    if f.kind == "bool":
+        return "no" if f.default is False else "Not known"
+    return "None"
+
+
+def _more(f) -> str:
+    extra = (" Read only when bpw_exception_requested is yes." if f.name in EXCEPTION_FIELDS else
+             " It orders applications and never changes an award." if f.group == "considerations" else "")
+    return (f.help + extra).strip()
+
+
+def template_csv() -> bytes:
+    """The template as CSV: a note line (read back as a note), the titles, the illustrative row."""
+    row = {f.name: "" if TEMPLATE_EXAMPLE.get(f.name) is None else str(TEMPLATE_EXAMPLE[f.name])
+           for f in PORTFOLIO_FIELDS}
+    body = csv_bytes(pd.DataFrame([row], columns=[f.name for f in PORTFOLIO_FIELDS]))
+    return f"# {TEMPLATE_NOTE}\r\n".encode() + body
+
+
+def template_xlsx() -> bytes:
+    """The template as a workbook: "Applications" (titles, the illustrative row, lists for the
+    project type and the yes/no columns) and "Notes" (each column explained, from the field table)."""
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.datavalidation import DataValidation
+    wb = _workbook()
+    names = [f.name for f in PORTFOLIO_FIELDS]
+    formats = {f.name: DOLLARS for f in PORTFOLIO_FIELDS if f.kind == "money"}
+    widths = {n: max(12, len(n) + 3) for n in names} | {"name": 44, "locality": 18}
+    sheet = _Sheet(wb, "Applications", names, formats, widths)
+    last = 20_001   # the portfolio's 20,000 rows under the titles
+    lists = {"choice": ",".join(PROJECT_TYPES), "bool": "yes,no"}
+    for kind, allowed in lists.items():
+        columns = [get_column_letter(i) for i, f in enumerate(PORTFOLIO_FIELDS, start=1) if f.kind == kind]
+        dv = DataValidation(type="list", formula1=f'"{allowed}"', allow_blank=True, errorStyle="warning",
+                            showErrorMessage=True,
+                            error=f"Use one of: {allowed.replace(',', ', ')}", errorTitle="Not in the list")
+        dv.sqref = " ".join(f"{c}2:{c}{last}" for c in columns)   # MultiCellRange reads spaces
+        sheet.ws.data_validations.append(dv)
+    sheet.append([TEMPLATE_EXAMPLE.get(n) for n in names])
+    notes = _Sheet(wb, "Notes", ["Column", "What it is", "What to enter", "If left empty", "More"],
+                   widths={"Column": 26, "What it is": 34, "What to enter": 46, "If left empty": 26, "More": 70},
+                   wrap=("What it is", "What to enter", "If left empty", "More"))
+    for f in PORTFOLIO_FIELDS:
+        notes.append([f.name, f.label, _what_to_enter(f), _if_empty(f), _more(f)])
+    notes.append([None])
+    notes.append(["ILLUSTRATIVE", "The row of the Applications sheet is a fictional example; replace it with "
+                  "your applications, one a row. Row 1 keeps the column titles; a row left blank is skipped.",
+                  None, None, "Upload the workbook (its first sheet) on the Portfolio page, or: "
+                  "python -m core allocate portfolio.xlsx --budget 4000000 -o results.xlsx"])
+    return _saved(wb)
+
+
+# --- the results ------------------------------------------------------------------------------
+
+
+def ranked(result) -> tuple[np.ndarray, np.ndarray]:
+    """(positions of the rows used, in rank order; positions of the rows not used, in file order)."""
+    good = np.flatnonzero(result.good)
+    rank = pd.to_numeric(result.table["rank"], errors="coerce").to_numpy()
+    return good[np.argsort(rank[good], kind="stable")], np.flatnonzero(~result.good)
+
+
+def _type_words(result, i: int) -> str:
+    if result.good[i]:
+        return _TYPE_OF_CODE.get(int(result.values["type_code"].iat[i]), "")
+    raw = result.table["project_type"].iat[i] if "project_type" in result.table else ""
+    return PROJECT_TYPES.get(str(raw).strip().lower(), "")
+
+
+def _binding_words(binding: str) -> str:
+    return caps_words(binding.split(";")) if binding else ""
+
+
+def people(result, positions: np.ndarray | None = None) -> pd.DataFrame:
+    """The rows used, as people read them, in rank order: their titles; money in cents (ints),
+    the extra the Board's exception gives (None where it gives none), the score as a number."""
+    if positions is None:
+        positions = ranked(result)[0]
+    t = result.table
+    text = lambda col: [str(t[col].iat[i]) for i in positions] if col in t else [""] * len(positions)  # noqa: E731
+    return pd.DataFrame({
+        "Rank": [int(t["rank"].iat[i]) for i in positions],
+        "Application": [v or f"Row {int(result.rows[i])}" for v, i in zip(text("name"), positions)],
+        "Locality": text("locality"),
+        "Project type": [_type_words(result, i) for i in positions],
+        "Maximum award": [int(result.awards[i]) for i in positions],
+        "Held down by": [_binding_words(result.binding[i]) for i in positions],
+        "Board's exception": pd.Series([int(result.best[i] - result.standard[i])
+                                        if result.best[i] > result.standard[i] else None for i in positions],
+                                       dtype=object),
+        "Priority score (0 to 1)": [float(t["priority_score"].iat[i]) for i in positions],
+        "Allocated": [int(result.allocated[i]) for i in positions],
+    }, columns=PEOPLE_COLUMNS)
+
+
+PEOPLE_COLUMNS = ["Rank", "Application", "Locality", "Project type", "Maximum award", "Held down by",
+                  "Board's exception", "Priority score (0 to 1)", "Allocated"]
+PEOPLE_MONEY = ("Maximum award", "Board's exception", "Allocated")
+
+
+def programs(result) -> pd.DataFrame:
+    """Every row, for programs: the rows used in rank order, then the rows not used in file
+    order; the row's number in the file, the input columns as read, each code with its words."""
+    used, unused = ranked(result)
+    order = np.concatenate([used, unused])
+    t = result.table.iloc[order]
+    inputs = [c for c in result.table.columns if c not in OUTPUTS and c != "project_type_words"]
+    # The row's number in the file; a column of the file already called "row" keeps its name.
+    out = {"row" if "row" not in inputs else "row_in_file": result.rows[order], "rank": t["rank"].to_numpy()}
+    for c in inputs:
+        out[c] = t[c].to_numpy()
+        if c == "project_type":
+            out["project_type_words"] = [_type_words(result, i) for i in order]
+    binding = t["binding"].to_numpy()
+    route = t["route"].to_numpy()
+    out |= {"award": t["award"].to_numpy(), "binding": binding,
+            "binding_words": [_binding_words(b) for b in binding],
+            "route": route, "route_words": [ROUTES.get(r, "") for r in route],
+            "standard_award": t["standard_award"].to_numpy(), "priority_score": t["priority_score"].to_numpy(),
+            "allocated": t["allocated"].to_numpy(), "error": t["error"].to_numpy()}
+    return pd.DataFrame(out)
+
+
+def results_csv(result) -> bytes:
+    """The "For programs" table as CSV, safe for spreadsheets."""
+    return csv_bytes(programs(result))
+
+
+def settings(result, rs, mode_words: str, weights_words: str, source: str) -> list[tuple[str, object]]:
+    """What the allocation was made of, for the workbook's About sheet: (title, value)."""
+    from core.law.portfolio import EXCEPTIONS
+    return [("Applications from", source), ("Ruleset", rs.label), ("Ruleset fingerprint", rs.version),
+            ("Budget", _dollars(result.budget)), ("Allocation", mode_words),
+            ("Board of Public Works exception", EXCEPTIONS[result.exceptions]), ("Priority score", weights_words),
+            ("Rows used", int(result.good.sum())), ("Rows not used", int((~result.good).sum()))]
+
+
+def results_xlsx(result, about: list[tuple[str, object]] = (), findings: list[str] = ()) -> bytes:
+    """The workbook: "Results" for people, "For programs", "Rows not used" (when some were not)
+    and "About" (what the allocation was made of, and the findings)."""
+    wb = _workbook()
+    used, unused = ranked(result)
+    table = people(result, used)
+    shown = table.copy()
+    for c in PEOPLE_MONEY:
+        shown[c] = [None if v is None or v != v else _dollars(v) for v in table[c]]
+    widths = {c: _width(shown[c].tolist(), c) for c in PEOPLE_COLUMNS} | {
+        "Rank": 7, "Maximum award": 16, "Allocated": 16, "Board's exception": 18, "Priority score (0 to 1)": 13,
+        "Held down by": min(48, _width(shown["Held down by"].tolist(), "Held down by"))}
+    sheet = _Sheet(wb, "Results", PEOPLE_COLUMNS, {**{c: DOLLARS for c in PEOPLE_MONEY},
+                                                   "Priority score (0 to 1)": SCORE, "Rank": WHOLE},
+                   widths, wrap=("Application", "Held down by", "Priority score (0 to 1)"), filter_rows=len(shown),
+                   titles={"Board's exception": "Board's exception adds" if result.exceptions == "assumed"
+                           else "Board's exception would add (not counted)"})
+    for row in shown.itertuples(index=False):
+        sheet.append(list(row))
+    total = [None] * len(PEOPLE_COLUMNS)
+    total[1] = "Total"
+    total[4] = _dollars(int(np.sum(result.awards[used])))
+    total[8] = _dollars(int(np.sum(result.allocated[used])))
+    sheet.append(total)   # below the filtered rows: sorting and filtering leave it where it is
+
+    frame = programs(result)
+    money = {c for c in frame.columns if c in MONEY_OUTPUTS or (c in FIELD and FIELD[c].kind == "money")}
+    numbers = {c for c in frame.columns if c in FIELD and FIELD[c].kind == "number"}
+    formats = {c: DOLLARS for c in money} | {"priority_score": "0.0000", "rank": WHOLE, frame.columns[0]: WHOLE}
+    good = np.concatenate([np.ones(len(used), bool), np.zeros(len(unused), bool)])
+    for c in frame.columns:   # numbers where the row was read as one; the text as given otherwise
+        values = frame[c].to_numpy(dtype=object)
+        if c in money:
+            frame[c] = [_as_dollars(v) if ok or c in MONEY_OUTPUTS else v for v, ok in zip(values, good)]
+        elif c in numbers or c == "priority_score":
+            frame[c] = [_as_number(v) if ok else v for v, ok in zip(values, good)]
+        elif c == "rank":
+            frame[c] = [int(v) if v not in ("", None) else None for v in values]
+    widths = {c: _width(frame[c].tolist(), c, hi=40) for c in frame.columns}
+    programs_sheet = _Sheet(wb, "For programs", list(frame.columns), formats, widths, filter_rows=len(frame))
+    for row in frame.itertuples(index=False):
+        programs_sheet.append([int(v) if isinstance(v, np.integer) else v for v in row])
+
+    if len(unused):
+        names = result.table["name"] if "name" in result.table else pd.Series([""] * len(result.table))
+        bad = _Sheet(wb, "Rows not used", ["Row of the file", "Application", "Problem"], {"Row of the file": WHOLE},
+                     {"Row of the file": 10, "Application": 40, "Problem": 100}, wrap=("Application", "Problem"),
+                     filter_rows=len(unused))
+        for i in unused:
+            bad.append([int(result.rows[i]), str(names.iat[i]), str(result.table["error"].iat[i])])
+
+    info = _Sheet(wb, "About", ["About this allocation", ""], {"": DOLLARS}, {"About this allocation": 34, "": 100},
+                  wrap=("",), freeze=False)
+    for title, value in about:
+        info.append([title, value])
+    if findings:
+        info.append([None, None])
+        info.append(["Findings", None], bold=True)
+        for line in findings:
+            info.append([None, line])
+    return _saved(wb)
+
+
+def _as_dollars(text):
+    from core.law.money import ValidationError, to_cents
+    if text in ("", None):
+        return None
+    try:
+        return _dollars(to_cents(text, "amount"))
+    except ValidationError:
+        return text
+
+
+def _as_number(text):
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return text if text not in ("", None) else None
+    return value if value == value else None
+
+
+# --- batch results ------------------------------------------------------------------------------
+
+
+def batch_xlsx(out: pd.DataFrame) -> bytes:
+    """`python -m core batch ... -o results.xlsx`: one sheet "Results", the columns of the CSV,
+    the computed amounts as dollars (numbers) where the row was evaluated."""
+    from core.law.batch import MONEY_OUTPUTS as AMOUNTS
+    wb = _workbook()
+    columns = list(out.columns)
+    amounts = [c for c in columns if c in AMOUNTS or (c in FIELD and FIELD[c].kind == "money")]
+    widths = {c: _width(out[c].tolist(), c, hi=40) for c in columns}
+    sheet = _Sheet(wb, "Results", columns, {c: DOLLARS for c in amounts}, widths, filter_rows=len(out))
+    for row in out.itertuples(index=False):
+        values = dict(zip(columns, row))
+        if values.get("error", "") == "":   # amounts as numbers where the row was read; as given otherwise
+            for c in amounts:
+                values[c] = _as_dollars(values[c])
+        sheet.append([values[c] for c in columns])
+    return _saved(wb)
