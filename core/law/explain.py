@@ -278,7 +278,7 @@ def checks(f: Facts, gap: int, conditions: list[Check]) -> tuple[Check, ...]:
 
 def other_reading_words(other: dict) -> str:
     """One entry of `Award.other_readings()` in words: 'What a short local match does: read as
-    “A condition of any award”, the award would be $0 (local match condition).'"""
+    “A condition of any award”, the award would be $0 (the local match requirement).'"""
     r = READING[other["reading"]]
     held = f" ({' and '.join(CAP[c].label for c in other['binding'])})" if other["binding"] else ""
     where = f", {EXCEPTION_ROUTE}" if other.get("route") == "bpw_exception" else ""

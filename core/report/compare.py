@@ -41,7 +41,7 @@ def table(named: list[tuple[str, Award]], machine: bool = False) -> pd.DataFrame
             "Scenario": name,
             **{f.title: _cell(f, app, machine) for f in COMPUTED},
             "State grant award": money(a.amount),
-            "Binding": ";".join(a.binding) if machine else a.binding_text,
+            "Held down by": ";".join(a.binding) if machine else a.binding_text,
             "Route": a.route if machine else ROUTES[a.route],
             "Local match shortfall": money(a.local_shortfall),
             "Funding gap": money(a.funding_gap),

@@ -52,7 +52,7 @@ def test_the_downloads_of_an_uploaded_workbook_are_in_rank_order(server, chromiu
     assert wb.sheetnames == ["Results", "For programs", "About"]
     ws = wb["Results"]
     assert ws.freeze_panes == "A2" and [ws.cell(r, 1).value for r in range(2, 22)] == list(range(1, 21))
-    assert ws.cell(2, 2).value == "Illustrative: Twin Oaks senior center" and ws.cell(2, 6).value == "prior-grant room"
+    assert ws.cell(2, 2).value == "Illustrative: Twin Oaks senior center" and ws.cell(2, 6).value == "the limit for earlier grantees"
     assert ws.cell(2, 5).number_format == '"$"#,##0.00' and ws.cell(2, 5).value == 50_000
     about = {row[0]: row[1] for row in wb["About"].iter_rows(values_only=True) if row[0]}
     assert about["Applications from"] == "sample.xlsx, sheet Applications"

@@ -116,3 +116,15 @@ def test_spreadsheet_formula_cells_are_neutralised():
     safe = spreadsheet_safe(df)
     assert list(safe["name"]) == ["'=HYPERLINK(\"http://x\")", "'+1", "'-2", "'@SUM(A1)", "ok", "'\tx"]
     assert b"'=HYPERLINK" in csv_bytes(df)
+
+
+def test_the_comparison_says_what_holds_each_award_down_in_words_and_in_ids():
+    """The answer's "Held down by" column is filled on the screen (words) and in the CSV (ids)."""
+    from core.law.application import Application
+    from core.law.award import evaluate
+    from core.report.compare import table
+    a = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": "1000000",
+                                        "local_contribution": "500000"}))
+    assert table([("A", a)])["Held down by"].tolist() == [
+        "the State's share of the cost and what the project still lacks (both $500,000)"]
+    assert table([("A", a)], machine=True)["Held down by"].tolist() == ["cost_share;funding_need"]

@@ -84,7 +84,7 @@ def test_the_results_csv_is_the_programs_sheet_in_rank_order(allocation):
     r = allocation
     rows = list(csv.DictReader(io.StringIO(results_csv(r).decode())))
     assert [int(x["rank"]) for x in rows] == list(range(1, 21))
-    assert rows[0]["row"] == "22" and rows[0]["award"] == "50000.00" and rows[0]["binding_words"] == "prior-grant room"
+    assert rows[0]["row"] == "22" and rows[0]["award"] == "50000.00" and rows[0]["binding_words"] == "the limit for earlier grantees"
     two = [x for x in rows if ";" in x["binding"]]
     for x in two:   # ties are named in words too
         assert x["binding_words"] == caps_words(x["binding"].split(";")) and " and " in x["binding_words"]
