@@ -7,7 +7,7 @@ each load, so that drift on a shared machine falls on both alike). Goal: every r
     python -m bench.hostile_load [--moves 40] [--loads import5000,import10000,pdf3] [--json out.json]
                                  [--postgres postgresql+psycopg2://user:password@127.0.0.1:5432/postgres]
 
-Sessions speak Streamlit's websocket protocol (bench/stclient.py), as a browser does: uploads go
+Sessions speak Streamlit's websocket protocol (harness/stclient.py), as a browser does: uploads go
 to the session's upload route, presses are the button's trigger. The server is a fresh
 `streamlit run dashboard.py` on a free loopback port with a library of its own: a SQLite file, or
 with --postgres a new database on that server (as a team deployment keeps its library). SQLite has
