@@ -95,7 +95,7 @@ def test_without_plotly_js_each_chart_says_so_and_shows_its_numbers(server, chro
 
 
 def test_the_regulations_sentences_show_at_the_switch_without_a_server_run(server, chromium):  # noqa: F811
-    """The details (ui/details_panel.js) show each step's sentence at their switch, from the
+    """The details (ui/components/details_panel.js) show each step's sentence at their switch, from the
     keyboard, without asking the server for a run; the switch is kept through moves and reloads
     of the tab, and a move changes the checks, steps and what would change it."""
     url, _ = server
@@ -112,7 +112,7 @@ def test_the_regulations_sentences_show_at_the_switch_without_a_server_run(serve
     page.keyboard.press("Space")
     quotes.first.wait_for(state="visible", timeout=5_000)
     assert switch.is_checked()
-    assert quotes.nth(1).inner_text().startswith("§A program_max: “A grant for conversion")
+    assert quotes.nth(1).inner_text().startswith("§A Program maximum: “A grant for conversion")
     page.wait_for_timeout(500)
     assert len(sent) == before            # no run of the server
     headings = page.locator(".gd h2").all_inner_texts()

@@ -66,7 +66,7 @@ class _Recorder:
 @settings(max_examples=40, deadline=None)
 @given(applications())
 def test_the_calculators_chart_element_draws_what_st_plotly_chart_drew(app):
-    """ui.chart_panel takes the calculator's figures as plain dicts (no Plotly object tree):
+    """ui.components.chart_panel takes the calculator's figures as plain dicts (no Plotly object tree):
     the title above, the figure sent (template included), the sentence naming it and its
     numbers are those ui.charts.chart draws for the go.Figure on the other pages."""
     import ui.charts as charts
