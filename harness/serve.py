@@ -76,9 +76,14 @@ def browser():
             b.close()
 
 
-def wait_ready(page, timeout=30_000) -> None:
+def wait_ready(page, timeout=90_000) -> None:
     """Wait until Streamlit has finished running the script and drawing it: the app says
-    notRunning, the page has its title, and no element is still a loading skeleton."""
+    notRunning, the page has its title, and no element is still a loading skeleton.
+
+    The default patience is the 90 s the accessibility tests already give a first draw: a fresh
+    browser profile evaluates Streamlit's 4.7 MB Plotly chunk before a chart's skeleton goes,
+    one main-thread task of 16 s on a 2-core machine at load 15 (the Portfolio page drawn 42 s
+    after it opened, Compare 70 s), where 30 s failed tests that wait on the right condition."""
     page.wait_for_function(
         "() => { const app = document.querySelector('[data-testid=\"stApp\"]');"
         " return app && app.getAttribute('data-test-script-state') === 'notRunning'"
