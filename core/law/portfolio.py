@@ -206,9 +206,9 @@ def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list
     named = g & values["requested_amount_given"].to_numpy()
     requested = int(values["requested_amount"].to_numpy()[named].sum())
     total_max, total_alloc = int(result.awards[g].sum()), int(result.allocated[g].sum())
-    lines = [f"{n} applications; no requested amount was named." if not named.any() else
-             f"{n} applications; requested {fmt(requested)} in total (by the {int(named.sum())} that named an amount).",
-             f"Maximum awards under {rs.label}: {fmt(total_max)}. Allocated: {fmt(total_alloc)} of the "
+    lines = [f"{n:,} applications; no requested amount was named." if not named.any() else
+             f"{n:,} applications; requested {fmt(requested)} in total (by the {int(named.sum()):,} that named an amount).",
+             f"Maximum awards under {rs.in_sentence}: {fmt(total_max)}. Allocated: {fmt(total_alloc)} of the "
              f"{fmt(result.budget)} budget. Unfunded: {fmt(total_max - total_alloc)}."]
     lines += _board_discretion(result)
     plan = values["type_code"].to_numpy() == TYPE_CODES["master_plan"]
@@ -220,19 +220,19 @@ def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list
         if cap == "program_max":
             plans, capital = int((held_rows & plan).sum()), int((held_rows & ~plan).sum())
             if not plans:
-                lines.append(f"{held} of {n} are held down by the {fmt(rs.capital_cap)} program maximum.")
+                lines.append(f"{held:,} of {n:,} are held down by the {fmt(rs.capital_cap)} program maximum.")
             elif not capital:
-                lines.append(f"{held} of {n} are held down by the {fmt(rs.master_plan_cap)} program maximum for a "
+                lines.append(f"{held:,} of {n:,} are held down by the {fmt(rs.master_plan_cap)} program maximum for a "
                              f"master plan.")
             else:
-                lines.append(f"{held} of {n} are held down by the program maximum: {capital} at {fmt(rs.capital_cap)}, "
-                             f"{plans} master plan{'s' if plans > 1 else ''} at {fmt(rs.master_plan_cap)}.")
+                lines.append(f"{held:,} of {n:,} are held down by the program maximum: {capital:,} at {fmt(rs.capital_cap)}, "
+                             f"{plans:,} master plan{'s' if plans > 1 else ''} at {fmt(rs.master_plan_cap)}.")
         else:
-            lines.append(f"{held} of {n} are held down by {CAP[cap].label}.")
+            lines.append(f"{held:,} of {n:,} are held down by {CAP[cap].label}.")
     if variant is not None:
         other = evaluate_parsed(values, variant, result.readings)["award"].to_numpy()
         diff = int(other[g].sum()) - total_max
-        lines.append(f"Under {variant.label}, the maximum awards would total {fmt(int(other[g].sum()))}: "
+        lines.append(f"Under {variant.in_sentence}, the maximum awards would total {fmt(int(other[g].sum()))}: "
                      f"{fmt(abs(diff))} {'more' if diff >= 0 else 'less'}.")
     return lines
 
@@ -244,7 +244,7 @@ def _board_discretion(result: Result) -> list[str]:
     if not n:
         return []
     extra = int((result.best[on] - result.standard[on]).sum())
-    rows = f"{n} application{'s' if n > 1 else ''}"
+    rows = f"{n:,} application{'s' if n > 1 else ''}"
     if result.exceptions == "excluded":
         return [f"The Board of Public Works exception is not counted: {rows} would get {fmt(extra)} more in "
                 f"all if the Board approves it."]

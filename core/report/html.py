@@ -64,7 +64,7 @@ h1 { font-size: 30px; margin: 0 0 4px; } h2 { font-size: 24px; border-bottom: 2p
 table { border-collapse: collapse; width: 100%; margin: 8px 0; font-size: 14px; }
 th, td { border: 1px solid #d5dbe1; padding: 5px 8px; text-align: left; vertical-align: top; overflow-wrap: break-word; }
 th { background: #f4f6f8; } td.num { text-align: right; white-space: nowrap; }
-table.turned { table-layout: fixed; } table.turned td { text-align: right; }
+table.turned, table.ranking { table-layout: fixed; } table.turned td { text-align: right; }
 table.turned caption { text-align: left; color: var(--muted); caption-side: top; }
 .pass { color: #1e8449; font-weight: 700; } .fail { color: var(--bind); font-weight: 700; }
 .warning { color: #b9770e; font-weight: 700; } .waived { color: var(--muted); font-weight: 700; }

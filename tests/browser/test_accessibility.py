@@ -138,7 +138,7 @@ def test_every_chart_is_named_by_its_finding_with_its_numbers_beside_it(server, 
     table = tables.first.locator("table")
     table.wait_for(timeout=20_000)
     assert "Program maximum" in table.inner_text() and "$600,000" in table.inner_text()
-    assert table.locator("thead th").all_inner_texts() == ["Limit", "Amount", "Headroom above the award", "Held down by"]
+    assert table.locator("thead th").all_inner_texts() == ["Limit", "Amount", "Headroom above the award", "Holds the award down"]
     assert page.locator(".modebar, .modebar-btn").count() == 0      # no toolbar buttons in the Tab order
     page.close()
 

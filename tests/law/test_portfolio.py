@@ -367,21 +367,21 @@ def test_findings_say_totals_caps_and_variants_in_words_exactly():
     lines = insight(r, load())
     assert lines == [
         "5 applications; requested $1,100,000 in total (by the 2 that named an amount).",
-        "Maximum awards under The regulation in force: $1,630,000. Allocated: $1,000,000 of the $1,000,000 budget. "
+        "Maximum awards under the regulation in force: $1,630,000. Allocated: $1,000,000 of the $1,000,000 budget. "
         "Unfunded: $630,000.",
         "4 of 5 are held down by the program maximum: 2 at $600,000, 2 master plans at $15,000.",
         "1 of 5 are held down by the amount requested."]
     cheaper = load().with_changes("cheap", "Cap at $100,000", {"capital_cap": "100000"})
     assert insight(r, load(), cheaper)[-1] == ("Under Cap at $100,000 (variant, not the regulation in force), the "
                                                "maximum awards would total $330,000: $1,300,000 less.")
-    assert insight(r, load(), load())[-1] == ("Under The regulation in force, the maximum awards would total "
+    assert insight(r, load(), load())[-1] == ("Under the regulation in force, the maximum awards would total "
                                               "$1,630,000: $0 more.")
     one_plan = run(df.iloc[[0, 2]], 0)
     assert insight(one_plan, load())[2] == ("2 of 2 are held down by the program maximum: 1 at $600,000, 1 master plan "
                                             "at $15,000.")
     plans = run(df.iloc[[2, 3]], 0)
     assert insight(plans, load())[:3] == ["2 applications; no requested amount was named.",
-                                          "Maximum awards under The regulation in force: $30,000. Allocated: $0 of "
+                                          "Maximum awards under the regulation in force: $30,000. Allocated: $0 of "
                                           "the $0 budget. Unfunded: $30,000.",
                                           "2 of 2 are held down by the $15,000 program maximum for a master plan."]
     assert insight(run(df.iloc[[1]], 0), load())[2] == "1 of 1 are held down by the amount requested."   # no cap skipped

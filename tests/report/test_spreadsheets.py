@@ -155,7 +155,7 @@ def test_the_about_sheet_says_what_the_allocation_was_made_of(allocation):
     values = {row[0]: row[1] for row in rows if row[0]}
     assert values["Applications from"] == "the illustrative sample" and values["Ruleset fingerprint"] == rs.version
     assert values["Budget"] == 4_000_000 and values["Rows used"] == 20 and values["Rows not used"] == 0
-    assert (None, "7 of 20 are held by the $600,000 program maximum.") in rows
+    assert (None, "7 of 20 are held down by the $600,000 program maximum.") in rows
 
 
 def test_the_page_and_the_workbook_read_the_same_people_table(allocation):

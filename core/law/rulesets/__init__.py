@@ -79,6 +79,11 @@ class Ruleset:
             return f"{self.title} (variant, not the regulation in force)"
         return self.title
 
+    @property
+    def in_sentence(self) -> str:
+        """The label inside a sentence: 'Maximum awards under the regulation in force'."""
+        return "the" + self.label[3:] if self.label.startswith("The ") else self.label
+
     def __getattr__(self, name):  # ruleset.capital_cap -> the parameter's value
         params = self.__dict__.get("parameters", {})
         if name in params:
