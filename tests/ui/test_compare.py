@@ -41,19 +41,23 @@ def test_compare_shows_saved_scenarios_with_charts(db):
     Panel(at).move("federal_grant", 400_000)
     save(at, "<b>With federal</b>")
     to_compare(at)
-    assert at.multiselect(key="w:cmp_names").value == ["<b>With federal</b>", "Base"]
+    assert at.multiselect(key="w:cmp_names").value == ["Base", "<b>With federal</b>"]   # in the order saved
     answers = at.table[0].value       # the answer first: its own table, before the inputs
     assert list(answers.columns) == ["Scenario", "State grant award", "Binding", "Route", "Funding gap",
                                      "Local match shortfall"]
     # st.table reads each cell as Markdown: a name is a code span (shown as typed), ours escaped
-    assert list(answers["Scenario"]) == ["` <b>With federal</b> `", "` Base `"]
-    assert list(answers["State grant award"]) == ["\\$100,000", "\\$500,000"]
-    inputs = at.dataframe[0].value
-    assert list(inputs.columns)[:3] == ["Scenario", "Project type", "Total cost of eligible work"]
-    assert list(inputs["Federal grant"]) == ["$400,000", "$0"]
+    assert list(answers["Scenario"]) == ["` Base ` \\(baseline\\)", "` <b>With federal</b> `"]
+    assert list(answers["State grant award"]) == ["\\$500,000", "\\$100,000"]
+    inputs = at.table[1].value        # on its side: a row per input, the one that differs first
+    assert list(inputs.columns) == ["Input", "` Base ` \\(baseline\\)", "` <b>With federal</b> `"]
+    assert list(inputs["Input"])[:4] == ["Federal grant", "Project type", "Total cost of eligible work",
+                                         "Local contribution"]
+    assert list(inputs.iloc[0])[1:] == ["\\$0", "\\$400,000"]
+    assert "Requested amount" not in list(inputs["Input"])       # no scenario has one: not a row of blanks
     assert len(at.get("plotly_chart")) == 3
-    at.selectbox(key="w:cmp_baseline").set_value("Base").run()
+    at.selectbox(key="w:cmp_baseline").set_value("<b>With federal</b>").run()
     assert not at.exception
+    assert list(at.table[0].value["Scenario"]) == ["` Base `", "` <b>With federal</b> ` \\(baseline\\)"]
 
 
 def test_illustrative_samples_are_labelled(db):
@@ -169,7 +173,7 @@ def test_compare_opens_on_the_most_recent_few_and_pages(db):
     fill(db, 60)
     at = start(page="pages/compare.py")
     chosen = at.multiselect(key="w:cmp_names")
-    assert chosen.value == ["Scenario 059", "Scenario 058", "Scenario 057", "Scenario 056"]
+    assert chosen.value == ["Scenario 056", "Scenario 057", "Scenario 058", "Scenario 059"]   # as saved
     assert len(chosen.options) == 25 and chosen.max_selections == 12   # this page's names, not all 60
     assert len(at.selectbox(key="w:lib_pick").options) == 25
     assert any("60 of 60 saved scenarios found; page 1 of 3" in c.value.replace("\\", "") for c in at.caption)
@@ -242,7 +246,8 @@ def test_a_name_as_baseline_is_shown_as_typed_in_chart_titles_and_labels(db):
     db.save(HOSTILE_NAME + " :material/skull: :red[R]", Application.from_dict({"project_type": "renovation",
                                                                           "eligible_cost": 1_000_000}))
     at = to_compare(start())
-    assert at.selectbox(key="w:cmp_baseline").value.startswith("TOP ")          # the most recent: the baseline
+    at.selectbox(key="w:cmp_baseline").set_value(at.multiselect(key="w:cmp_names").value[-1]).run()
+    assert at.selectbox(key="w:cmp_baseline").value.startswith("TOP ")          # chosen as the baseline
     labels = [e.label for e in at.expander]
     titles = [m.value for m in at.markdown if "Change from the baseline" in m.value]
     behind = [label for label in labels if "Change from the baseline" in label]
