@@ -125,3 +125,20 @@ def test_user_text_in_the_report_shows_hidden_characters_as_their_code():
         assert hidden not in doc
     assert "Title [U+202E]000,005$" in doc and "Ann[U+2066] [U+200B]B" in doc and "Board[U+202E] plan[U+200B]" in doc
     assert "notes\u2400 and\nlines" in doc                                         # the notes keep their lines
+
+
+def test_the_comparison_keeps_the_order_given_and_is_drawn_against_the_baseline():
+    """The Compare page's order (and the command line file's) is the report's: the scenarios in it,
+    the comparison's tables, and the change chart against the baseline chosen, not the first."""
+    import pytest
+
+    from core.report.html import ReportError
+    items = [Item("Smaller", evaluate(SMALL)), Item("As submitted", evaluate(BIG)), Item("Third", evaluate(SMALL))]
+    doc = render(Report(items, baseline=1))
+    assert doc.index("<h2>Smaller</h2>") < doc.index("<h2>As submitted</h2>") < doc.index("<h2>Third</h2>")
+    comparison = doc[doc.index("Comparison of scenarios"):]
+    assert comparison.index("<td>Smaller</td>") < comparison.index("<td>As submitted</td>") < comparison.index("<td>Third</td>")
+    assert "Change from the baseline: As submitted" in doc
+    assert "Change from the baseline: Smaller" not in doc
+    with pytest.raises(ReportError, match="the baseline is scenario 4, but the report has 3"):
+        render(Report(items, baseline=3))
