@@ -208,7 +208,9 @@ def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False, foc
                   height=170 + (90 if large else 70) * len(named), large=large)
     if height:   # a set height (a screen of its own): two legend entries a row, short ticks ($200k)
         rows = -(-len(fig.data) // 2)
-        fig.update_layout(height=height, legend_entrywidth=0.5,
+        # each entry as wide as its words, as many to a row as fit (a share of the plot's width
+        # overlapped once long names on the axis narrowed it); Plotly makes room for more rows
+        fig.update_layout(height=height, legend_entrywidthmode="pixels", legend_entrywidth=0,
                           margin_t=fig.layout.margin.t - (30 if large else 20) * (len(fig.data) - rows))
         fig.update_xaxes(tickformat="~s", nticks=6, tickangle=0)
     return fig
