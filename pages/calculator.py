@@ -88,30 +88,36 @@ def amounts(award) -> list[tuple[str, str]]:
             ("Local match shortfall", short)]
 
 
+def answer_words(award) -> Markdown:
+    """The limit that holds the award down, and the route."""
+    return markup("**Binding:** {}  \n**Route:** {}  \n", award.binding_text, ROUTES[award.route])
+
+
+def source_note(award) -> Markdown:
+    """Where the limit comes from, that the award is a maximum, and what another reading would allow."""
+    return (markup("**From:** {}  \n", source_words(award)) + maximum_note(award)
+            + md("").join(markup("  \n{}", other_reading_words(o)) for o in award.other_readings()))
+
+
 def results(award) -> None:
-    binding = source_words(award)
-    others = award.other_readings()
-    # The note and any other reading's sentence travel in the box's Markdown, not elements of
-    # their own: every element costs the server time on each slider move of each user.
-    answer = markup("**Binding:** {}  \n**Route:** {}  \n", award.binding_text, ROUTES[award.route])
-    more = (markup("**From:** {}  \n", binding) + maximum_note(award)
-            + md("").join(markup("  \n{}", other_reading_words(o)) for o in others))
     if presenting:
-        presented(award, answer, more)
+        presented(award)
         return
     # Rows are horizontal containers, not columns: one element instead of one per column,
     # and every element costs the server time on each slider move of each user.
     top = st.container(border=True, horizontal=True, wrap=False, vertical_alignment="center", gap="large")
     top.metric("State grant award", fmt(award.amount), width="content")
-    top.markdown(answer + more)
-    reading_switches(award, others)
+    # The note and any other reading's sentence travel in the box's Markdown, not elements of
+    # their own: every element costs the server time on each slider move of each user.
+    top.markdown(answer_words(award) + source_note(award))
+    reading_switches(award, award.other_readings())
     # Let the server send the award before the CPU-bound charts below hold the
     # interpreter lock (measured: the award reaches the client ~30 ms sooner).
     time.sleep(0.01)
     charts(figures(award), amounts=amounts(award))
 
 
-def presented(award, answer: Markdown, more: Markdown) -> None:
+def presented(award) -> None:
     """Presentation mode: the first screen is the answer. On the left the award, in the largest
     type on the screen, and the limit that holds it; on the right the headroom chart, as tall as
     the screen leaves (ui/present.py); below them the waterfall, the sums it breaks down and
@@ -119,14 +125,14 @@ def presented(award, answer: Markdown, more: Markdown) -> None:
     left, right = st.columns([5, 7], gap="large")
     box = left.container(key="present_answer")
     box.metric("State grant award", fmt(award.amount))
-    box.markdown(answer)
+    box.markdown(answer_words(award))
     headroom, waterfall = figures(award)
     headroom["figure"]["layout"].pop("height", None)   # the height of its box: what the first screen leaves
     with right.container(key="present_charts"):
         charts([headroom, waterfall])
     with left:
         charts([], amounts=amounts(award), key="present_amounts")
-        st.markdown(more)
+        st.markdown(source_note(award))
 
 
 def _saved(name: str) -> None:

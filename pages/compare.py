@@ -233,7 +233,7 @@ else:
     finder.caption(md(f"{found:,} of {total:,} saved scenarios found; page {page_no} of {pages} "
                       f"({PAGE} a page, most recent first)."))
     for problem in comparison.from_link(lambda wanted: [s.name for s in lib.get_many(wanted)], MAX_CHOSEN):
-        st.warning(problem, icon=":material/link_off:")   # Markdown made by ui.comparison, names literal
+        st.warning(shown(problem), icon=":material/link_off:")   # Markdown made by ui.comparison, names literal
     added = st.session_state.pop("cmp_add", [])   # just imported: into the comparison (at most MAX_CHOSEN)
     if added:
         comparison.put_order(added + (comparison.order() or []))

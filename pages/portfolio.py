@@ -182,9 +182,9 @@ def cumulative() -> None:
 
 if large:   # the answer first: what is allocated against the budget, beside the chart of it
     left, right = hero.columns([4, 8], gap="large")
-    left.container(key="pf_hero").metric(*totals[1])
+    left.container(key="pf_hero").metric(md(totals[1][0]), totals[1][1])
     for label, value in (totals[2], totals[0], totals[3]):
-        left.metric(label, value)
+        left.metric(md(label), value)
     if len(good):
         with right:
             cumulative()
@@ -192,7 +192,7 @@ if large:   # the answer first: what is allocated against the budget, beside the
 st.header("Findings")
 if not large:
     for column, (label, value) in zip(st.columns(4), totals):
-        column.metric(label, value)
+        column.metric(md(label), value)
 def with_labels(line: str, rulesets) -> Markdown:
     """A finding in our words, each variant's label in it shown as ruleset_label shows it (its
     title is a user's: literal)."""
