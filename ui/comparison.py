@@ -8,7 +8,7 @@ It is kept in session state, not in the widgets (Streamlit drops a widget's valu
 left), and in the page's address, so that a shared link reproduces it:
 `/compare?scenario=As+submitted&scenario=With+a+federal+grant&baseline=2` (each scenario in order;
 the baseline's place in that list, left out when it is the first). A link's comparison is adopted
-once, when it brings one this session did not write.
+once, when it brings one this session did not write (nor adopt) lately.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from ui.text import Markdown, literal, md
 ORDER = "cmp:order"         # the chosen scenarios' names, in order
 BASELINE = "cmp:baseline"   # the baseline's name, or None: the first
 SCENARIO, BASE = "scenario", "baseline"   # the address's query parameters (ui/state.py PAGE_PARAMS)
-_SEEN = "_cmp_url"          # the address's comparison last adopted or written
+_SEEN = "_cmp_urls"         # the address's comparisons this session adopted or wrote, the latest last
 
 
 def moved(order: list[str], name: str, by: int) -> list[str]:
@@ -74,9 +74,9 @@ def from_link(known, limit: int) -> list[Markdown]:
     `known(names)` finds in the library, at most `limit`) and its baseline. Returns what could not
     be used, in words; the rest of the link is used."""
     names, base = _link()
-    if not names or (names, base) == st.session_state.get(_SEEN):
+    if not names or (names, base) in st.session_state.get(_SEEN, []):
         return []
-    st.session_state[_SEEN] = (names, base)
+    _seen((names, base))
     problems = []
     wanted = list(dict.fromkeys(n.strip() for n in names if n.strip()))
     found = set(known(wanted[:limit]))
@@ -119,4 +119,13 @@ def write_url(names: list[str], base: str | None) -> None:
             del st.query_params[BASE]
         else:
             st.query_params[BASE] = place
-    st.session_state[_SEEN] = (tuple(names), place)
+    _seen((tuple(names), place))
+
+
+def _seen(link: tuple) -> None:
+    """Remember a comparison of the address as this session's own. Each rerun carries the address
+    the browser showed when it asked for it; two quick moves ask before the browser has taken the
+    address of the first, so a rerun can carry any recent one of ours: taken for a new link, it
+    undid the move (as ui/state.py's _written_here explains for the calculator's inputs)."""
+    recent = [x for x in st.session_state.get(_SEEN, []) if x != link] + [link]
+    st.session_state[_SEEN] = recent[-50:]

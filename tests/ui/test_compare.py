@@ -440,3 +440,13 @@ def test_a_renamed_scenario_keeps_its_place_and_stays_the_baseline(db):
     at.button(key="w:lib_Renamed").click().run()
     assert at.multiselect(key="w:cmp_names").value == ["As submitted", "With a federal grant", "Reduced scope"]
     assert at.selectbox(key="w:cmp_baseline").value == "Reduced scope"
+
+
+def test_moving_keeps_a_scenario_within_the_list_and_the_baseline_falls_back_to_the_first():
+    from ui.comparison import baseline_of, moved
+    order = ["A", "B", "C"]
+    assert moved(order, "C", -1) == ["A", "C", "B"] and moved(order, "A", -1) == order
+    assert moved(order, "C", 1) == order and moved(order, "A", 2) == ["B", "C", "A"]
+    assert moved(order, "Z", 1) == order
+    assert baseline_of(order, None) == "A" and baseline_of(order, "B") == "B"
+    assert baseline_of(order, "Gone") == "A" and baseline_of([], "A") is None
