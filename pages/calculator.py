@@ -76,29 +76,64 @@ def reading_switches(award, others: list[dict]) -> None:
                   on_click=state.put_readings, args=(award.readings.replace(**{r.id: alt.id}),))
 
 
+def figures(award) -> list[dict]:
+    return [chart_data(headroom_figure(award, large=presenting, as_dict=True), "headroom", chart_text.headroom(award)),
+            chart_data(waterfall_figure(award, large=presenting, as_dict=True), "waterfall", chart_text.waterfall(award))]
+
+
+def amounts(award) -> list[tuple[str, str]]:
+    short = fmt(award.local_shortfall) if award.route == "standard" else "Would be waived"
+    return [("Cost after federal grant", fmt(award.remaining)), ("Funding gap", fmt(award.funding_gap)),
+            ("Local match shortfall", short)]
+
+
+def answer_words(award) -> Markdown:
+    """The limit that holds the award down, the route, and what the Board's exception would do."""
+    line = exception_line(award)
+    return (markup("**Held down by** {}  \n**Route:** {}  \n", award.binding_text, ROUTES[award.route])
+            + (markup("{}  \n", line) if line else md("")))
+
+
+def source_note(award) -> Markdown:
+    """Where the limit comes from, that the award is a maximum, and what another reading would allow."""
+    return (markup("**In the regulation:** {}  \n", source_words(award)) + maximum_note(award)
+            + md("").join(markup("  \n{}", other_reading_words(o)) for o in award.other_readings()))
+
+
 def results(award) -> None:
+    if presenting:
+        presented(award)
+        return
     # Rows are horizontal containers, not columns: one element instead of one per column,
     # and every element costs the server time on each slider move of each user.
     top = st.container(border=True, horizontal=True, wrap=False, vertical_alignment="center", gap="large")
     top.metric("State grant award", fmt(award.amount), width="content")
-    binding = source_words(award)
-    others = award.other_readings()
     # The note and any other reading's sentence travel in the box's Markdown, not elements of
     # their own: every element costs the server time on each slider move of each user.
-    line = exception_line(award)
-    top.markdown(markup("**Held down by** {}  \n**Route:** {}  \n**In the regulation:** {}  \n", award.binding_text,
-                        ROUTES[award.route], binding)
-                 + (markup("{}  \n", line) if line else md("")) + maximum_note(award)
-                 + md("").join(markup("  \n{}", other_reading_words(o)) for o in others))
-    reading_switches(award, others)
+    top.markdown(answer_words(award) + source_note(award))
+    reading_switches(award, award.other_readings())
     # Let the server send the award before the CPU-bound charts below hold the
     # interpreter lock (measured: the award reaches the client ~30 ms sooner).
     time.sleep(0.01)
-    short = fmt(award.local_shortfall) if award.route == "standard" else "Would be waived"
-    charts([chart_data(headroom_figure(award, large=presenting, as_dict=True), "headroom", chart_text.headroom(award)),
-            chart_data(waterfall_figure(award, large=presenting, as_dict=True), "waterfall", chart_text.waterfall(award))],
-           amounts=[("Cost after federal grant", fmt(award.remaining)), ("Funding gap", fmt(award.funding_gap)),
-                    ("Local match shortfall", short)])
+    charts(figures(award), amounts=amounts(award))
+
+
+def presented(award) -> None:
+    """Presentation mode: the first screen is the answer. On the left the award, in the largest
+    type on the screen, and the limit that holds it; on the right the headroom chart, as tall as
+    the screen leaves (ui/present.py); below them the waterfall, the sums it breaks down and
+    where the limit comes from."""
+    left, right = st.columns([5, 7], gap="large")
+    box = left.container(key="present_answer")
+    box.metric("State grant award", fmt(award.amount))
+    box.markdown(answer_words(award))
+    headroom, waterfall = figures(award)
+    headroom["figure"]["layout"].pop("height", None)   # the height of its box: what the first screen leaves
+    with right.container(key="present_charts"):
+        charts([headroom, waterfall])
+    with left:
+        charts([], amounts=amounts(award), key="present_amounts")
+        st.markdown(source_note(award))
 
 
 def _saved(name: str) -> None:

@@ -2,12 +2,13 @@
 delete with undo, import and export). Names and notes are user text: shown as text only."""
 import json
 
+import pandas as pd
 import streamlit as st
 
 from core.law.application import Application
 from core.report import chart_text
 from core.report.charts import change_figure, compare_caps_figure, funding_figure
-from core.report.compare import ANSWER, INPUTS, differs, place_words, plural, table
+from core.report.compare import ANSWER, column_groups, differs, inputs_rows, place_words, plural, table
 from core.law.provisions import ROUTES
 from core.law.rulesets import version_words
 from core.report.export import csv_bytes
@@ -17,15 +18,54 @@ from core.law.award import evaluate
 from core.law.explain import other_readings_words
 from core.store.model import ScenarioError
 from core.store.imports import import_export_apart, read_export_apart
-from ui import auth, present, state
+from ui import auth, comparison, present, state
 from ui.charts import chart
 from ui.library import store
 from ui.reporting import report_buttons
 from core.report.html import Item
 from core.law.inputs import InputError
 from core.store.verify import relabelled
-from ui.text import error_text, literal, markup, md, message, ours, plain_text, shown, table_cells
+from ui.text import Markdown, cell, error_text, literal, markup, md, message, ours, plain_text, shown, table_cells
 from ui.uploads import upload_bytes
+from ui.widgets import show
+
+HIGHLIGHT = "background-color: #fff3cd; font-weight: 600"   # a cell that differs from the baseline's
+GROUP = 4           # scenarios side by side in one table of inputs (the baseline and three others): fits 1280 px
+STEP_CHART = 400    # pixels: the chart of a presented scenario, with its answer, on a 1280 x 720 screen
+
+
+def _chosen() -> None:
+    comparison.put_order(st.session_state.get("w:cmp_names") or [])
+
+
+def _move(by: int) -> None:
+    name = st.session_state.get("w:cmp_move")
+    comparison.put_order(comparison.moved(comparison.order() or [], name, by))
+
+
+def _baseline() -> None:
+    comparison.put_baseline(st.session_state.get("w:cmp_baseline"))
+
+
+def order_controls(chosen: list[str], base: str) -> None:
+    """The order in which the scenarios are presented (one moved up or down at a time, from the
+    keyboard as well), and the baseline: any of them, the first unless another is chosen."""
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="small", key="ctl_cmp_order")
+    if st.session_state.get("w:cmp_move") not in chosen:
+        st.session_state["w:cmp_move"] = chosen[0]
+    place = {n: k for k, n in enumerate(chosen, 1)}
+    pick = row.selectbox("Scenario to move", chosen, key="w:cmp_move", format_func=lambda n: plain_text(f"{place[n]}. {n}"),
+                         help="Choose a scenario, then move it up or down the order: the order of the tables, the "
+                              "charts, presentation mode and the report.", width=360)
+    row.button("Move up", icon=":material/arrow_upward:", key="w:cmp_up", on_click=_move, args=(-1,),
+               disabled=place[pick] == 1)
+    row.button("Move down", icon=":material/arrow_downward:", key="w:cmp_down", on_click=_move, args=(1,),
+               disabled=place[pick] == len(chosen))
+    show("w:cmp_baseline", base)
+    row.selectbox("Baseline", chosen, key="w:cmp_baseline", on_change=_baseline, width=360,
+                  format_func=lambda n: plain_text(f"{place[n]}. {n}"),
+                  help="Differences from this scenario are highlighted and charted. The first, unless you "
+                       "choose another.")
 
 
 
@@ -33,22 +73,59 @@ def _step(by: int, count: int) -> None:
     st.session_state["cmp_focus"] = (st.session_state.get("cmp_focus", 0) + by) % count
 
 
-def focus_card(named) -> None:
-    """While presenting: one scenario at a time in large type, with previous and next."""
+def _against(name: str, a, base: str, b) -> Markdown:
+    """One line: this scenario against the baseline (or that it is the baseline)."""
+    if name == base:
+        return ours("**The baseline**, which the others are compared with.")
+
+    def words(cents: int, more: str, less: str) -> str:
+        return "the same" if cents == 0 else f"{fmt(abs(cents))} {more if cents > 0 else less}"
+    return (markup("**Against the baseline** “{}”: ", literal(base))
+            + md(f"the award is {words(a.amount - b.amount, 'more', 'less')}; the funding gap is "
+                 f"{words(a.funding_gap - b.funding_gap, 'larger', 'smaller')}."))
+
+
+def inputs_table(df, base: str, names: list[str]) -> None:
+    """The inputs behind the answer, one row per input (those that set a scenario apart first), one
+    column per scenario of `names` (the baseline first), cells that differ from the baseline's
+    highlighted. Large type wraps in it, and it fits the screen's width."""
+    cells, mask = inputs_rows(df, base, names, blank=False)
+    heads = [literal(n) + (md(" (baseline)") if n == base else md("")) for n in names]
+    view = pd.DataFrame({md("Input"): [md(r) for r in cells.index],
+                         **{h: [cell(v) for v in cells[n]] for h, n in zip(heads, names)}})
+    style = pd.DataFrame({md("Input"): [""] * len(cells),
+                          **{h: [HIGHLIGHT if m else "" for m in mask[n]] for h, n in zip(heads, names)}})
+    st.table(view.style.apply(lambda _: style, axis=None), hide_index=True)
+
+
+def focus_step(named, base: str, df) -> None:
+    """While presenting: one scenario a screen, in the comparison's order. The scenario's name, its
+    award (the largest type on the screen), the limit that holds it and what it changes against
+    the baseline, beside the chart of it and the baseline against every cap; then the inputs
+    that set it apart. Previous and next step through them."""
     k = st.session_state.get("cmp_focus", 0) % len(named)
     name, a = named[k]
+    awards = dict(named)
     nav = st.container(horizontal=True, vertical_alignment="center", key="keep_cmp_nav")
     nav.button("Previous scenario", icon=":material/arrow_back:", key="w:cmp_prev", on_click=_step,
                args=(-1, len(named)), disabled=len(named) < 2)
     nav.markdown(markup("**{}**", f"Scenario {k + 1} of {len(named)}"))
     nav.button("Next scenario", icon=":material/arrow_forward:", key="w:cmp_next", on_click=_step,
                args=(1, len(named)), disabled=len(named) < 2)
-    card = st.container(border=True, key="cmp_focus_card")
+    left, right = st.columns([5, 7], gap="large")
+    card = left.container(key="cmp_focus_card")
     card.text(plain_text(name))   # user text: shown as text
-    row = card.container(horizontal=True, gap="large")
-    row.metric("State grant award", fmt(a.amount), width="content")
-    row.markdown(markup("**Held down by** {}  \n**Route:** {}  \n**Funding gap:** {}  \n**Local match shortfall:** {}",
-                        a.binding_text, ROUTES[a.route], fmt(a.funding_gap), fmt(a.local_shortfall)))
+    card.metric("State grant award", fmt(a.amount))
+    card.markdown(markup("**Held down by** {}  \n**Route:** {}  \n**Funding gap:** {}  \n**Local match shortfall:** {}",
+                         a.binding_text, ROUTES[a.route], fmt(a.funding_gap), fmt(a.local_shortfall) if a.route == "standard" else "would be waived")
+                  + ours("  \n") + _against(name, a, base, awards[base]))
+    pair = [(base, awards[base])] + ([(name, a)] if name != base else [])
+    with right:
+        chart(lambda: compare_caps_figure(pair, large=True, focus=name, height=STEP_CHART), "cmp_step",
+              chart_text.compare_caps(pair), cache=("step", tuple((n, x.application, x.ruleset_version, x.readings)
+                                                                  for n, x in pair), name))
+    st.subheader("What sets it apart from the baseline" if name != base else "The inputs of the baseline")
+    inputs_table(df, base, [n for n, _ in pair])
 
 
 state.init()
@@ -144,66 +221,71 @@ if not total:
                      overwrite=True, actor=me)
         st.rerun()
 else:
-    search = st.text_input("Find saved scenarios by name", key="w:lib_search", max_chars=120,
-                           placeholder="part of a name; empty lists them all, most recent first")
+    finder = st.container(key="ctl_cmp_find")   # the library's listing: not the story while presenting
+    search = finder.text_input("Find saved scenarios by name", key="w:lib_search", max_chars=120,
+                               placeholder="part of a name; empty lists them all, most recent first")
     found = lib.count(search)
     pages = max(1, -(-found // PAGE))
     if st.session_state.get("w:lib_page", 1) > pages:
         st.session_state["w:lib_page"] = 1
-    page_no = st.number_input("Page", 1, pages, key="w:lib_page", width=200) if pages > 1 else 1
+    page_no = finder.number_input("Page", 1, pages, key="w:lib_page", width=200) if pages > 1 else 1
     listing = lib.page(search, (page_no - 1) * PAGE, PAGE)
     names = [s.name for s in listing]
-    st.caption(md(f"{found:,} of {total:,} saved scenarios found; page {page_no} of {pages} "
-                  f"({PAGE} a page, most recent first)."))
+    finder.caption(md(f"{found:,} of {total:,} saved scenarios found; page {page_no} of {pages} "
+                      f"({PAGE} a page, most recent first)."))
+    for problem in comparison.from_link(lambda wanted: [s.name for s in lib.get_many(wanted)], MAX_CHOSEN):
+        st.warning(shown(problem), icon=":material/link_off:")   # Markdown made by ui.comparison, names literal
     added = st.session_state.pop("cmp_add", [])   # just imported: into the comparison (at most MAX_CHOSEN)
     if added:
-        st.session_state["w:cmp_names"] = list(dict.fromkeys(added + st.session_state.get("w:cmp_names", [])))
-    if "w:cmp_names" not in st.session_state:   # opens on the most recent few, not on everything
-        st.session_state["w:cmp_names"] = [s.name for s in lib.page("", 0, OPEN_ON)]
+        comparison.put_order(added + (comparison.order() or []))
+    if comparison.order() is None:   # opens on the most recent few, in the order they were saved
+        comparison.put_order([s.name for s in reversed(lib.page("", 0, OPEN_ON))])
     # Never more than the multiselect takes, whatever put them there (an import of 5,000, a forged
     # widget value): more raised StreamlitSelectionCountExceedsMaxError and read them all on every run.
-    kept = lib.get_many([n for n in st.session_state["w:cmp_names"] if isinstance(n, str)][:MAX_CHOSEN])
-    st.session_state["w:cmp_names"] = [s.name for s in kept]
-    owners = {s.name: s.owner for s in kept + listing}
+    wanted = [n for n in comparison.order() if isinstance(n, str)][:MAX_CHOSEN]
+    by_name = {s.name: s for s in lib.get_many(wanted)}
+    comparison.put_order([n for n in wanted if n in by_name])   # in the user's order; a deleted one left out
+    chosen = comparison.order()
+    owners = {s.name: s.owner for s in [*by_name.values(), *listing]}
     owned = (lambda n: f"{n} · {owners.get(n, '?')}") if auth.enabled() else None   # whose each one is
-    chosen = st.multiselect(f"Scenarios to compare (at most {MAX_CHOSEN}; add more from the page found above)",
-                            list(dict.fromkeys([s.name for s in kept] + names)), key="w:cmp_names",
-                            max_selections=MAX_CHOSEN, **({"format_func": owned} if owned else {}))
-    by_name = {s.name: s for s in kept + lib.get_many([n for n in chosen if n not in {k.name for k in kept}])}
-    chosen = [n for n in chosen if n in by_name]
+    show("w:cmp_names", chosen)
+    st.multiselect(f"Scenarios to compare, in the order you present them (at most {MAX_CHOSEN}; add more from "
+                   "the page found above)", list(dict.fromkeys(chosen + names)), key="w:cmp_names",
+                   max_selections=MAX_CHOSEN, on_change=_chosen, **({"format_func": owned} if owned else {}))
     if not chosen:
         st.info("Choose at least one scenario to compare.", icon=":material/info:")
+        comparison.write_url([], None)
     else:
-        baseline = st.selectbox("Baseline", chosen, key="w:cmp_baseline",
-                                help="Differences from this scenario are highlighted and charted.")
+        base = comparison.baseline()
+        order_controls(chosen, base)
+        comparison.write_url(chosen, base)
         named = [(n, by_name[n].award()) for n in chosen]
         outdated = [n for n in chosen if by_name[n].outdated]
         if outdated:
             st.warning(md("Saved under an older version of their ruleset (shown as saved; open one in the "
                           "Calculator to see both): ") + md(", ").join(literal(n) for n in outdated),
                        icon=":material/history:")
-        if present.on():
-            focus_card(named)
         df = table(named)
-        mask = differs(df, baseline)
-        style = mask.replace({True: "background-color: #fff3cd; font-weight: 600", False: ""})
+        if present.on():
+            focus_step(named, base, df)
+        mask = differs(df, base)
+        style = mask.replace({True: HIGHLIGHT, False: ""})
         # The answer first, in a table that wraps instead of scrolling sideways; the inputs after.
         st.header("The answer for each scenario")
         answer = ["Scenario", *ANSWER]
         shown_df = table_cells(df)   # st.table reads cells as Markdown: names literal
+        shown_df["Scenario"] = [literal(n) + (md(" (baseline)") if n == base else md("")) for n in chosen]
         st.table(shown_df[answer].style.apply(lambda _: style[answer], axis=None), hide_index=True)
         others = [literal(n) + md(": " + words) for n, a in named for words in other_readings_words(a)]
         st.subheader("Readings that would change an award")
         st.markdown(ours("\n").join(markup("- {}", line) for line in others) if others else
                     md("No single other reading of the regulation changes any of these awards."))
-        st.header("The inputs behind it")
-        inputs = ["Scenario", *INPUTS]
-        if present.on():   # large type that wraps, like the answer (a grid's canvas keeps its small type)
-            st.table(shown_df[inputs].style.apply(lambda _: style[inputs], axis=None), hide_index=True)
-        else:
-            st.dataframe(df[inputs].style.apply(lambda _: style[inputs], axis=None), hide_index=True,
-                         width="stretch")
-        st.caption(md("Highlighted cells differ from the baseline, ") + literal(baseline) + md("."))
+        if not present.on():   # while presenting, each scenario's step shows its inputs beside the baseline's
+            st.header("The inputs behind it")
+            for group in column_groups(chosen, base, GROUP):
+                inputs_table(df, base, group)
+            st.caption(md("The inputs that differ from the baseline come first; highlighted cells differ from "
+                          "the baseline, ") + literal(base) + md("."))
         # the figures are kept by what they are made of: a rerun of the same comparison does not build them again
         made_of = (tuple((n, a.application, a.ruleset_version, a.readings) for n, a in named), present.on())
         chart(lambda: compare_caps_figure(named, large=present.on()), "cmp_caps", chart_text.compare_caps(named),
@@ -211,16 +293,16 @@ else:
         chart(lambda: funding_figure(named, large=present.on()), "cmp_funding", chart_text.funding(named),
               cache=("funding", made_of))
         if len(named) > 1:
-            chart(lambda: change_figure(named, baseline, large=present.on()), "cmp_change",
-                  chart_text.change(named, baseline), cache=("change", made_of, baseline))
+            chart(lambda: change_figure(named, base, large=present.on()), "cmp_change",
+                  chart_text.change(named, base), cache=("change", made_of, base))
         with st.container(key="ctl_cmp_files"):
             a, b = st.columns(2)
             a.download_button("Download the comparison (CSV)", lambda: csv_bytes(table(named, machine=True)),
                               file_name="scenario-comparison.csv", mime="text/csv")
             b.download_button("Export these scenarios (JSON)", lambda: json.dumps(lib.export(chosen), indent=2),
                               file_name="scenarios.json", mime="application/json")
-            items = [Item(n, a, by_name[n].notes) for n, a in sorted(named, key=lambda x: x[0] != baseline)]
-            report_buttons(lambda: items, "cmp")
+            items = [Item(n, a, by_name[n].notes) for n, a in named]   # in the comparison's order
+            report_buttons(lambda: items, "cmp", baseline=chosen.index(base))
 
 if total and names and not present.on():
     st.header("Library")
@@ -252,6 +334,8 @@ if total and names and not present.on():
             if button.button(md(verb[:-1] if verb == "Renamed" else "Duplicate"), key=f"w:lib_{verb}"):
                 try:
                     action(pick, new, actor=me)
+                    if verb == "Renamed":   # in the comparison, it keeps its place (and stays the baseline)
+                        comparison.renamed(pick, new.strip())
                     st.session_state["library_notes"] = [message(verb + " {} as {}.", pick, new.strip())]
                     st.rerun()
                 except (ValidationError, ScenarioError) as err:

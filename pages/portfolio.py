@@ -29,6 +29,20 @@ PRESENT_ROWS = 25     # and while presenting (large type)
 BAD_SHOWN = 1_000     # bad rows listed on the page
 COLUMN_TITLES = {f.name: f.label for f in PORTFOLIO_FIELDS}
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+HERO_CHART = 370      # pixels: the cumulative chart beside the totals, on a 1280 x 720 screen while presenting
+GRID_ROW = 66         # pixels: over 4rem, so that a cell wraps (Streamlit 1.67): a long name, two limits
+# The allocation table's visible columns and widths (pixels), in the order people read them: together
+# 804, within the main column at 1280 px with the sidebar open (818).
+GRID_COLUMNS = {
+    "Rank": st.column_config.NumberColumn("Rank", width=54),
+    "Application": st.column_config.TextColumn("Application", width=180),
+    "Maximum award": st.column_config.TextColumn("Maximum award", width=112),
+    "Allocated": st.column_config.TextColumn("Allocated", width=92),
+    "Held down by": st.column_config.TextColumn("Held down by", width=146),
+    "Board's exception": st.column_config.TextColumn("Board's exception", width=124),
+    "Priority score (0 to 1)": st.column_config.TextColumn("Priority (0 to 1)", width=96,
+                                                           help="The priority score, 0 to 1 (the formula is above)"),
+}
 
 
 def people_table(result, positions) -> pd.DataFrame:
@@ -56,9 +70,11 @@ state.init()
 rs = state.ruleset()
 st.title("Portfolio")
 st.caption(md("Rank a year's applications and allocate one appropriation. ") + law_caption(rs))
-st.info("The priority score is decision support from the Department's considerations (senior population "
-        "density, distance to existing senior centers, localities not funded before). It orders "
-        "applications; it never changes an award amount.", icon=":material/info:")
+DECISION_SUPPORT = ("The priority score is decision support from the Department's considerations (senior population "
+                    "density, distance to existing senior centers, localities not funded before). It orders "
+                    "applications; it never changes an award amount.")
+if not present.on():   # while presenting it follows the answer (below)
+    st.info(DECISION_SUPPORT, icon=":material/info:")
 
 controls = st.container(key="ctl_pf_file")   # hidden while presenting (ui/present.py)
 # Any file is taken, and one of another kind is refused in words on the page: the uploader's own
@@ -109,6 +125,7 @@ if source == "the illustrative sample":
                "to use your own, or start from the template.", icon=":material/science:")
 
 problems_box = st.container()   # the rows that could not be used, said here, under the file, once it is read
+hero = st.container()   # while presenting: the allocation against the budget, first (filled below)
 
 # The editor is drawn only while its panel is open (Streamlit's lazy expander): 20,000 rows are
 # megabytes on every run. What was edited is kept when the panel closes, and used below. The
@@ -186,13 +203,39 @@ variant_id = st.container(key="ctl_pf_variant").selectbox("Compare the portfolio
                           format_func=lambda r: "(no comparison)" if r is None else plain_text(state.ruleset_by_id(r).label))
 variant = None if variant_id is None else state.ruleset_by_id(variant_id)
 
-st.header("Findings")
 good = result.table[result.good]
-m = st.columns(4)
-m[0].metric("Maximum awards", fmt(int(result.awards[result.good].sum())))   # what the Board decides: the findings
-m[1].metric("Allocated", fmt(int(result.allocated.sum())))
-m[2].metric("Budget", fmt(budget))
-m[3].metric("Unfunded", fmt(int(result.awards[result.good].sum() - result.allocated.sum())))
+totals = [("Maximum awards", fmt(int(result.awards[result.good].sum()))),   # what the Board decides: the findings
+          ("Allocated", fmt(int(result.allocated.sum()))), ("Budget", fmt(budget)),
+          ("Unfunded", fmt(int(result.awards[result.good].sum() - result.allocated.sum())))]
+large = present.on()
+if len(good):
+    names = (good["name"].astype(str).tolist() if "name" in good
+             else [f"Row {int(result.rows[i])}" for i in good.index])
+    idx = good.index.to_numpy()
+    awards, alloc = result.awards[idx].tolist(), result.allocated[idx].tolist()
+    binding, rank = result.binding[idx].tolist(), good["rank"].astype(int).tolist()
+
+
+def cumulative() -> None:
+    fig = cumulative_figure(names, alloc, rank, budget, large=large)
+    if large:
+        fig.update_layout(height=HERO_CHART)   # beside the totals, on the first screen
+    chart(fig, "pf_cum", chart_text.cumulative(names, alloc, rank, budget))
+
+
+if large:   # the answer first: what is allocated against the budget, beside the chart of it
+    left, right = hero.columns([4, 8], gap="large")
+    left.container(key="pf_hero").metric(md(totals[1][0]), totals[1][1])
+    for label, value in (totals[2], totals[0], totals[3]):
+        left.metric(md(label), value)
+    if len(good):
+        with right:
+            cumulative()
+    st.info(DECISION_SUPPORT, icon=":material/info:")
+st.header("Findings")
+if not large:
+    for column, (label, value) in zip(st.columns(4), totals):
+        column.metric(md(label), value)
 def with_labels(line: str, rulesets) -> Markdown:
     """A finding in our words, each variant's label in it shown as ruleset_label shows it (its
     title is a user's: literal)."""
@@ -208,18 +251,12 @@ for line in findings:
     st.markdown(markup("- {}", with_labels(line, (rs, variant))))
 
 if len(good):
-    names = (good["name"].astype(str).tolist() if "name" in good
-             else [f"Row {int(result.rows[i])}" for i in good.index])
-    idx = good.index.to_numpy()
-    awards, alloc = result.awards[idx].tolist(), result.allocated[idx].tolist()
-    binding, rank = result.binding[idx].tolist(), good["rank"].astype(int).tolist()
-    large = present.on()
     chart(ranked_figure(names, awards, alloc, binding, rank, large=large), "pf_ranked",
           chart_text.ranked(names, awards, alloc, binding, rank))
-    a, b = (st.container(), st.container()) if large else st.columns(2)   # full width each while presenting
-    with a:
-        chart(cumulative_figure(names, alloc, rank, budget, large=large), "pf_cum",
-              chart_text.cumulative(names, alloc, rank, budget))
+    a, b = (None, st.container()) if large else st.columns(2)   # while presenting: the cumulative one is first
+    if a is not None:
+        with a:
+            cumulative()
     with b:
         scores = good["priority_score"].astype(float).tolist()
         chart(priority_figure(names, scores, awards, binding, large=large), "pf_prio",
@@ -240,8 +277,10 @@ if len(good):
                       "every one."))
     if large:
         st.table(table_cells(people_table(result, shown_rows)), hide_index=True)   # large type that wraps; names literal
-    else:
-        st.dataframe(people_table(result, shown_rows), hide_index=True, width="stretch")
+    else:   # the columns people read, each wide enough for its title, long ones on two lines: 1280 px, no scroll
+        st.dataframe(people_table(result, shown_rows), hide_index=True, width="stretch", row_height=GRID_ROW,
+                     column_order=list(GRID_COLUMNS), column_config=GRID_COLUMNS)
+        st.caption("Each application's locality and project type, and every input, are in the downloads below.")
 
 # Made when a button is pressed (a 20,000-row workbook takes seconds), from this run's result.
 about = settings(result, rs, MODES[mode], formula_words(weights), source)

@@ -11,7 +11,7 @@ from core.law.rulesets import PARAMETER_KINDS, PARAMETERS, RulesetError, availab
 from ui import present, state
 from core.law.names import check_text, variant_id
 from core.store.verify import accept_loaded_variant
-from ui.text import error_text, literal, markup, md, message, ours, plain_text
+from ui.text import error_text, literal, markup, md, message, ours, plain_text, table_cells
 from ui.uploads import upload_bytes
 
 MAX_TITLE = 80
@@ -135,8 +135,12 @@ chosen = st.multiselect("Rulesets", list(everything), default=list(everything), 
                         format_func=lambda r: plain_text(everything[r].label))
 if chosen:
     named = [(plain_text(everything[r].label), evaluate(app, everything[r], state.readings())) for r in chosen]
-    st.dataframe(table(named)[["Scenario", "State grant award", "Held down by", "Route", "Funding gap"]]
-                 .rename(columns={"Scenario": "Ruleset"}), hide_index=True, width="stretch")
+    under = table(named)[["Scenario", "State grant award", "Held down by", "Route", "Funding gap"]] \
+        .rename(columns={"Scenario": "Ruleset"})
+    if present.on():   # large type that wraps to the screen's width (a grid's canvas keeps its small type)
+        st.table(table_cells(under, user=("Ruleset",)), hide_index=True)   # a variant's title is a user's: literal
+    else:
+        st.dataframe(under, hide_index=True, width="stretch")
 for vid, v in variants.items():
     # its edition (a file's, so a user's text) and fingerprint: the record, here and in exports only
     st.caption(message("Variant {}: {}.", v.title, version_words(v), limit=200))

@@ -22,6 +22,7 @@ st.caption(md("For the application on the Calculator (change the inputs there). 
            + md(f"{'' if state.readings().is_default else ' Readings: ' + state.readings().describe() + '.'}"))
 
 LABELS = {f: FIELD[f].label for f in SWEEP_FIELDS}
+PRESENT_CHART = 380   # pixels: the award along one input, whole on a 1280 x 720 screen while presenting
 fields = [f for f in SWEEP_FIELDS if f != "local_property_value" or app.bpw_exception_requested]
 
 
@@ -57,8 +58,11 @@ else:
         (f"Read: {switches[rid].describe()}", sweep(app, field, lo * 100, hi * 100, rs, readings=switches[rid]))
         for rid in overlay_readings]
     value = getattr(app, field)
-    chart(sweep_figure(curves, LABELS[field], value if value is not None and lo * 100 <= value <= hi * 100
-                       else None, large=present.on()), "sweep_chart", chart_text.sweep(main, LABELS[field]))
+    fig = sweep_figure(curves, LABELS[field], value if value is not None and lo * 100 <= value <= hi * 100 else None,
+                       large=present.on())
+    if present.on():
+        fig.update_layout(height=PRESENT_CHART)   # the answer on the first screen, under the page's title
+    chart(fig, "sweep_chart", chart_text.sweep(main, LABELS[field]))
     if main.breakpoints:
         st.subheader("Breakpoints")
         for bp in main.breakpoints:

@@ -26,13 +26,14 @@ import streamlit as st
 
 from core.law.readings import READING_IDS
 from ui.components.elements import element
-from ui.state import APP_FIELDS, PAGE_PARAMS
+from ui.state import APP_FIELDS, LIST_PARAMS, PAGE_PARAMS
 from ui.text import message
 
 COOKIE = "grants_return_to"
 MAX_AGE = 600                 # seconds: time enough to sign in at the identity provider
 KNOWN_PARAMS = frozenset(APP_FIELDS + READING_IDS + ("ruleset",) + PAGE_PARAMS)
 MAX_VALUE = 200               # characters of one query parameter's value kept
+MAX_VALUES = 12               # values of a parameter given once per value (Compare's scenarios) kept
 # An unknown page name that can have a page of its own: one path segment (Streamlit's url_path
 # cannot hold a "/"; /a/b gets Streamlit's own "Page not found" box), no control characters.
 PAGE_NAME = re.compile(r"[^/\x00-\x1f\x7f]{1,100}")
@@ -108,6 +109,13 @@ def _cookie_path() -> str:
     return "/" + base if base else "/"
 
 
+def _short(value, listed: bool) -> bool:
+    """A text of at most MAX_VALUE characters; for a list parameter, a list of at most MAX_VALUES such texts."""
+    if listed and isinstance(value, list):
+        return len(value) <= MAX_VALUES and all(isinstance(v, str) and len(v) <= MAX_VALUE for v in value)
+    return isinstance(value, str) and len(value) <= MAX_VALUE
+
+
 def clean(address, known: set[str]) -> dict | None:
     """The address if it is one this app may go to: {"page": one of `known`} or {"missing": a page
     name}, and "query": only parameters the app knows, each a short text. Else None."""
@@ -116,7 +124,7 @@ def clean(address, known: set[str]) -> dict | None:
     query = address.get("query", {})
     if not isinstance(query, dict) or len(query) > len(KNOWN_PARAMS):
         return None
-    if any(k not in KNOWN_PARAMS or not isinstance(v, str) or len(v) > MAX_VALUE for k, v in query.items()):
+    if any(k not in KNOWN_PARAMS or not _short(v, k in LIST_PARAMS) for k, v in query.items()):
         return None
     if "page" in address and "missing" not in address and address["page"] in known:
         return {"page": address["page"], "query": dict(query)}
@@ -129,7 +137,8 @@ def clean(address, known: set[str]) -> dict | None:
 def here(url_path: str, missing: bool) -> dict:
     """This run's address: the page (its url path, "" for the default; or an unknown name) and
     the query parameters the app knows (others are dropped: they mean nothing to it)."""
-    query = {k: v[:MAX_VALUE] for k, v in st.query_params.to_dict().items() if k in KNOWN_PARAMS}
+    query = {k: [v[:MAX_VALUE] for v in st.query_params.get_all(k)[:MAX_VALUES]] if k in LIST_PARAMS
+             else st.query_params.get(k)[:MAX_VALUE] for k in st.query_params if k in KNOWN_PARAMS}
     return {"missing" if missing else "page": url_path, "query": query}
 
 

@@ -25,26 +25,41 @@ _WIDGETS = ", ".join(f'[data-testid="{t}"]' for t in (
     "stToggle", "stRadio", "stButton", "stDownloadButton", "stFileUploader", "stDataEditor", "stPopover",
     "stForm", "stDateInput", "stColorPicker", "stSelectSlider", "stFormSubmitButton"))
 _KEPT = ", ".join(f'[class*="st-key-{k}"]' for k in KEEP)
+# A board deck: each page's first screen (1280 x 720 and up) holds its answer. The award, in the
+# pages' "hero" boxes, is the largest type on the screen; other amounts are smaller. Numbers never
+# break and are never cut with an ellipsis (Streamlit cuts a metric that does not fit); words
+# break only between words (no hyphens added, no word split where a line runs out).
+HERO = ("present_answer", "cmp_focus_card", "pf_hero")   # container keys of each page's answer
+_HERO = ", ".join(f".st-key-{k}" for k in HERO)
 CSS = f"""<style>
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], header[data-testid="stHeader"]
   {{ display: none !important; }}
-[data-testid="stMainBlockContainer"] {{ max-width: 100% !important; padding-top: 1rem !important; }}
+[data-testid="stMainBlockContainer"] {{ max-width: 100% !important; padding: 0.75rem 2rem 3rem !important; }}
 [data-testid="stMain"] [data-testid="stElementContainer"]:has(:is({_WIDGETS})):not(:is({_KEPT}) *),
 [data-testid="stMain"] :is({_WIDGETS}):not(:is({_KEPT}) *),
-[data-testid="stMain"] [class*="st-key-ctl_"] {{ display: none !important; }}
+[data-testid="stMain"] [class*="st-key-ctl_"],
+[data-testid="stMain"] [data-testid="stLayoutWrapper"]:has(> [class*="st-key-ctl_"]) {{ display: none !important; }}
+[data-testid="stMain"] * {{ overflow-wrap: normal; word-break: normal; hyphens: manual; }}
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li {{ font-size: 1.5rem !important; }}
 [data-testid="stCaptionContainer"] p {{ font-size: 1.2rem !important; }}
-[data-testid="stMain"] h1 {{ font-size: 2.6rem !important; }}
+[data-testid="stMain"] h1 {{ font-size: 2.2rem !important; padding: 0.25rem 0 0.5rem !important; }}
 [data-testid="stMetricLabel"] p {{ font-size: 1.5rem !important; }}
-[data-testid="stMetricValue"] {{ font-size: 3.2rem !important; line-height: 1.15 !important; }}
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] * {{ overflow: visible !important;
+  text-overflow: clip !important; white-space: nowrap !important; }}
+[data-testid="stMetricValue"] {{ font-size: 2.6rem !important; line-height: 1.15 !important; }}
 [data-testid="stMetricValue"] p, [data-testid="stMetricValue"] div {{ font-size: inherit !important; }}
+:is({_HERO}) [data-testid="stMetricValue"] {{ font-size: clamp(4rem, 6.4vw, 7.5rem) !important; color: #1f4e79; }}
+:is({_HERO}) [data-testid="stMetricLabel"] p {{ font-size: 1.6rem !important; }}
 [data-testid="stTable"] th, [data-testid="stTable"] td {{ font-size: 1.35rem !important; }}
 .gc-title, .gc-numbers summary, .gc-amount dt {{ font-size: 1.5rem !important; }}
-.gc-amount dd {{ font-size: 3.2rem !important; line-height: 1.15 !important; }}
+.gc-amount dd {{ font-size: 2.4rem !important; line-height: 1.15 !important; }}
 .gc-table th, .gc-table td {{ font-size: 1.35rem !important; }}
-.st-key-cmp_focus_card [data-testid="stText"] {{ font-size: 2rem !important; font-weight: 700; }}
+.st-key-cmp_focus_card code {{ font-family: inherit; font-size: inherit; color: inherit; background: none; padding: 0; }}
+.st-key-cmp_focus_card [data-testid="stText"] {{ font-size: 2rem !important; font-weight: 700; line-height: 1.25; }}
+.st-key-present_charts section.gc-chart:first-of-type .gc-plot {{ height: clamp(320px, calc(100vh - 300px), 680px); }}
+.st-key-present_bar {{ row-gap: 0 !important; }}
 .st-key-present_bar a p, .st-key-present_bar button p, .st-key-present_bar [data-testid="stMarkdownContainer"] p
-  {{ font-size: 1.15rem !important; }}
+  {{ font-size: 1.05rem !important; white-space: nowrap; }}
 </style>"""
 
 

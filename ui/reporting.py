@@ -50,9 +50,10 @@ def labels(title: str, prepared: str) -> tuple[str, str, Markdown | None]:
     return checked_title or "State capital grant report", checked_prepared, None
 
 
-def report_buttons(items: Callable[[], list[Item]], key: str) -> None:
+def report_buttons(items: Callable[[], list[Item]], key: str, baseline: int = 0) -> None:
     """The report box: "Prepared by", "Report title", and a button per file. `items` gives the
-    scenarios the screen shows (called at the click)."""
+    scenarios the screen shows (called at the click), in the screen's order; `baseline` is the
+    place of the one the others are compared with."""
     st.header("Board report")
     prepared = st.text_input("Prepared by", key=f"w:{key}:prepared", max_chars=120,
                              placeholder="name, office, date of the meeting")
@@ -66,7 +67,7 @@ def report_buttons(items: Callable[[], list[Item]], key: str) -> None:
                 help="One file with interactive charts; opens in any browser without a network. "
                      "Its print layout gives a clean PDF too.") and problem is None:
         made = ("The report", _filename(title, "html"), "text/html",
-                render(Report(items(), title=title, prepared_by=prepared)).encode("utf-8"))
+                render(Report(items(), title=title, prepared_by=prepared, baseline=baseline)).encode("utf-8"))
     if find_browser() is None:
         b.button("Make the PDF packet", disabled=True, key=f"w:{key}:pdf_off")
         b.caption(md(NO_BROWSER))
@@ -76,7 +77,7 @@ def report_buttons(items: Callable[[], list[Item]], key: str) -> None:
         with st.spinner("Drawing the charts and printing the PDF..."):
             try:
                 made = ("The PDF packet", _filename(title, "pdf"), "application/pdf",
-                        pdf(Report(items(), title=title, prepared_by=prepared)))
+                        pdf(Report(items(), title=title, prepared_by=prepared, baseline=baseline)))
             except ReportError as err:
                 st.error(md(str(err)), icon=":material/error:")
     deliver(made, key)

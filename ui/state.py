@@ -24,7 +24,10 @@ from ui.text import literal, md, message
 EXAMPLE = {"project_type": "renovation", "eligible_cost": 100_000_000, "local_contribution": 50_000_000}
 APP_FIELDS = tuple(f.name for f in FIELDS if f.group != "considerations")
 K = "app:"
-PAGE_PARAMS = ("present",)   # query parameters of the page, not of the application (ui/present.py)
+# Query parameters of a page, not of the application: presentation mode (ui/present.py) and the
+# Compare page's scenarios and baseline (ui/comparison.py).
+PAGE_PARAMS = ("present", "scenario", "baseline")
+LIST_PARAMS = ("scenario",)  # given once per value: ?scenario=A&scenario=B
 
 
 def _defaults(example: bool) -> dict:
@@ -241,7 +244,8 @@ def write_url() -> None:
         params["ruleset"] = get("ruleset")
     params.update(readings().changed())   # only readings other than the default
     if params != _app_params():
-        kept = {k: v for k, v in st.query_params.to_dict().items() if k in PAGE_PARAMS}
+        kept = {k: st.query_params.get_all(k) if k in LIST_PARAMS else st.query_params.get(k)
+                for k in st.query_params if k in PAGE_PARAMS}
         st.query_params.from_dict(params | kept)
     st.session_state["_url_written"] = params
     recent = st.session_state.setdefault("_urls_written", [])

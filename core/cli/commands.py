@@ -289,6 +289,9 @@ def add_report(sub) -> None:
     p.add_argument("--pdf", metavar="report.pdf", help="also print a PDF packet (needs Chrome or Chromium)")
     p.add_argument("--prepared-by", default="", metavar="TEXT")
     p.add_argument("--title", default="", metavar="TEXT")
+    p.add_argument("--baseline", default=None, metavar="NAME",
+                   help="the scenario the others are compared with (default: the first in the file); the "
+                        "report keeps the file's order")
     readings_option(p)
     force_option(p)
     p.set_defaults(run=cmd_report)
@@ -312,9 +315,12 @@ def cmd_report(args) -> int:
     title = check_text(args.title, "--title", 120, what="text", required=False)   # as the app's fields
     prepared_by = check_text(args.prepared_by, "--prepared-by", 120, what="text", required=False)
     # --reading overrides the readings each scenario was saved under; without it each keeps its own
+    names = [sc.name for sc in good]
+    if args.baseline is not None and args.baseline not in names:
+        raise CliError(f"--baseline: no scenario named {args.baseline!r} in {args.file}")
     report = Report([Item(sc.name, evaluate(sc.application, sc.saved_ruleset(), readings if args.reading else
                                             sc.readings), sc.notes) for sc in good],
-                    prepared_by=prepared_by,
+                    prepared_by=prepared_by, baseline=names.index(args.baseline) if args.baseline is not None else 0,
                     **({"title": title} if title else {}))
     document = render(report).encode("utf-8")
     packet = None

@@ -218,15 +218,20 @@ def waterfall_figure(award: Award, validate: bool = True, large: bool = False,
     return spec if as_dict else go.Figure(**spec, _validate=validate)
 
 
-def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False) -> go.Figure:
+def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False, focus: str | None = None,
+                        height: int | None = None) -> go.Figure:
     """Each scenario's award (bar) against every cap on its route (markers). Each cap has its
     own row inside the scenario's band, so two caps at one value never hide each other; the
-    award's label sits at the start of its bar, away from the markers at its end."""
+    award's label sits at the start of its bar, away from the markers at its end. `focus` (a
+    scenario's name: the one presented) is outlined and its name set in bold; `height` (pixels)
+    overrides the height the rows ask for."""
     caps = [c for c in CAP.values() if any(c.id in a.caps for _, a in named)]
     offsets = {c.id: (k - (len(caps) - 1) / 2) * (0.6 / max(len(caps) - 1, 1)) for k, c in enumerate(caps)}
     ys = list(range(len(named)))
     fig = go.Figure(go.Bar(y=ys, x=[_usd(a.amount) for _, a in named], orientation="h", name="State grant award",
-                           marker=dict(color=AWARD), width=0.75, text=[fmt(a.amount) for _, a in named],
+                           marker=dict(color=AWARD, line=dict(color=TEXT, width=[4 if n == focus else 0
+                                                                                 for n, _ in named])),
+                           width=0.75, text=[fmt(a.amount) for _, a in named],
                            textposition="inside", insidetextanchor="start", insidetextfont=dict(color="white"),
                            customdata=[label(n, 24) for n, _ in named],
                            hovertemplate="%{customdata}: award %{text}<extra></extra>"))
@@ -241,13 +246,22 @@ def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False) -> 
             text=[fmt(r[1]) + (" (holds it down)" if r[2] else "") for r in rows],
             customdata=[label(named[r[0]][0], 24) for r in rows],
             hovertemplate=f"%{{customdata}}: {cap.label} %{{text}}<extra></extra>"))
-    fig.update_yaxes(autorange="reversed", tickmode="array", tickvals=ys, ticktext=[label(n, 24) for n, _ in named],
+    ticks = [f"<b>{label(n, 24)}</b>" if n == focus else label(n, 24) for n, _ in named]
+    fig.update_yaxes(autorange="reversed", tickmode="array", tickvals=ys, ticktext=ticks,
                      range=[len(named) - 0.5, -0.5], zeroline=False, showgrid=False)
     top = max([a.amount for _, a in named] + [v for _, a in named for v in a.caps.values()] + [1])
     fig.update_xaxes(tickprefix="$", tickformat=",.0f", gridcolor=GRID, rangemode="tozero",
                      range=[0, _usd(top) * 1.08])
-    return _layout(fig, "Award against every limit, by scenario", "Dollars", None,
-                   height=170 + (90 if large else 70) * len(named), large=large)
+    fig = _layout(fig, "Award against every limit, by scenario", "Dollars", None,
+                  height=170 + (90 if large else 70) * len(named), large=large)
+    if height:   # a set height (a screen of its own): two legend entries a row, short ticks ($200k)
+        rows = -(-len(fig.data) // 2)
+        # each entry as wide as its words, as many to a row as fit (a share of the plot's width
+        # overlapped once long names on the axis narrowed it); Plotly makes room for more rows
+        fig.update_layout(height=height, legend_entrywidthmode="pixels", legend_entrywidth=0,
+                          margin_t=fig.layout.margin.t - (30 if large else 20) * (len(fig.data) - rows))
+        fig.update_xaxes(tickformat="~s", nticks=6, tickangle=0)
+    return fig
 
 
 def funding_figure(named: list[tuple[str, Award]], large: bool = False) -> go.Figure:

@@ -60,6 +60,41 @@ def differs(df: pd.DataFrame, baseline: str) -> pd.DataFrame:
     return out
 
 
+def inputs_in_order(df: pd.DataFrame, baseline: str, blank: bool = True) -> list[str]:
+    """The inputs (columns of `table`) that differ from the baseline in any scenario first, then the
+    rest, each in the field table's order: what sets a scenario apart is read first. blank=False
+    leaves out an input no scenario has (the exception's details when none asks for it)."""
+    differ = differs(df, baseline)
+    first = [c for c in INPUTS if differ[c].any()]
+    rest = [c for c in INPUTS if c not in first and (blank or (df[c] != "").any())]
+    return first + rest
+
+
+def inputs_rows(df: pd.DataFrame, baseline: str, names: list[str] | None = None,
+                blank: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The inputs turned on their side: a row per input (differing ones first, the input's title as
+    the index), a column per scenario of `names` (all, in the table's order, if None), so that a
+    dozen inputs fit a screen's width however many the exception adds. Returns the cells and a
+    frame of the same shape, True where a cell differs from the baseline's. `blank` as for
+    inputs_in_order (over every scenario of `df`, so that tables of some of them have the same rows)."""
+    names = list(df["Scenario"]) if names is None else list(names)
+    rows = inputs_in_order(df, baseline, blank)
+    by_name = df.set_index("Scenario")
+    differ = differs(df, baseline).set_index(df["Scenario"])
+    index = pd.Index(rows, name="Input")
+    cells = pd.DataFrame({n: [by_name.at[n, r] for r in rows] for n in names}, index=index, columns=names)
+    mask = pd.DataFrame({n: [bool(differ.at[n, r]) for r in rows] for n in names}, index=index, columns=names)
+    return cells, mask
+
+
+def column_groups(names: list[str], baseline: str, size: int) -> list[list[str]]:
+    """`names` in groups of at most `size`, the baseline first in each (the column every other is
+    read against), the others in their order."""
+    others = [n for n in names if n != baseline]
+    step = max(size - 1, 1)
+    return [[baseline, *others[i:i + step]] for i in range(0, len(others), step)] or [[baseline]]
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 

@@ -41,10 +41,13 @@ class Item:
 
 @dataclass
 class Report:
+    """`items` in the order people present them (the screen's); `baseline`, the place in it of the
+    scenario the comparison is drawn against (the first by default)."""
     items: list
     title: str = "State capital grant for a senior citizen activity center"
     prepared_by: str = ""
     on: date = field(default_factory=date.today)
+    baseline: int = 0
 
 
 CSS = """
@@ -195,10 +198,9 @@ def _scenario(item: Item, chart, first: bool) -> str:
     return "".join(parts)
 
 
-def _comparison(items: list[Item], chart) -> str:
+def _comparison(items: list[Item], chart, baseline: str) -> str:
     from core.report.compare import ANSWER, INPUTS, table
     named = [(i.name, i.award) for i in items]
-    baseline = items[0].name
     df = table(named)
 
     def html_table(columns) -> str:
@@ -323,6 +325,8 @@ def render(report: Report, static: bool = False) -> str:
     """The whole report as one HTML document. static=True draws SVG charts (for the PDF)."""
     if not report.items:
         raise ReportError("a report needs at least one scenario")
+    if not 0 <= report.baseline < len(report.items):
+        raise ReportError(f"the baseline is scenario {report.baseline + 1}, but the report has {len(report.items)}")
     chart = Charts(static)
     rulesets = dict.fromkeys((i.award.ruleset_label, i.award.ruleset_id, i.award.ruleset_version, i.award.is_variant,
                               i.award.ruleset_edition) for i in report.items)
@@ -338,7 +342,7 @@ def render(report: Report, static: bool = False) -> str:
     body = ["<header>" + "".join(head) + "</header>"]
     body += [_scenario(item, chart, first=(k == 0)) for k, item in enumerate(report.items)]
     if len(report.items) > 1:
-        body.append(_comparison(report.items, chart))
+        body.append(_comparison(report.items, chart, report.items[report.baseline].name))
     body.append(_sources(report.items, "<footer>Computed from the regulation's text as encoded in this tool; every "
                                        "number traceable to a provision. Amounts in US dollars.</footer>"))
     script = ""

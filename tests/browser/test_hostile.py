@@ -27,7 +27,7 @@ def server(tmp_path_factory, chromium):  # noqa: F811
     store.save("Other plan", APP.replace(eligible_cost=200_000_000))
     import time
     time.sleep(1.1)                                             # saved a second later: dates are to the second
-    store.save(NAME, APP)                                       # the most recent: every new session's baseline
+    store.save(NAME, APP)                                       # the most recent
     store.dispose()
     with streamlit_server(env={"SCENARIO_DB_URL": f"sqlite:///{db}"}) as url:
         yield url, db
@@ -67,8 +67,11 @@ def shown(text: str) -> str:
 def test_a_baseline_name_shows_as_typed_and_fetches_nothing(server, chromium):  # noqa: F811
     """Finding 1: the name drew an image (a request to another host on every visit), a live link,
     maths and bold, in the chart's title and in "Numbers behind “Change from the baseline: …”"."""
+    from urllib.parse import urlencode
     url, _ = server
-    page = open_page(chromium, f"{url}/compare")
+    # the baseline chosen, by a link (the comparison opens with the first saved as its baseline)
+    page = open_page(chromium, f"{url}/compare?" + urlencode([("scenario", "Other plan"), ("scenario", NAME),
+                                                               ("baseline", "2")]))
     page.wait_for_selector("text=Change from the baseline", timeout=30_000)
     summary = page.locator("[data-testid=stExpander] summary", has_text="Change from the baseline").first
     assert shown(summary.inner_text()).splitlines()[-1].strip() == f"Numbers behind “Change from the baseline: {NAME}”"

@@ -319,13 +319,28 @@ def test_a_calculator_link_opened_before_sign_in_comes_back_whole(server, chromi
 
 def test_a_compare_link_in_presentation_mode_comes_back_whole(server, chromium):  # noqa: F811
     url, _ = server
-    page = sign_in(chromium, url, "bob", "/compare?present=1", lands=f"{url}/compare?present=1")
+    # the page then writes its comparison into the address (ui/comparison.py): lands with more after it
+    page = sign_in(chromium, url, "bob", "/compare?present=1", lands=re.compile(rf"{re.escape(url)}/compare\?present=1(&|$)"))
     assert page.locator('[data-testid="stMain"] h1').first.inner_text() == "Compare scenarios"
     assert page.get_by_role("button", name="Exit presentation mode").is_visible()
     assert not page.locator('section[data-testid="stSidebar"]').is_visible()   # presenting: no sidebar
     body = page.inner_text("body")
     assert STREAMLIT_NOT_FOUND not in body and "Confidential seed plan" in body   # bob may see the library
     page.screenshot(path=str(ARTIFACTS / "signed-in-came-back-compare-present.png"))
+    no_error_on(page)
+    page.context.close()
+
+
+def test_a_compare_link_keeps_its_order_and_baseline_through_sign_in(server, chromium):  # noqa: F811
+    """Compare's scenarios travel as one parameter a scenario (?scenario=A&scenario=B): every one of them
+    comes back, in order, with the baseline (ui/addresses.py keeps the list)."""
+    url, _ = server
+    page = sign_in(chromium, url, "bob", "/compare?present=1&scenario=Alice+plan&scenario=Confidential+seed+plan"
+                                         "&baseline=2", lands=re.compile(r".*/compare\?.*scenario=Alice"))
+    assert page.url.endswith("/compare?present=1&scenario=Alice+plan&scenario=Confidential+seed+plan&baseline=2")
+    card = page.locator(".st-key-cmp_focus_card")
+    assert card.locator("[data-testid=stText]").inner_text() == "Alice plan"           # the link's first
+    assert "Against the baseline “Confidential seed plan”" in card.inner_text()       # and its baseline
     no_error_on(page)
     page.context.close()
 

@@ -301,6 +301,22 @@ def test_cli_report_html_and_errors(tmp_path):
     assert r.returncode == 2 and "scenarios[0].project_type: 'castle'" in r.stderr
 
 
+def test_cli_report_keeps_the_files_order_against_the_baseline_named(tmp_path):
+    src = tmp_path / "s.json"
+    src.write_text(json.dumps([{"name": n, "project_type": "renovation", "eligible_cost": cost, "local_contribution": 500_000}
+                               for n, cost in (("Smaller", 800_000), ("As submitted", 1_000_000), ("Bigger", 3_000_000))]))
+    out = tmp_path / "r.html"
+    r = subprocess.run([sys.executable, "-m", "core", "report", str(src), "-o", str(out), "--baseline", "As submitted"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    doc = out.read_text()
+    assert doc.index("<h2>Smaller</h2>") < doc.index("<h2>As submitted</h2>") < doc.index("<h2>Bigger</h2>")
+    assert "Change from the baseline: As submitted" in doc
+    r = subprocess.run([sys.executable, "-m", "core", "report", str(src), "-o", str(out), "--force", "--baseline", "Gone"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "--baseline: no scenario named 'Gone' in" in r.stderr
+
+
 def test_cli_evaluate_json_states_readings(tmp_path):
     doc = json.dumps({"project_type": "conversion", "eligible_cost": 1000000, "local_contribution": 500000})
     p = subprocess.run([sys.executable, "-m", "core", "evaluate", "-"], input=doc, capture_output=True, text=True)

@@ -166,3 +166,18 @@ def test_no_forced_page_and_nothing_under_nine_points_in_the_print_styles():
     assert min(sizes) == 9 and "font-size: 10pt" in printed                 # body 10 pt, the least 9 pt
     assert "px" not in "".join(__import__("re").findall(r"font-size: [^;]+", printed))
     assert "break-before: page" not in CSS and "always" not in CSS
+def test_the_comparison_keeps_the_order_given_and_is_drawn_against_the_baseline():
+    """The Compare page's order (and the command line file's) is the report's: the scenarios in it,
+    the comparison's tables, and the change chart against the baseline chosen, not the first."""
+    import pytest
+
+    from core.report.html import ReportError
+    items = [Item("Smaller", evaluate(SMALL)), Item("As submitted", evaluate(BIG)), Item("Third", evaluate(SMALL))]
+    doc = render(Report(items, baseline=1))
+    assert doc.index("<h2>Smaller</h2>") < doc.index("<h2>As submitted</h2>") < doc.index("<h2>Third</h2>")
+    comparison = doc[doc.index("Comparison of scenarios"):]
+    assert comparison.index("<td>Smaller</td>") < comparison.index("<td>As submitted</td>") < comparison.index("<td>Third</td>")
+    assert "Change from the baseline: As submitted" in doc
+    assert "Change from the baseline: Smaller" not in doc
+    with pytest.raises(ReportError, match="the baseline is scenario 4, but the report has 3"):
+        render(Report(items, baseline=3))

@@ -106,6 +106,12 @@ KNOWN = {"", "compare", "sensitivity", "portfolio", "rules"}
     ({"page": "", "query": {"eligible_cost": "1450000", "project_type": "renovation", "f_reference": "prior_grant",
                             "ruleset": "regulation"}}, "same"),
     ({"page": "rules"}, {"page": "rules", "query": {}}),
+    # Compare's comparison: its scenarios in order (one value each), and the baseline's place
+    ({"page": "compare", "query": {"scenario": ["As submitted", "With a federal grant"], "baseline": "2"}}, "same"),
+    ({"page": "compare", "query": {"scenario": ["x"] * 13}}, None),            # more than a comparison holds
+    ({"page": "compare", "query": {"scenario": ["x" * 201]}}, None),
+    ({"page": "compare", "query": {"scenario": [1]}}, None),
+    ({"page": "compare", "query": {"present": ["1", "1"]}}, None),             # only the scenarios are a list
     ({"missing": "nonexistent", "query": {}}, "same"),
     ({"missing": "x y", "query": {"present": "1"}}, "same"),            # an unknown name, said in words after
     # never anywhere else
@@ -135,11 +141,12 @@ def test_only_this_apps_own_addresses_come_back(address, kept):
 
 
 def test_every_query_parameter_the_app_reads_is_known():
-    """The inputs, the readings, the ruleset and presentation mode: a link's whole state."""
+    """The inputs, the readings, the ruleset, presentation mode and Compare's scenarios and baseline:
+    a link's whole state."""
     from core.law.fields import FIELDS
     from core.law.readings import READING_IDS
-    assert {f.name for f in FIELDS if f.group != "considerations"} | set(READING_IDS) | {"ruleset", "present"} \
-        == addresses.KNOWN_PARAMS
+    assert {f.name for f in FIELDS if f.group != "considerations"} | set(READING_IDS) | {
+        "ruleset", "present", "scenario", "baseline"} == addresses.KNOWN_PARAMS
 
 
 def test_the_kept_address_is_signed_and_short_lived():

@@ -41,19 +41,23 @@ def test_compare_shows_saved_scenarios_with_charts(db):
     Panel(at).move("federal_grant", 400_000)
     save(at, "<b>With federal</b>")
     to_compare(at)
-    assert at.multiselect(key="w:cmp_names").value == ["<b>With federal</b>", "Base"]
+    assert at.multiselect(key="w:cmp_names").value == ["Base", "<b>With federal</b>"]   # in the order saved
     answers = at.table[0].value       # the answer first: its own table, before the inputs
     assert list(answers.columns) == ["Scenario", "State grant award", "Held down by", "Route", "Funding gap",
                                      "Local match shortfall"]
     # st.table reads each cell as Markdown: a name is a code span (shown as typed), ours escaped
-    assert list(answers["Scenario"]) == ["` <b>With federal</b> `", "` Base `"]
-    assert list(answers["State grant award"]) == ["\\$100,000", "\\$500,000"]
-    inputs = at.dataframe[0].value
-    assert list(inputs.columns)[:3] == ["Scenario", "Project type", "Total cost of eligible work"]
-    assert list(inputs["Federal grant"]) == ["$400,000", "$0"]
+    assert list(answers["Scenario"]) == ["` Base ` \\(baseline\\)", "` <b>With federal</b> `"]
+    assert list(answers["State grant award"]) == ["\\$500,000", "\\$100,000"]
+    inputs = at.table[1].value        # on its side: a row per input, the one that differs first
+    assert list(inputs.columns) == ["Input", "` Base ` \\(baseline\\)", "` <b>With federal</b> `"]
+    assert list(inputs["Input"])[:4] == ["Federal grant", "Project type", "Total cost of eligible work",
+                                         "Local contribution"]
+    assert list(inputs.iloc[0])[1:] == ["\\$0", "\\$400,000"]
+    assert "Requested amount" not in list(inputs["Input"])       # no scenario has one: not a row of blanks
     assert len(at.get("plotly_chart")) == 3
-    at.selectbox(key="w:cmp_baseline").set_value("Base").run()
+    at.selectbox(key="w:cmp_baseline").set_value("<b>With federal</b>").run()
     assert not at.exception
+    assert list(at.table[0].value["Scenario"]) == ["` Base `", "` <b>With federal</b> ` \\(baseline\\)"]
 
 
 def test_illustrative_samples_are_labelled(db):
@@ -169,7 +173,7 @@ def test_compare_opens_on_the_most_recent_few_and_pages(db):
     fill(db, 60)
     at = start(page="pages/compare.py")
     chosen = at.multiselect(key="w:cmp_names")
-    assert chosen.value == ["Scenario 059", "Scenario 058", "Scenario 057", "Scenario 056"]
+    assert chosen.value == ["Scenario 056", "Scenario 057", "Scenario 058", "Scenario 059"]   # as saved
     assert len(chosen.options) == 25 and chosen.max_selections == 12   # this page's names, not all 60
     assert len(at.selectbox(key="w:lib_pick").options) == 25
     assert any("60 of 60 saved scenarios found; page 1 of 3" in c.value.replace("\\", "") for c in at.caption)
@@ -242,7 +246,8 @@ def test_a_name_as_baseline_is_shown_as_typed_in_chart_titles_and_labels(db):
     db.save(HOSTILE_NAME + " :material/skull: :red[R]", Application.from_dict({"project_type": "renovation",
                                                                           "eligible_cost": 1_000_000}))
     at = to_compare(start())
-    assert at.selectbox(key="w:cmp_baseline").value.startswith("TOP ")          # the most recent: the baseline
+    at.selectbox(key="w:cmp_baseline").set_value(at.multiselect(key="w:cmp_names").value[-1]).run()
+    assert at.selectbox(key="w:cmp_baseline").value.startswith("TOP ")          # chosen as the baseline
     labels = [e.label for e in at.expander]
     titles = [m.value for m in at.markdown if "Change from the baseline" in m.value]
     behind = [label for label in labels if "Change from the baseline" in label]
@@ -307,3 +312,141 @@ def test_the_refusal_to_replace_anothers_scenario_shows_name_and_owner_as_typed(
     said = next(e.value for e in at.error if "Not replaced" in e.value)
     assert interpreted(said) == [] and "bob@agency.gov" in said and "only its owner" in said
     assert db.get(name).owner == "bob@agency.gov" and db.get(name).application.eligible_cost == 100
+
+
+# -- the comparison in the order people present it ----------------------------------------------
+
+def three(db):
+    """As submitted, then two changes of it, saved in that order (the way people make them)."""
+    db.save("As submitted", APP)
+    db.save("With a federal grant", APP.replace(federal_grant=20_000_000))
+    db.save("Smaller", APP.replace(eligible_cost=80_000_000))
+    return start(page="pages/compare.py")
+
+
+def shown_order(at) -> list[str]:
+    """The scenarios as the answer table lists them, the baseline said."""
+    answer = next(t.value for t in at.table if "Local match shortfall" in t.value.columns)
+    return [s.replace("\\", "").replace("` ", "").replace(" `", "") for s in answer["Scenario"]]
+
+
+def test_the_comparison_opens_in_the_order_saved_and_the_first_is_the_baseline(db):
+    at = three(db)
+    assert at.multiselect(key="w:cmp_names").value == ["As submitted", "With a federal grant", "Smaller"]
+    assert at.selectbox(key="w:cmp_baseline").value == "As submitted"
+    assert shown_order(at) == ["As submitted (baseline)", "With a federal grant", "Smaller"]
+    change = next(m.value for m in at.markdown if "Change from the baseline" in m.value)
+    assert "As submitted" in change
+    assert at.query_params["scenario"] == ["As submitted", "With a federal grant", "Smaller"]
+    assert "baseline" not in at.query_params                      # the first: the address need not say it
+
+
+def test_move_up_and_down_reorders_everything_and_the_baseline_follows_the_first(db):
+    at = three(db)
+    at.selectbox(key="w:cmp_move").set_value("Smaller").run()
+    assert at.button(key="w:cmp_down").disabled and not at.button(key="w:cmp_up").disabled   # the last
+    at.button(key="w:cmp_up").click().run()
+    at.button(key="w:cmp_up").click().run()
+    assert at.multiselect(key="w:cmp_names").value == ["Smaller", "As submitted", "With a federal grant"]
+    assert at.selectbox(key="w:cmp_move").value == "Smaller" and at.button(key="w:cmp_up").disabled
+    assert at.selectbox(key="w:cmp_baseline").value == "Smaller"       # none chosen: the first
+    assert shown_order(at) == ["Smaller (baseline)", "As submitted", "With a federal grant"]
+    at.button(key="w:cmp_down").click().run()
+    assert shown_order(at) == ["As submitted (baseline)", "Smaller", "With a federal grant"]
+    inputs = at.table[1].value
+    assert list(inputs.columns)[1:] == ["` As submitted ` \\(baseline\\)", "` Smaller `", "` With a federal grant `"]
+    assert list(inputs["Input"])[:3] == ["Total cost of eligible work", "Federal grant", "Project type"]
+
+
+def test_a_chosen_baseline_is_kept_across_reruns_pages_and_presentation_mode(db):
+    at = three(db)
+    at.selectbox(key="w:cmp_baseline").set_value("With a federal grant").run()
+    assert at.query_params["baseline"] == "2"
+    at.selectbox(key="w:cmp_move").set_value("Smaller").run()
+    at.button(key="w:cmp_up").click().run()                   # moving others does not move the baseline
+    assert at.selectbox(key="w:cmp_baseline").value == "With a federal grant"
+    at.switch_page("pages/calculator.py").run()
+    at.switch_page("pages/compare.py").run()                  # a page left and come back to: all kept
+    assert at.multiselect(key="w:cmp_names").value == ["As submitted", "Smaller", "With a federal grant"]
+    assert at.selectbox(key="w:cmp_baseline").value == "With a federal grant"
+    at.toggle(key="presentation").set_value(True).run()
+    assert not at.exception
+    assert at.selectbox(key="w:cmp_baseline").value == "With a federal grant"   # not reset by presenting
+    assert shown_order(at) == ["As submitted", "Smaller", "With a federal grant (baseline)"]
+    card = [m.value.replace("\\", "") for m in at.markdown if "Against the baseline" in m.value]
+    assert card and "“` With a federal grant `”: the award is $200,000 more; the funding gap is the same." in card[0]
+    assert [t.value for t in at.text][0] == "As submitted"    # the first step is the first in the order
+    at.toggle(key="presentation").set_value(False).run()
+    assert at.selectbox(key="w:cmp_baseline").value == "With a federal grant"
+
+
+def test_a_link_reproduces_the_order_and_the_baseline(db):
+    at = three(db)
+    at.selectbox(key="w:cmp_move").set_value("As submitted").run()
+    at.button(key="w:cmp_down").click().run()
+    at.selectbox(key="w:cmp_baseline").set_value("Smaller").run()
+    link = dict(at.query_params)
+    assert link == {"scenario": ["With a federal grant", "As submitted", "Smaller"], "baseline": "3"}
+    other = start(link, page="pages/compare.py")                 # another person opens the copied link
+    assert other.multiselect(key="w:cmp_names").value == ["With a federal grant", "As submitted", "Smaller"]
+    assert other.selectbox(key="w:cmp_baseline").value == "Smaller"
+    assert shown_order(other) == ["With a federal grant", "As submitted", "Smaller (baseline)"]
+    assert not other.warning
+    other.run()                                                  # and keeps it on the runs after
+    assert other.selectbox(key="w:cmp_baseline").value == "Smaller"
+    # opened in presentation mode, it presents that order against that baseline
+    shown = start(link | {"present": "1"}, page="pages/compare.py")
+    assert [t.value for t in shown.text][0] == "With a federal grant"
+    assert any("“` Smaller `”" in m.value for m in shown.markdown if "Against the baseline" in m.value)
+
+
+def test_a_link_naming_what_is_not_in_the_library_says_so_and_compares_the_rest(db):
+    three(db)
+    at = start({"scenario": ["Smaller", "Gone", "As submitted"], "baseline": "2"}, page="pages/compare.py")
+    said = [w.value.replace("\\", "") for w in at.warning]
+    assert any("The link names a scenario not in the library" in w and "` Gone `" in w for w in said)
+    assert at.multiselect(key="w:cmp_names").value == ["Smaller", "As submitted"]
+    assert at.selectbox(key="w:cmp_baseline").value == "Smaller"           # its baseline was the one missing
+    at = start({"scenario": ["Smaller", "As submitted"], "baseline": "seven"}, page="pages/compare.py")
+    assert any("The link's baseline ` seven ` is not a place in its list of scenarios (1 to 2)" in w.value.replace("\\", "")
+               for w in at.warning)
+    assert at.selectbox(key="w:cmp_baseline").value == "Smaller"
+
+
+def test_the_report_takes_the_screens_order_and_baseline(db, monkeypatch):
+    import ui.reporting
+    made = []
+    real = ui.reporting.render
+    monkeypatch.setattr(ui.reporting, "render", lambda report, **kw: made.append(report) or real(report, **kw))
+    at = three(db)
+    at.selectbox(key="w:cmp_move").set_value("Smaller").run()
+    at.button(key="w:cmp_up").click().run()
+    at.selectbox(key="w:cmp_baseline").set_value("With a federal grant").run()
+    at.button(key="w:cmp:html").click().run()
+    assert not at.exception
+    report = made[-1]
+    assert [i.name for i in report.items] == ["As submitted", "Smaller", "With a federal grant"]
+    assert report.baseline == 2
+    doc = real(report)
+    assert doc.index("<h2>As submitted</h2>") < doc.index("<h2>Smaller</h2>") < doc.index("<h2>With a federal grant</h2>")
+    assert "Change from the baseline: With a federal grant" in doc
+
+
+def test_a_renamed_scenario_keeps_its_place_and_stays_the_baseline(db):
+    at = three(db)
+    at.selectbox(key="w:cmp_baseline").set_value("Smaller").run()
+    at.selectbox(key="w:lib_pick").set_value("Smaller").run()
+    at.text_input(key="w:lib_new").input("Reduced scope").run()
+    at.button(key="w:lib_Renamed").click().run()
+    assert at.multiselect(key="w:cmp_names").value == ["As submitted", "With a federal grant", "Reduced scope"]
+    assert at.selectbox(key="w:cmp_baseline").value == "Reduced scope"
+
+
+def test_moving_keeps_a_scenario_within_the_list_and_the_baseline_falls_back_to_the_first():
+    from ui.comparison import baseline_of, moved
+    order = ["A", "B", "C"]
+    assert moved(order, "C", -1) == ["A", "C", "B"] and moved(order, "A", -1) == order
+    assert moved(order, "C", 1) == order and moved(order, "A", 2) == ["B", "C", "A"]
+    assert moved(order, "Z", 1) == order
+    assert baseline_of(order, None) == "A" and baseline_of(order, "B") == "B"
+    assert baseline_of(order, "Gone") == "A" and baseline_of([], "A") is None

@@ -28,7 +28,7 @@ def details_data(award, changes) -> dict:
     for step in award.steps:
         p = PROVISION.get(step.provision)
         quote = None
-        if p is not None:   # the same citation as the award box's "From:" and the report's
+        if p is not None:   # the same citation as the award box's "In the regulation:" and the report's
             c = citation(step.provision, award)
             quote = (f"{c.words}: “{' '.join(c.sentences)}”" if c.sentences else
                      f"{p.title}: no sentence of the regulation says this.")
