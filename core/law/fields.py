@@ -39,7 +39,7 @@ FIELDS: tuple[Field, ...] = (
           slider=(3_000_000, 60_000)),
     Field("prior_program_funds", "Prior program funds", "money", 0,
           help="What this grantee already received under this program for this project.", slider=(600_000, 600_000)),
-    Field("requested_amount", "Amount requested", "money", None,
+    Field("requested_amount", "Requested amount", "money", None,
           help="The amount the applicant asks for, if any; the award never exceeds it.", slider=(1_000_000, 30_000),
           ask="The applicant requests a specific amount"),
     Field("federal_law_contrary", "Federal law requires otherwise", "bool", False,

@@ -93,9 +93,9 @@ def test_the_inputs_speak_for_themselves(server, chromium):  # noqa: F811
     switch = page.get_by_role("switch", name="The applicant requests a specific amount")
     switch.focus()
     page.keyboard.press("Space")
-    page.get_by_label("Amount requested, exact amount").wait_for(timeout=30_000)
+    page.get_by_label("Requested amount, exact amount").wait_for(timeout=30_000)
     assert page.evaluate("document.activeElement.getAttribute('role')") == "switch"   # focus kept
-    assert page.get_by_label("Amount requested, exact amount").input_value() == "250,000"   # the award shown
+    assert page.get_by_label("Requested amount, exact amount").input_value() == "250,000"   # the award shown
     no_error_on(page)
     page.close()
 
