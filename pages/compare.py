@@ -116,9 +116,12 @@ def focus_step(named, base: str, df) -> None:
     card = left.container(key="cmp_focus_card")
     card.text(plain_text(name))   # user text: shown as text
     card.metric("State grant award", fmt(a.amount))
-    card.markdown(markup("**Held down by** {}  \n**Route:** {}  \n**Funding gap:** {}  \n**Local match shortfall:** {}",
-                         a.binding_text, ROUTES[a.route], fmt(a.funding_gap), fmt(a.local_shortfall) if a.route == "standard" else "would be waived")
-                  + ours("  \n") + _against(name, a, base, awards[base]))
+    # Three paragraphs in one element: the answer first (it stays on the first screen when a long
+    # name takes three lines), then what it changes against the baseline, then the gap and the match.
+    shortfall = fmt(a.local_shortfall) if a.route == "standard" else "would be waived"
+    card.markdown(markup("**Held down by** {}  \n**Route:** {}\n\n", a.binding_text, ROUTES[a.route])
+                  + _against(name, a, base, awards[base])
+                  + markup("\n\n**Funding gap:** {}  \n**Local match shortfall:** {}", fmt(a.funding_gap), shortfall))
     pair = [(base, awards[base])] + ([(name, a)] if name != base else [])
     with right:
         chart(lambda: compare_caps_figure(pair, large=True, focus=name, height=STEP_CHART), "cmp_step",

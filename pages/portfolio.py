@@ -29,7 +29,7 @@ PRESENT_ROWS = 25     # and while presenting (large type)
 BAD_SHOWN = 1_000     # bad rows listed on the page
 COLUMN_TITLES = {f.name: f.label for f in PORTFOLIO_FIELDS}
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-HERO_CHART = 370      # pixels: the cumulative chart beside the totals, on a 1280 x 720 screen while presenting
+HERO_CHART = 350      # pixels: the cumulative chart beside the totals, on a 1280 x 720 screen while presenting
 GRID_ROW = 66         # pixels: over 4rem, so that a cell wraps (Streamlit 1.67): a long name, two limits
 # The allocation table's visible columns and widths (pixels), in the order people read them: together
 # 804, within the main column at 1280 px with the sidebar open (818).
@@ -121,8 +121,9 @@ except PortfolioError as err:   # "NAME: what is wrong", the file's name as the 
     st.stop()
 table, rows = loaded.frame, loaded.rows
 if source == "the illustrative sample":
-    st.warning("Showing an ILLUSTRATIVE sample of 20 fictional applications. Upload a CSV file or an Excel workbook "
-               "to use your own, or start from the template.", icon=":material/science:")
+    st.warning("Showing an ILLUSTRATIVE sample of 20 fictional applications." + (
+        "" if present.on() else " Upload a CSV file or an Excel workbook to use your own, or start from the template."),
+        icon=":material/science:")   # while presenting, the upload is hidden: one line, the chart on the first screen
 
 problems_box = st.container()   # the rows that could not be used, said here, under the file, once it is read
 hero = st.container()   # while presenting: the allocation against the budget, first (filled below)

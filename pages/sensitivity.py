@@ -22,7 +22,7 @@ st.caption(md("For the application on the Calculator (change the inputs there). 
            + md(f"{'' if state.readings().is_default else ' Readings: ' + state.readings().describe() + '.'}"))
 
 LABELS = {f: FIELD[f].label for f in SWEEP_FIELDS}
-PRESENT_CHART = 380   # pixels: the award along one input, whole on a 1280 x 720 screen while presenting
+PRESENT_CHART = 360   # pixels: the award along one input, whole on a 1280 x 720 screen while presenting
 fields = [f for f in SWEEP_FIELDS if f != "local_property_value" or app.bpw_exception_requested]
 
 

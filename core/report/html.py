@@ -199,7 +199,7 @@ def _scenario(item: Item, chart, first: bool) -> str:
 
 
 def _comparison(items: list[Item], chart, baseline: str) -> str:
-    from core.report.compare import ANSWER, INPUTS, table
+    from core.report.compare import ANSWER, inputs_in_order, table
     named = [(i.name, i.award) for i in items]
     df = table(named)
 
@@ -216,7 +216,7 @@ def _comparison(items: list[Item], chart, baseline: str) -> str:
            f"<div class='answer{small}'><h3>The answer for each scenario</h3>" + html_table(("Scenario", *ANSWER))
            + "</div>",
            chart(compare_caps_figure(named), chart_text.compare_caps(named)[0]),
-           "<h3>The inputs behind it</h3>" + turned_tables(df, INPUTS)]
+           "<h3>The inputs behind it</h3>" + turned_tables(df, inputs_in_order(df, baseline))]
     funding, change = chart_text.funding(named), chart_text.change(named, baseline)
     if len(items) <= SIDE_BY_SIDE:
         out.append('<div class="charts">' + chart(funding_figure(named), funding[0], half=True)

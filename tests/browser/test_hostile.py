@@ -143,7 +143,7 @@ def test_a_portfolio_of_20000_rows_settles_and_answers(server, chromium, tmp_pat
         "websocket", lambda ws: ws.on("framereceived", lambda frame: received.append(len(frame)))))
     page.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(str(path))
     start = time.monotonic()
-    page.wait_for_selector("text=20000 applications", timeout=120_000)
+    page.wait_for_selector("text=20,000 applications", timeout=120_000)
     wait_ready(page, 120_000)
     settled = time.monotonic() - start
     tables = page.locator("[data-testid=stTable]")
