@@ -137,10 +137,9 @@ if chosen:
     named = [(plain_text(everything[r].label), evaluate(app, everything[r], state.readings())) for r in chosen]
     under = table(named)[["Scenario", "State grant award", "Held down by", "Route", "Funding gap"]] \
         .rename(columns={"Scenario": "Ruleset"})
-    if present.on():   # large type that wraps to the screen's width (a grid's canvas keeps its small type)
-        st.table(table_cells(under, user=("Ruleset",)), hide_index=True)   # a variant's title is a user's: literal
-    else:
-        st.dataframe(under, hide_index=True, width="stretch")
+    # A table that wraps to the screen's width (a grid kept each limit's words on one line and
+    # scrolled sideways at 1280 px), in large type while presenting; a variant's title is literal.
+    st.table(table_cells(under, user=("Ruleset",)), hide_index=True)
 for vid, v in variants.items():
     # its edition (a file's, so a user's text) and fingerprint: the record, here and in exports only
     st.caption(message("Variant {}: {}.", v.title, version_words(v), limit=200))

@@ -54,9 +54,9 @@ def test_variant_editor_makes_a_labelled_variant_and_rejects_bad_values():
     at.text_input[1].input("1,000,000")
     at.button[0].click().run()
     assert any("Made the variant" in s.value for s in at.success)
-    df = at.dataframe[0].value
-    assert "$1,000,000" in list(df["State grant award"])
-    assert any("variant, not the regulation in force" in r for r in df["Ruleset"])
+    df = at.table[0].value   # Markdown cells: amounts escaped, a ruleset's title literal (a code span)
+    assert "\\$1,000,000" in list(df["State grant award"])
+    assert "` Cap at one million (variant, not the regulation in force) `" in list(df["Ruleset"])
     at.text_input[1].input("-5")
     at.button[0].click().run()
     assert any("Not made" in e.value and "negative" in e.value for e in at.error)
