@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from ui.text import markup, md, table
+from ui.text import cell, markup, md, table
 
 # No mode bar: its 16 buttons per chart came before the form in the Tab order (Save was the
 # 61st stop). Zooming and panning remain with the mouse; every number is in the table.
@@ -102,4 +102,20 @@ def chart(fig, key: str, text: tuple[str, list[dict]], cache: tuple | None = Non
         st.markdown(markup("**{}**", title))   # a title may hold a name (a baseline): inert
     st.plotly_chart(fig, key=key, alt=alt, theme=None, config=CONFIG)
     with st.expander(md(f"Numbers behind “{title or 'this chart'}”")):
-        st.table(table(rows))   # st.table reads cells as Markdown
+        shown = turned(rows) if presenting() else rows
+        st.table(table(shown, header=md if shown is rows else cell))   # st.table reads cells as Markdown
+
+
+TURN = 4   # while presenting, a table of a few rows and more columns than this is turned on its side
+
+
+def turned(rows: list[dict]) -> list[dict]:
+    """A few rows of many columns (two scenarios against every limit) as a row per column and a
+    column per row: in presentation type, six columns scrolled sideways beside a chart."""
+    if not rows or len(rows) > TURN or len(rows[0]) <= TURN:
+        return rows
+    label, *columns = rows[0]
+    names = [str(r[label]) for r in rows]
+    if len(set(names)) < len(names) or "Measure" in names:
+        return rows
+    return [{"Measure": c, **{n: r.get(c, "") for n, r in zip(names, rows)}} for c in columns]

@@ -51,7 +51,6 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], hea
 :is({_HERO}) [data-testid="stMetricValue"] {{ font-size: clamp(4rem, 6.4vw, 7.5rem) !important; color: #1f4e79; }}
 :is({_HERO}) [data-testid="stMetricLabel"] p {{ font-size: 1.6rem !important; }}
 [data-testid="stTable"] th, [data-testid="stTable"] td {{ font-size: 1.35rem !important; }}
-[data-testid="stExpander"] [data-testid="stTable"] :is(th, td), [data-testid="stExpander"] [data-testid="stTable"] :is(th, td) * {{ font-size: 1.1rem !important; white-space: normal !important; }}
 .gc-title, .gc-numbers summary, .gc-amount dt {{ font-size: 1.5rem !important; }}
 .gc-amount dd {{ font-size: 2.4rem !important; line-height: 1.15 !important; }}
 .gc-table th, .gc-table td {{ font-size: 1.35rem !important; }}

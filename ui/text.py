@@ -157,9 +157,10 @@ def cell(value) -> Markdown:
     return literal(text)
 
 
-def table(rows: list[dict]) -> list[dict]:
-    """Rows for st.table with every header and cell shown as written."""
-    return [{md(str(k)): cell(v) for k, v in row.items()} for row in rows]
+def table(rows: list[dict], header=md) -> list[dict]:
+    """Rows for st.table with every header and cell shown as written. Headers are ours (md);
+    header=cell where they hold a user's text (a scenario's name, in a turned table)."""
+    return [{header(str(k)): cell(v) for k, v in row.items()} for row in rows]
 
 
 def show(text, limit: int = MAX_TEXT, **kwargs) -> None:

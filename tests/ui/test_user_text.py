@@ -309,3 +309,23 @@ def test_plain_text_and_chart_labels_show_hidden_characters():
     assert plain_text("x" * 300) == "x" * 200 + "… (300 characters)"
     assert chart_text("<a href='x'>\u202eb</a>") == "&lt;a href='x'&gt;[U+202E]b&lt;/a&gt;"
     assert cell("\u202e$5") == "` [U+202E]$5 `"
+
+
+def test_a_presented_table_is_turned_and_its_scenario_names_stay_inert_as_headers():
+    """While presenting, two scenarios against every limit (six columns) are turned: a row per
+    limit, a column per scenario, the names (a user's) now headers, shown as typed."""
+    from ui.charts import turned
+    from ui.text import table
+    rows = [{"Scenario": HOSTILE, "State grant award": "$600,000", "Held down by": "the program maximum",
+             "Program maximum": "$600,000", "State's share of the cost": "$725,000"},
+            {"Scenario": "Smaller", "State grant award": "$450,000", "Held down by": "what the project still lacks",
+             "Program maximum": "$600,000", "State's share of the cost": "$525,000"}]
+    turned_rows = turned(rows)
+    assert [r["Measure"] for r in turned_rows] == ["State grant award", "Held down by", "Program maximum",
+                                                   "State's share of the cost"]
+    assert turned_rows[0] == {"Measure": "State grant award", HOSTILE: "$600,000", "Smaller": "$450,000"}
+    shown_rows = table(turned_rows, header=cell)
+    assert all(interpreted(h) == [] for h in shown_rows[0])
+    assert turned(rows[:1] * 5) == rows[:1] * 5                        # many rows: kept (a chart of 60 applications)
+    assert turned([{"Scenario": "A", "Award": "$1"}]) == [{"Scenario": "A", "Award": "$1"}]   # narrow: kept
+    assert turned([rows[1], rows[1]]) == [rows[1], rows[1]]           # two of one name: headers would clash
