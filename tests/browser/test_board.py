@@ -11,9 +11,9 @@ import subprocess
 
 import pytest
 
-from harness.serve import streamlit_server, wait_ready
+from harness.serve import wait_ready
 from tests.support import ROOT
-from tests.support.browser import no_error_on
+from tests.support.browser import library_server, no_error_on
 
 
 ARTIFACTS = ROOT / "test-artifacts"
@@ -47,14 +47,7 @@ TICK_SIZES = """() => [...document.querySelectorAll('.js-plotly-plot .xtick text
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, chromium):  # noqa: F811
-    from core.law.application import Application
-    from core.store.repository import ScenarioStore
-    db = tmp_path_factory.mktemp("db") / "lib.db"
-    store = ScenarioStore(f"sqlite:///{db}")
-    for name, inputs in SCENARIOS:
-        store.save(name, Application(**inputs), notes="Illustrative sample, not a real application.")
-    store.dispose()
-    with streamlit_server(env={"SCENARIO_DB_URL": f"sqlite:///{db}"}) as url:
+    with library_server(tmp_path_factory, SCENARIOS) as (url, db):
         yield url, db
 
 

@@ -3,6 +3,7 @@
 Without Chromium these tests skip with the reason, unless REQUIRE_BROWSER=1 (CI), where a
 missing browser is a failure."""
 import os
+from contextlib import contextmanager
 
 import pytest
 
@@ -25,6 +26,22 @@ def chromium():
     from harness.serve import browser
     with browser() as b:
         yield b
+
+
+@contextmanager
+def library_server(tmp_path_factory, scenarios, notes: str = "Illustrative sample, not a real application."):
+    """A Streamlit server over a library of its own holding `scenarios` ((name, Application
+    fields) pairs, saved in that order): yields (url, the library's path)."""
+    from core.law.application import Application
+    from core.store.repository import ScenarioStore
+    from harness.serve import streamlit_server
+    db = tmp_path_factory.mktemp("db") / "lib.db"
+    store = ScenarioStore(f"sqlite:///{db}")
+    for name, inputs in scenarios:
+        store.save(name, Application(**inputs), notes=notes)
+    store.dispose()
+    with streamlit_server(env={"SCENARIO_DB_URL": f"sqlite:///{db}"}) as url:
+        yield url, db
 
 
 def no_error_on(page) -> None:
