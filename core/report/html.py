@@ -345,10 +345,16 @@ def render(report: Report, static: bool = False) -> str:
         body.append(_comparison(report.items, chart, report.items[report.baseline].name))
     body.append(_sources(report.items, "<footer>Computed from the regulation's text as encoded in this tool; every "
                                        "number traceable to a provision. Amounts in US dollars.</footer>"))
+    return document(report.title, body, static)
+
+
+def document(title: str, body: list[str], static: bool) -> str:
+    """One HTML file of `body`'s parts under `title`, with the print styles; Plotly.js inlined
+    unless the charts are static (the PDF's), so that it opens without a network."""
     script = ""
     if not static:
         from plotly.offline import get_plotlyjs
         script = f"<script>{get_plotlyjs()}</script>"
-    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{esc(report.title)}</title>"
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{esc(title)}</title>"
             f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<style>{CSS}</style>{script}</head><body>{''.join(body)}</body></html>")

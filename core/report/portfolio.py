@@ -24,7 +24,7 @@ from core.law.readings import READING, Readings
 from core.law.rulesets import Ruleset, edition_words
 from core.report import chart_text
 from core.report.charts import cumulative_figure
-from core.report.html import CSS, ReportError, Charts, esc
+from core.report.html import ReportError, Charts, document, esc
 
 RANKED_ROWS = 500    # rows of the ranking in the packet: ~12 pages; 20,000 rows would be ~400
 BAD_ROWS = 50        # rows that could not be used, listed with their problem
@@ -202,10 +202,4 @@ def render(report: PortfolioReport, static: bool = False) -> str:
     body += ["</section>", _order(report), _ranking(report), _bad(report), _readings(report),
              "<footer>Maximum awards computed from the regulation's text as encoded in this tool; the priority score "
              "orders applications and never changes an award. Amounts in US dollars.</footer>"]
-    script = ""
-    if not static:
-        from plotly.offline import get_plotlyjs
-        script = f"<script>{get_plotlyjs()}</script>"
-    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{esc(report.title)}</title>"
-            f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
-            f"<style>{CSS}</style>{script}</head><body>{''.join(body)}</body></html>")
+    return document(report.title, body, static)
