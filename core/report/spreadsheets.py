@@ -281,6 +281,16 @@ def results_xlsx(result, about: list[tuple[str, object]] = (), findings: list[st
     and "About" (what the allocation was made of, and the findings)."""
     wb = _workbook()
     used, unused = ranked(result)
+    _results_sheet(wb, result, used)
+    _programs_sheet(wb, result, used, unused)
+    if len(unused):
+        _unused_sheet(wb, result, unused)
+    _about_sheet(wb, about, findings)
+    return _saved(wb)
+
+
+def _results_sheet(wb, result, used) -> None:
+    """People's sheet: the rows used in rank order, dollars as numbers, and a total row."""
     table = people(result, used)
     shown = table.copy()
     for c in PEOPLE_MONEY:
@@ -295,12 +305,14 @@ def results_xlsx(result, about: list[tuple[str, object]] = (), findings: list[st
                            else "Board's exception would add (not counted)"})
     for row in shown.itertuples(index=False):
         sheet.append(list(row))
-    total = [None] * len(PEOPLE_COLUMNS)
-    total[1] = "Total"
-    total[4] = _dollars(int(np.sum(result.awards[used])))
-    total[8] = _dollars(int(np.sum(result.allocated[used])))
-    sheet.append(total)   # below the filtered rows: sorting and filtering leave it where it is
+    total = dict.fromkeys(PEOPLE_COLUMNS) | {
+        "Application": "Total", "Maximum award": _dollars(int(np.sum(result.awards[used]))),
+        "Allocated": _dollars(int(np.sum(result.allocated[used])))}
+    sheet.append(list(total.values()))   # below the filtered rows: sorting and filtering leave it where it is
 
+
+def _programs_sheet(wb, result, used, unused) -> None:
+    """Programs' sheet: every row with its ids and codes; numbers where a row was read as one."""
     frame = programs(result)
     money = {c for c in frame.columns if c in MONEY_OUTPUTS or (c in FIELD and FIELD[c].kind == "money")}
     numbers = {c for c in frame.columns if c in FIELD and FIELD[c].kind == "number"}
@@ -315,28 +327,30 @@ def results_xlsx(result, about: list[tuple[str, object]] = (), findings: list[st
         elif c == "rank":
             frame[c] = [int(v) if v not in ("", None) else None for v in values]
     widths = {c: _width(frame[c].tolist(), c, hi=40) for c in frame.columns}
-    programs_sheet = _Sheet(wb, "For programs", list(frame.columns), formats, widths, filter_rows=len(frame))
+    sheet = _Sheet(wb, "For programs", list(frame.columns), formats, widths, filter_rows=len(frame))
     for row in frame.itertuples(index=False):
-        programs_sheet.append([int(v) if isinstance(v, np.integer) else v for v in row])
+        sheet.append([int(v) if isinstance(v, np.integer) else v for v in row])
 
-    if len(unused):
-        names = result.table["name"] if "name" in result.table else pd.Series([""] * len(result.table))
-        bad = _Sheet(wb, "Rows not used", ["Row of the file", "Application", "Problem"], {"Row of the file": WHOLE},
-                     {"Row of the file": 10, "Application": 40, "Problem": 100}, wrap=("Application", "Problem"),
-                     filter_rows=len(unused))
-        for i in unused:
-            bad.append([int(result.rows[i]), str(names.iat[i]), str(result.table["error"].iat[i])])
 
-    info = _Sheet(wb, "About", ["About this allocation", ""], {"": DOLLARS}, {"About this allocation": 34, "": 100},
-                  wrap=("",), freeze=False)
+def _unused_sheet(wb, result, unused) -> None:
+    names = result.table["name"] if "name" in result.table else pd.Series([""] * len(result.table))
+    sheet = _Sheet(wb, "Rows not used", ["Row of the file", "Application", "Problem"], {"Row of the file": WHOLE},
+                   {"Row of the file": 10, "Application": 40, "Problem": 100}, wrap=("Application", "Problem"),
+                   filter_rows=len(unused))
+    for i in unused:
+        sheet.append([int(result.rows[i]), str(names.iat[i]), str(result.table["error"].iat[i])])
+
+
+def _about_sheet(wb, about, findings) -> None:
+    sheet = _Sheet(wb, "About", ["About this allocation", ""], {"": DOLLARS}, {"About this allocation": 34, "": 100},
+                   wrap=("",), freeze=False)
     for title, value in about:
-        info.append([title, value])
+        sheet.append([title, value])
     if findings:
-        info.append([None, None])
-        info.append(["Findings", None], bold=True)
+        sheet.append([None, None])
+        sheet.append(["Findings", None], bold=True)
         for line in findings:
-            info.append([None, line])
-    return _saved(wb)
+            sheet.append([None, line])
 
 
 def _as_dollars(text):
