@@ -10,7 +10,7 @@ from core.report import chart_text
 from core.report.charts import headroom_figure, waterfall_figure
 from core.law.provisions import ROUTES
 from core.law.money import ValidationError, fmt
-from core.law.explain import exception_line, other_reading_words
+from core.law.explain import exception_line, other_reading_words, shortfall_words
 from core.law.provisions import BPW_CONDITIONS, LETTERS_INFERRED, PROVISION, source_words
 from core.law.readings import READING
 from core.report.html import Item
@@ -82,9 +82,8 @@ def figures(award) -> list[dict]:
 
 
 def amounts(award) -> list[tuple[str, str]]:
-    short = fmt(award.local_shortfall) if award.route == "standard" else "Would be waived"
     return [("Cost after federal grant", fmt(award.remaining)), ("Funding gap", fmt(award.funding_gap)),
-            ("Local match shortfall", short)]
+            ("Local match shortfall", shortfall_words(award))]
 
 
 def answer_words(award) -> Markdown:

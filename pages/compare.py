@@ -15,7 +15,7 @@ from core.report.export import csv_bytes
 from core.report.words import when_words
 from core.law.money import ValidationError, fmt
 from core.law.award import evaluate
-from core.law.explain import other_readings_words
+from core.law.explain import other_readings_words, shortfall_words
 from core.store.model import ScenarioError
 from core.store.imports import import_export_apart, read_export_apart
 from ui import auth, comparison, present, state
@@ -118,10 +118,9 @@ def focus_step(named, base: str, df) -> None:
     card.metric("State grant award", fmt(a.amount))
     # Three paragraphs in one element: the answer first (it stays on the first screen when a long
     # name takes three lines), then what it changes against the baseline, then the gap and the match.
-    shortfall = fmt(a.local_shortfall) if a.route == "standard" else "would be waived"
     card.markdown(markup("**Held down by** {}  \n**Route:** {}\n\n", a.binding_text, ROUTES[a.route])
                   + _against(name, a, base, awards[base])
-                  + markup("\n\n**Funding gap:** {}  \n**Local match shortfall:** {}", fmt(a.funding_gap), shortfall))
+                  + markup("\n\n**Funding gap:** {}  \n**Local match shortfall:** {}", fmt(a.funding_gap), shortfall_words(a)))
     pair = [(base, awards[base])] + ([(name, a)] if name != base else [])
     with right:
         chart(lambda: compare_caps_figure(pair, large=True, focus=name, height=STEP_CHART), "cmp_step",

@@ -177,6 +177,12 @@ def _exception(f: Facts, conditions: list[Check]) -> list[Step]:
     return [Step("bpw_exception", text)]
 
 
+def shortfall_words(award) -> str:
+    """The local match shortfall as an amount, or "Would be waived" on the Board exception's
+    route (its conditions replace the match)."""
+    return fmt(award.local_shortfall) if award.route == "standard" else "Would be waived"
+
+
 def exception_line(award) -> str:
     """One line for the award box when the Board exception was asked for ('' when it was not):
     what the exception would give and why it is or is not used."""
