@@ -81,10 +81,15 @@ def _compare_import_problems(page, url):
     _ready(page)
 
 
-def _sensitivity(page, url):
-    page.goto(url + "/sensitivity")
+def _charted(page, url, path: str) -> None:
+    """A page whose charts are drawn before it is checked."""
+    page.goto(url + path)
     _ready(page)
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=20_000)
+
+
+def _sensitivity(page, url):
+    _charted(page, url, "/sensitivity")
 
 
 def _sensitivity_present(page, url):
@@ -93,9 +98,7 @@ def _sensitivity_present(page, url):
 
 
 def _portfolio(page, url):
-    page.goto(url + "/portfolio")
-    _ready(page)
-    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=20_000)
+    _charted(page, url, "/portfolio")
 
 
 # An illustrative portfolio with a blank line and two bad rows (lines 4 and 5), for the problems' list.
