@@ -42,6 +42,7 @@ class _Recorder:
 
     def __init__(self):
         self.sent, self.shown = [], []
+        self.session_state = {}   # not presenting: ui.charts reads the mode from it
 
     def plotly_chart(self, fig, **kwargs):
         self.sent.append((sent(fig), kwargs))
