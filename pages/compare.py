@@ -17,14 +17,13 @@ from core.law.money import ValidationError, fmt
 from core.law.award import evaluate
 from core.law.explain import other_readings_words, shortfall_words
 from core.store.model import ScenarioError
-from core.store.imports import import_export_apart, read_export_apart
+from core.store.imports import import_export_apart, preview_apart
 from ui import auth, comparison, present, state
 from ui.charts import chart
 from ui.library import store
 from ui.reporting import report_buttons
 from core.report.html import Item
 from core.law.inputs import InputError
-from core.store.verify import relabelled
 from ui.text import Markdown, cell, error_text, literal, markup, md, message, ours, plain_text, shown, table_cells
 from ui.uploads import upload_bytes
 from ui.widgets import show
@@ -387,7 +386,7 @@ def _read(raw: bytes, up):
     if kept_read is not None and kept_read[0] == token:
         return kept_read[1]
     try:   # size, nesting, long numbers, duplicate keys and every scenario checked
-        outcome = ("read", *read_export_apart(raw, up.name))
+        outcome = ("read", preview_apart(raw, up.name))
     except InputError as err:
         outcome = ("refused", str(err))
     st.session_state["import:read"] = (token, outcome)
@@ -399,7 +398,8 @@ if raw is not None:
     if outcome[0] == "refused":
         st.error(md("Nothing imported: ") + literal(outcome[1], 400), icon=":material/error:")
     else:
-        _, good, errors = outcome
+        _, seen = outcome
+        good, errors = seen.names, seen.errors
         if errors:
             st.error(literal(up.name) + md(f": {plural(len(errors), 'problem')}, listed below. Nothing has been "
                                            "imported yet" + (f"; the {plural(len(good), 'valid scenario')} can be "
@@ -408,7 +408,7 @@ if raw is not None:
             st.dataframe({"#": list(range(1, len(errors) + 1)), "Problem": [plain_text(place_words(e), 400) for e in errors]},
                          hide_index=True, width="stretch")
         # a ruleset that passed itself off as a shipped one: imported as a labelled variant
-        notes = [(sc.name, note) for sc in good if (note := relabelled(sc.ruleset_data))]
+        notes = seen.relabelled
         for name, note in notes[:SHOWN_NOTES]:
             st.warning(message("{}: ", name) + literal(note, 600), icon=":material/science:")
         if len(notes) > SHOWN_NOTES:
@@ -422,8 +422,8 @@ if raw is not None:
             try:
                 # a large file is read again and written by a child process: the server stays free
                 n = import_export_apart(raw, up.name, lib.url, sorted(lib.admins), overwrite=overwrite, actor=me)
-                st.session_state["library_notes"] = [imported_note(n, up.name, [sc.name for sc in good], bool(errors))]
-                st.session_state["cmp_add"] = [sc.name for sc in good][:MAX_CHOSEN]
+                st.session_state["library_notes"] = [imported_note(n, up.name, list(good), bool(errors))]
+                st.session_state["cmp_add"] = list(good[:MAX_CHOSEN])
                 st.session_state["import_round"] = round_ + 1
                 st.session_state.pop("import:read", None)
                 st.rerun()

@@ -53,11 +53,14 @@ def table(named: list[tuple[str, Award]], machine: bool = False) -> pd.DataFrame
 
 def differs(df: pd.DataFrame, baseline: str) -> pd.DataFrame:
     """True where a cell differs from the baseline scenario's cell in the same column."""
-    base = df[df["Scenario"] == baseline].iloc[0]
-    out = df[list(COLUMNS)].ne(base[list(COLUMNS)])
-    out.insert(0, "Scenario", False)
-    out[df["Scenario"] == baseline] = False
-    return out
+    # Cell by cell in Python: pandas' aligned comparison of a dozen rows took most of the
+    # comparison's inputs table's time on every view of Compare.
+    names = list(df["Scenario"])
+    columns = {c: list(df[c]) for c in COLUMNS}
+    at = names.index(baseline)
+    return pd.DataFrame({"Scenario": [False] * len(names),
+                        **{c: [k != at and v != values[at] for k, v in enumerate(values)] for c, values in columns.items()}},
+                        index=df.index)
 
 
 def inputs_in_order(df: pd.DataFrame, baseline: str, blank: bool = True) -> list[str]:

@@ -12,8 +12,9 @@ import secrets
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 
-from sqlalchemy import func, insert, select, text, update
+from sqlalchemy import insert, select, text, update
 
+from core.store.kept_rulesets import Keeper, data_of
 from core.store.model import LOCAL, Scenario, ScenarioError, history, scenarios
 
 REDACTED = "redacted-"   # a pseudonym's prefix: redacted-<10 hex digits>
@@ -46,22 +47,46 @@ def _stamp() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
 
-def event_row(actor: str, action: str, before: Scenario | None, after: Scenario | None) -> dict:
-    """One event's row (made before a bulk write takes its lock)."""
+def _stored(sc: Scenario, keeper: Keeper) -> str:
+    """The scenario as an event keeps it: its ruleset named by key, kept once in `rulesets`."""
+    snap = sc.snapshot()
+    snap["ruleset"] = {"id": sc.ruleset_id, "version": sc.ruleset_version, "key": keeper.key(sc.ruleset_data)}
+    return json.dumps(snap)
+
+
+def event_row(actor: str, action: str, before: Scenario | None, after: Scenario | None, keeper: Keeper) -> dict:
+    """One event's row (made before a bulk write takes its lock); the caller keeps `keeper`'s rulesets."""
     subject = after or before
     return dict(at=_stamp(), actor=actor, action=action, scenario=subject.name, scenario_uid=subject.uid,
-                before=json.dumps(before.snapshot()) if before else None,
-                after=json.dumps(after.snapshot()) if after else None)
+                before=_stored(before, keeper) if before else None,
+                after=_stored(after, keeper) if after else None)
 
 
 def record(conn, actor: str, action: str, before: Scenario | None, after: Scenario | None) -> None:
     """Append one event, in the caller's transaction."""
-    conn.execute(insert(history).values(**event_row(actor, action, before, after)))
+    keeper = Keeper()
+    row = event_row(actor, action, before, after, keeper)
+    keeper.keep(conn)
+    conn.execute(insert(history).values(**row))
 
 
-def event_of(row) -> Event:
-    return Event(row.id, row.at, row.actor, row.action, row.scenario, row.scenario_uid,
-                 json.loads(row.before) if row.before else None, json.loads(row.after) if row.after else None)
+def _with_data(snap, data: dict[str, dict]):
+    """A snapshot as callers read it: its ruleset's data in it (as every event held it before 0003)."""
+    rs = snap.get("ruleset") if isinstance(snap, dict) else None
+    if isinstance(rs, dict) and "key" in rs:
+        snap["ruleset"] = {"id": rs.get("id"), "version": rs.get("version"), "data": data.get(rs["key"])}
+    return snap
+
+
+def events_of(conn, rows) -> list[Event]:
+    """The events of these history rows, their rulesets read in one query."""
+    loaded = [(row, json.loads(row.before) if row.before else None, json.loads(row.after) if row.after else None)
+              for row in rows]
+    keys = {snap["ruleset"].get("key") for _, *snaps in loaded for snap in snaps
+            if isinstance(snap, dict) and isinstance(snap.get("ruleset"), dict)}
+    data = data_of(conn, keys)
+    return [Event(row.id, row.at, row.actor, row.action, row.scenario, row.scenario_uid,
+                  _with_data(before, data), _with_data(after, data)) for row, before, after in loaded]
 
 
 def events(conn, name: str | None = None, uid: str | None = None) -> list[Event]:
@@ -79,25 +104,27 @@ def events(conn, name: str | None = None, uid: str | None = None) -> list[Event]
         if uid is None:
             raise ScenarioError(f"no scenario named {name!r}, now or in the history")
         query = query.where(history.c.scenario_uid == uid)
-    return [event_of(r) for r in conn.execute(query)]
+    return events_of(conn, conn.execute(query).all())
 
 
 def deleted(conn) -> list[Event]:
-    """The delete event of every scenario that is deleted now, most recent first."""
-    live = select(scenarios.c.uid)
-    last = (select(history.c.scenario_uid, func.max(history.c.id).label("last"))
-            .group_by(history.c.scenario_uid).subquery())
-    rows = conn.execute(select(history).join(last, history.c.id == last.c.last)
-                        .where(history.c.action == "delete", history.c.scenario_uid.not_in(live))
-                        .order_by(history.c.id.desc()))
-    return [event_of(r) for r in rows]
+    """The delete event of every scenario that is deleted now, most recent first: a delete with
+    no later event of its scenario, whose uid no saved scenario has. Found through the index of
+    actions, so a view of the library costs what its deletes cost, not what the whole history
+    does (40,000 events took 0.16 s at every view of Compare)."""
+    later = history.alias("later")
+    rows = conn.execute(select(history).where(
+        history.c.action == "delete", history.c.scenario_uid.not_in(select(scenarios.c.uid)),
+        ~select(later.c.id).where(later.c.scenario_uid == history.c.scenario_uid, later.c.id > history.c.id).exists(),
+    ).order_by(history.c.id.desc()))
+    return events_of(conn, rows.all())
 
 
 def event_by_id(conn, event_id: int) -> Event:
     row = conn.execute(select(history).where(history.c.id == event_id)).first()
     if row is None:
         raise ScenarioError(f"no history event {event_id}")
-    return event_of(row)
+    return events_of(conn, [row])[0]
 
 
 # --- retention: the people's addresses in old events replaced by pseudonyms ---------------------

@@ -6,7 +6,7 @@ import getpass
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from sqlalchemy import Column, Index, Integer, MetaData, String, Table, Text
+from sqlalchemy import Column, ForeignKey, Index, Integer, MetaData, String, Table, Text
 
 from core.law.application import Application
 from core.law.award import Award, evaluate
@@ -20,6 +20,12 @@ MAX_NOTES = 5_000
 LOCAL = "local"   # the actor when nobody signs in: one person on their own machine
 
 metadata = MetaData()
+# Each ruleset once, by the hash of its data (core/store/kept_rulesets.py; migration 0003).
+rulesets = Table(
+    "rulesets", metadata,
+    Column("key", String(64), primary_key=True),     # sha256 of the data as kept_rulesets.text_of writes it
+    Column("data", Text, nullable=False),            # the ruleset itself, so variants can be recomputed
+)
 scenarios = Table(
     "scenarios", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -28,7 +34,7 @@ scenarios = Table(
     Column("application", Text, nullable=False),     # Application.to_dict() as JSON
     Column("ruleset_id", String(64), nullable=False),
     Column("ruleset_version", String(12), nullable=False),
-    Column("ruleset_data", Text, nullable=False),    # the ruleset itself, so variants can be recomputed
+    Column("ruleset_key", String(64), ForeignKey("rulesets.key"), nullable=True),  # None: the shipped one by id
     Column("created_at", String(32), nullable=False),
     Column("updated_at", String(32), nullable=False),
     Column("uid", String(32), nullable=False, unique=True),  # stays with the scenario through renames
@@ -47,9 +53,12 @@ history = Table(
     Column("action", String(16), nullable=False),
     Column("scenario", String(MAX_NAME), nullable=False),
     Column("scenario_uid", String(32), nullable=False),
-    Column("before", Text, nullable=True),           # the scenario as JSON, None when it did not exist
+    # The scenario as JSON, None when it did not exist; its ruleset as {"id", "version", "key"}
+    # (events written before migration 0003 hold the ruleset's data itself).
+    Column("before", Text, nullable=True),
     Column("after", Text, nullable=True),            # None after a delete
     Index("ix_history_scenario_uid", "scenario_uid"),
+    Index("ix_history_action", "action"),            # the deleted scenarios, without reading the whole history (0003)
 )
 ACTIONS = ("save", "overwrite", "rename", "duplicate", "delete", "import", "restore", "redact")
 class ScenarioError(ValueError):

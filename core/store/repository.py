@@ -21,10 +21,11 @@ from core.law.application import Application
 from core.law.readings import DEFAULT as DEFAULT_READINGS, Readings, from_dict as readings_from_dict
 from core.law.rulesets import Ruleset, load
 from core.store import history as hist
-from core.store.db import default_url, open_engine
+from core.store.db import bulk_insert, default_url, open_engine
 from core.store.fileformat import export_document, scenario_from_snapshot
+from core.store.kept_rulesets import Keeper
 from core.store.model import (LOCAL, NotAllowed, Scenario, ScenarioError, ScenarioExists, check_name, check_notes,
-                              now, scenarios)
+                              now, rulesets, scenarios)
 from core.store.history import Event
 
 
@@ -51,45 +52,66 @@ class ScenarioStore:
 
     # -- reading ---------------------------------------------------------------------------
     @staticmethod
-    def _row(row) -> Scenario:
+    def _select():
+        """Scenario rows with their ruleset's data beside them."""
+        return (select(scenarios, rulesets.c.data.label("ruleset_data"))
+                .select_from(scenarios.outerjoin(rulesets, scenarios.c.ruleset_key == rulesets.c.key)))
+
+    @staticmethod
+    def _row(row, parsed: dict | None = None) -> Scenario:
+        """The scenario of one row; `parsed` holds the rulesets already read, shared by the rows of one query."""
         data = json.loads(row.application)
         rd = readings_from_dict(data.pop("readings", None))   # kept beside the inputs; absent = default
+        parsed = {} if parsed is None else parsed
+        if row.ruleset_key not in parsed:
+            parsed[row.ruleset_key] = json.loads(row.ruleset_data) if row.ruleset_data else None
         return Scenario(row.name, Application.from_dict(data), row.ruleset_id,
-                        row.ruleset_version, json.loads(row.ruleset_data), row.notes, row.created_at,
+                        row.ruleset_version, parsed[row.ruleset_key], row.notes, row.created_at,
                         row.updated_at, rd, row.owner, row.changed_by, row.uid)
+
+    def _rows(self, rows) -> list[Scenario]:
+        parsed: dict = {}
+        return [self._row(r, parsed) for r in rows]
 
     def list(self) -> list[Scenario]:
         """Every scenario, most recently updated first."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(scenarios).order_by(scenarios.c.updated_at.desc(), scenarios.c.id.desc()))
-            return [self._row(r) for r in rows]
+            rows = conn.execute(self._select().order_by(scenarios.c.updated_at.desc(), scenarios.c.id.desc()))
+            return self._rows(rows)
 
     def names(self) -> list[str]:
         return [s.name for s in self.list()]
 
     def get(self, name: str) -> Scenario | None:
         with self.engine.connect() as conn:
-            row = conn.execute(select(scenarios).where(scenarios.c.name == name)).first()
+            row = conn.execute(self._select().where(scenarios.c.name == name)).first()
             return self._row(row) if row else None
 
     def _get_for_update(self, conn, name: str) -> Scenario | None:
-        row = conn.execute(select(scenarios).where(scenarios.c.name == name).with_for_update()).first()
+        row = conn.execute(self._select().where(scenarios.c.name == name).with_for_update(of=scenarios)).first()
         return self._row(row) if row else None
 
     # -- writing: every change and its history event in one transaction ----------------------
     @staticmethod
-    def _values(sc: Scenario, ruleset_json: str | None = None) -> dict:
+    def _values(sc: Scenario, keeper: Keeper) -> dict:
+        """The scenario's row; the caller keeps `keeper`'s rulesets before writing it."""
         app = sc.application.to_dict() | ({"readings": sc.readings.changed()} if sc.readings.changed() else {})
         return {"name": sc.name, "notes": sc.notes, "application": json.dumps(app),
                 "ruleset_id": sc.ruleset_id, "ruleset_version": sc.ruleset_version,
-                "ruleset_data": json.dumps(sc.ruleset_data) if ruleset_json is None else ruleset_json,
-                "created_at": sc.created_at,
+                "ruleset_key": keeper.key(sc.ruleset_data), "created_at": sc.created_at,
                 "updated_at": sc.updated_at, "uid": sc.uid, "owner": sc.owner, "changed_by": sc.changed_by}
 
-    def _insert(self, conn, sc: Scenario) -> None:
+    def _write(self, conn, sc: Scenario, uid: str | None = None) -> None:
+        """Insert the scenario's row, or with `uid` replace that row with it."""
+        keeper = Keeper()
+        values = self._values(sc, keeper)
+        keeper.keep(conn)
+        if uid is not None:
+            conn.execute(update(scenarios).where(scenarios.c.uid == uid).values(**values))
+            return
         try:
             with conn.begin_nested():
-                conn.execute(insert(scenarios).values(**self._values(sc)))
+                conn.execute(insert(scenarios).values(**values))
         except IntegrityError:  # another session saved the same name a moment ago
             raise ScenarioExists(f"a scenario named {sc.name!r} already exists") from None
 
@@ -109,10 +131,10 @@ class ScenarioStore:
             if old:
                 self._check(old, actor, "overwrite")
                 sc = Scenario(**{**sc.__dict__, "created_at": old.created_at, "owner": old.owner, "uid": old.uid})
-                conn.execute(update(scenarios).where(scenarios.c.uid == old.uid).values(**self._values(sc)))
+                self._write(conn, sc, uid=old.uid)
                 hist.record(conn, actor, "overwrite", old, sc)
                 return sc
-            self._insert(conn, sc)
+            self._write(conn, sc)
             hist.record(conn, actor, "save", None, sc)
         return sc
 
@@ -147,7 +169,7 @@ class ScenarioStore:
                                "owner": actor, "changed_by": actor, "uid": uuid.uuid4().hex})
             if conn.execute(select(scenarios.c.id).where(scenarios.c.name == new)).first():
                 raise ScenarioExists(f"a scenario named {new!r} already exists")
-            self._insert(conn, copy)
+            self._write(conn, copy)
             hist.record(conn, actor, "duplicate", sc, copy)
         return copy
 
@@ -177,7 +199,7 @@ class ScenarioStore:
         if conn.execute(select(scenarios.c.id).where(scenarios.c.name == back.name)).first():
             raise ScenarioExists(f"a scenario named {back.name!r} already exists; rename that one first "
                                  f"or restore under another name")
-        self._insert(conn, back)
+        self._write(conn, back)
         hist.record(conn, actor, "restore", None, back)
         return back
 
@@ -196,14 +218,14 @@ class ScenarioStore:
             if snap is None:
                 raise ScenarioError(f"history event {event_id} has no scenario before it (it was new then)")
             old_state = scenario_from_snapshot(snap | {"uid": ev.uid})
-            cur = conn.execute(select(scenarios).where(scenarios.c.uid == ev.uid).with_for_update()).first()
+            cur = conn.execute(self._select().where(scenarios.c.uid == ev.uid).with_for_update(of=scenarios)).first()
             if cur is None:
                 return self._restore_deleted(conn, old_state, actor, name)
             cur = self._row(cur)
             self._check(cur, actor, "restore")
             back = Scenario(**{**old_state.__dict__, "name": cur.name, "owner": cur.owner, "uid": cur.uid,
                                "created_at": cur.created_at, "updated_at": now(), "changed_by": actor})
-            conn.execute(update(scenarios).where(scenarios.c.uid == cur.uid).values(**self._values(back)))
+            self._write(conn, back, uid=cur.uid)
             hist.record(conn, actor, "restore", cur, back)
             return back
 
@@ -217,53 +239,58 @@ class ScenarioStore:
         # In bulk: one read of the names already taken and one multi-row insert each for the
         # scenarios and their history, so that the write lock is held for a moment, not for as
         # long as a statement per scenario takes (a 10,000-scenario import held another user's
-        # save for 8.7 s). The rules are the same as one by one.
-        stamp = now()
-        dumped: dict[int, str] = {}   # scenarios of one file share their ruleset's data: written once as JSON
-
-        def values(sc: Scenario) -> dict:
-            key = id(sc.ruleset_data)
-            if key not in dumped:
-                dumped[key] = json.dumps(sc.ruleset_data)
-            return self._values(sc, dumped[key])
-
-        # Every row is made before the write lock is taken, as if each scenario were new: the lock
-        # is held only to read which names are taken, to remake those rows, and to write.
+        # save for 8.7 s). The rules are the same as one by one. Every row is made before the
+        # lock is taken, as if each scenario were new: the lock is held to read which names are
+        # taken, to remake those rows, and to write.
+        stamp, keeper = now(), Keeper()   # the scenarios of one file share their ruleset: kept once
         made = []
         for item in items:
             sc = Scenario(**{**item.__dict__, "created_at": item.created_at or stamp,
                              "updated_at": item.updated_at or stamp, "owner": actor, "changed_by": actor,
                              "uid": uuid.uuid4().hex})
-            made.append((sc, values(sc), hist.event_row(actor, "import", None, sc)))
+            made.append((sc, self._values(sc, keeper), hist.event_row(actor, "import", None, sc, keeper)))
+        dialect = self.engine.dialect
+        write_rows = bulk_insert(dialect, scenarios, [row for _, row, _ in made])
+        write_events = bulk_insert(dialect, hist.history, [event for _, _, event in made])
         with self.engine.begin() as conn:
-            existing: dict[str, Scenario] = {}
-            names = [item.name for item in items]
-            for start in range(0, len(names), 500):
-                query = select(scenarios).where(scenarios.c.name.in_(names[start:start + 500])).with_for_update()
-                existing.update((r.name, self._row(r)) for r in conn.execute(query))
+            existing = self._taken(conn, [sc.name for sc, _, _ in made])
             if existing and not overwrite:
-                first = next(n for n in names if n in existing)
-                raise ScenarioExists(f"a scenario named {first!r} already exists")
-            new_rows, events = [], []
-            for sc, row, event in made:
-                old = existing.get(sc.name)
-                if old:
-                    self._check(old, actor, "overwrite")
-                    sc = Scenario(**{**sc.__dict__, "owner": old.owner, "uid": old.uid})
-                    conn.execute(update(scenarios).where(scenarios.c.uid == old.uid).values(**values(sc)))
-                    event = hist.event_row(actor, "import", old, sc)
-                else:
-                    new_rows.append(row)
-                events.append(event)
-            if new_rows:
-                try:
-                    with conn.begin_nested():
-                        conn.execute(insert(scenarios), new_rows)
-                except IntegrityError as err:
-                    raise ScenarioExists(f"a scenario name clashed with one saved meanwhile ({err.orig})") from None
-            if events:
-                conn.execute(insert(hist.history), events)
+                raise ScenarioExists(f"a scenario named {next(n for n in existing)!r} already exists")
+            keeper.keep(conn)   # before the rows that name them
+            if existing:
+                write_rows, write_events = self._replacing(conn, made, existing, actor, keeper)
+            try:
+                with conn.begin_nested():
+                    write_rows(conn)
+            except IntegrityError as err:
+                raise ScenarioExists(f"a scenario name clashed with one saved meanwhile ({err.orig})") from None
+            write_events(conn)
         return len(items)
+
+    def _taken(self, conn, names: list[str]) -> dict[str, Scenario]:
+        """The saved scenarios of these names, in the order of `names`, locked for the import."""
+        found, parsed = {}, {}
+        for start in range(0, len(names), 500):
+            query = self._select().where(scenarios.c.name.in_(names[start:start + 500])).with_for_update(of=scenarios)
+            found.update((r.name, self._row(r, parsed)) for r in conn.execute(query))
+        return {name: found[name] for name in names if name in found}
+
+    def _replacing(self, conn, made, existing: dict[str, Scenario], actor: str, keeper: Keeper):
+        """An import that overwrites: the taken names' rows replaced here (each keeps its owner and
+        uid, and must be the actor's to replace); what writes the new rows and every event."""
+        new_rows, events = [], []
+        for sc, row, event in made:
+            old = existing.get(sc.name)
+            if old:
+                self._check(old, actor, "overwrite")
+                sc = Scenario(**{**sc.__dict__, "owner": old.owner, "uid": old.uid})
+                event = hist.event_row(actor, "import", old, sc, keeper)
+                conn.execute(update(scenarios).where(scenarios.c.uid == old.uid).values(**self._values(sc, keeper)))
+            else:
+                new_rows.append(row)
+            events.append(event)
+        keeper.keep(conn)
+        return bulk_insert(conn.dialect, scenarios, new_rows), bulk_insert(conn.dialect, hist.history, events)
 
     # -- history ------------------------------------------------------------------------------
     def history(self, name: str | None = None, uid: str | None = None) -> list[Event]:
@@ -293,7 +320,7 @@ class ScenarioStore:
     @staticmethod
     def _matching(search: str):
         """Names containing `search` (any case); LIKE's own wildcards in it are taken literally."""
-        query = select(scenarios)
+        query = ScenarioStore._select()
         if search.strip():
             pattern = search.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
             query = query.where(scenarios.c.name.ilike(f"%{pattern}%", escape="\\"))
@@ -311,13 +338,13 @@ class ScenarioStore:
         query = (self._matching(search).order_by(scenarios.c.updated_at.desc(), scenarios.c.id.desc())
                  .offset(max(0, offset)).limit(max(0, limit)))
         with self.engine.connect() as conn:
-            return [self._row(r) for r in conn.execute(query)]
+            return self._rows(conn.execute(query))
 
     def get_many(self, names: list[str]) -> list[Scenario]:
         """The named scenarios that exist, in the order given."""
         if not names:
             return []
         with self.engine.connect() as conn:
-            rows = {r.name: self._row(r) for r in conn.execute(select(scenarios).where(scenarios.c.name.in_(names)))}
+            rows = {sc.name: sc for sc in self._rows(conn.execute(self._select().where(scenarios.c.name.in_(names))))}
         return [rows[n] for n in names if n in rows]
 

@@ -138,10 +138,15 @@ def _release_library(url: str) -> None:
 
 
 def _rows(url: str) -> dict:
+    """Each scenario's columns, its ruleset's data read from the row (the first release) or
+    from the rulesets table it names (migration 0003)."""
     e = create_engine(url)
     with e.connect() as c:
-        rows = {r.name: (r.notes, r.application, r.ruleset_data, r.created_at, r.updated_at)
-                for r in c.execute(text("SELECT * FROM scenarios"))}
+        kept = "rulesets" in inspect(c).get_table_names()
+        query = ("SELECT s.*, r.data AS ruleset_data FROM scenarios s LEFT JOIN rulesets r ON r.key = s.ruleset_key"
+                 if kept else "SELECT * FROM scenarios")
+        rows = {r.name: (r.notes, r.application, json.loads(r.ruleset_data), r.created_at, r.updated_at)
+                for r in c.execute(text(query))}
     e.dispose()
     return rows
 

@@ -15,6 +15,7 @@ from sqlalchemy import create_engine, text
 from core.law.money import ValidationError
 from core.law.rulesets import load
 from core.store.fileformat import EXPORT_FORMAT, parse_export
+from core.store.kept_rulesets import Keeper
 from core.store.model import ScenarioError, ScenarioExists, MAX_NAME, MAX_NOTES, check_name, check_notes, Scenario
 from core.store.repository import ScenarioStore
 from tests.support import ROOT
@@ -89,7 +90,10 @@ def test_outdated_ruleset_version_is_detected(store):
     with store.engine.begin() as c:
         data = load().to_data()
         data["parameters"]["capital_cap"]["value"] = "500000.00"
-        c.execute(text("UPDATE scenarios SET ruleset_version='000000000000', ruleset_data=:d"), {"d": json.dumps(data)})
+        keeper = Keeper()
+        key = keeper.key(data)
+        keeper.keep(c)
+        c.execute(text("UPDATE scenarios SET ruleset_version='000000000000', ruleset_key=:k"), {"k": key})
     sc = store.get("A")
     assert sc.outdated and sc.award().amount == 50_000_000
 
@@ -405,22 +409,36 @@ def test_imported_dates_are_kept_in_utc_and_a_day_ahead_is_allowed():
     assert check_stamp(None, "x") == "" and check_stamp("", "x") == ""
 
 
-def test_a_large_export_is_read_in_a_child_process_alike(tmp_path):
-    """read_export_apart gives what read_export gives, and the same refusals, in another process."""
+def test_a_large_export_is_previewed_in_a_child_process_alike(tmp_path):
+    """preview_apart gives what preview gives here, and the same refusals, from another process."""
     from core.law.inputs import InputError
-    from core.store.imports import APART_BYTES, read_export, read_export_apart
+    from core.store.imports import APART_BYTES, Preview, preview, preview_apart
     from core.store.model import Scenario
     rs = load()
     items = [Scenario(f"S {i}", APP.replace(eligible_cost=1_000 + i), rs.id, rs.version, rs.to_data()).to_dict()
              for i in range(150)] + [{"name": "bad", "project_type": "renovation", "eligible_cost": "-1"}]
     raw = json.dumps({"format": EXPORT_FORMAT, "version": 1, "scenarios": items}).encode()
     assert len(raw) > APART_BYTES
-    apart, here = read_export_apart(raw, "big.json"), read_export(raw, "big.json")
-    assert [s.to_dict() for s in apart[0]] == [s.to_dict() for s in here[0]] and apart[1] == here[1]
-    assert len(apart[0]) == 150 and apart[1] == ["scenarios[150].eligible_cost: '-1' is negative; amounts must be "
-                                                 "$0 or more"]
+    apart = preview_apart(raw, "big.json")
+    assert apart == preview(raw, "big.json") == Preview(
+        tuple(f"S {i}" for i in range(150)), (),
+        ("scenarios[150].eligible_cost: '-1' is negative; amounts must be $0 or more",))
     with pytest.raises(InputError, match="big.json: not valid JSON"):
-        read_export_apart(raw[:-1] + b" " * APART_BYTES, "big.json")
+        preview_apart(raw[:-1] + b" " * APART_BYTES, "big.json")
+
+
+def test_the_preview_names_each_ruleset_relabelled_as_a_variant():
+    """A ruleset claiming to be the regulation with other values: the preview says so per scenario."""
+    from core.store.imports import preview
+    data = load().to_data()
+    data["parameters"]["capital_cap"]["value"] = "5000000.00"
+    items = [{"name": "Claims the law", "application": APP.to_dict(),
+              "ruleset": {"id": "regulation", "version": "x", "data": data}},
+             {"name": "Plain", "application": APP.to_dict()}]
+    seen = preview(json.dumps({"format": EXPORT_FORMAT, "version": 1, "scenarios": items}).encode(), "f.json")
+    assert seen.names == ("Claims the law", "Plain") and seen.errors == ()
+    assert [name for name, _ in seen.relabelled] == ["Claims the law"]
+    assert "capital_cap $5,000,000 (shipped: $600,000)" in seen.relabelled[0][1]
 
 
 def test_an_imported_rulesets_edition_is_checked():
@@ -586,7 +604,7 @@ def test_the_default_library_and_actor(monkeypatch, tmp_path):
 
 
 def test_reading_and_importing_a_file_here_and_in_the_childs_entry(tmp_path, monkeypatch):
-    """The child process's entry (core.store.imports read-export / import-export), run in this process."""
+    """The child process's entry (core.store.imports preview / import-export), run in this process."""
     import io
     import pickle
 
@@ -596,7 +614,7 @@ def test_reading_and_importing_a_file_here_and_in_the_childs_entry(tmp_path, mon
     raw = json.dumps(items + [{"name": "bad", "project_type": "castle", "eligible_cost": 1}]).encode()
     good, errors = scenarios.read_export(raw, "f.json")
     assert [g.name for g in good] == ["S 0", "S 1", "S 2"] and errors[0].startswith("scenarios[3].project_type")
-    assert scenarios.read_export_apart(raw, "f.json")[1] == errors                       # small: read here
+    assert scenarios.preview_apart(raw, "f.json").errors == tuple(errors)               # small: read here
     with pytest.raises(InputError, match="f.json: not valid JSON"):
         scenarios.read_export(b"{", "f.json")
     url = f"sqlite:///{tmp_path / 'lib.db'}"
@@ -611,14 +629,14 @@ def test_reading_and_importing_a_file_here_and_in_the_childs_entry(tmp_path, mon
         code = scenarios._child_main(argv)
         return code, (pickle.loads(out.getvalue()) if out.getvalue() else None)
 
-    code, (kind, got, errs) = child(["read-export", "f.json"], raw)
-    assert code == 0 and kind == "read" and [g.name for g in got] == ["S 0", "S 1", "S 2"] and errs == errors
-    assert child(["read-export", "f.json"], b"[") == (0, ("refused", "InputError",
+    code, (kind, got) = child(["preview", "f.json"], raw)
+    assert code == 0 and kind == "preview" and got.names == ("S 0", "S 1", "S 2") and got.errors == tuple(errors)
+    assert child(["preview", "f.json"], b"[") == (0, ("refused", "InputError",
                                                            "f.json: not valid JSON (Expecting value at line 1, "
                                                            "column 2)"))
     assert child(["import-export", "f.json", url, "bob", "keep"], raw) == (
         0, ("refused", "ScenarioExists", "a scenario named 'S 0' already exists"))
     assert child(["import-export", "f.json", url, "bob", "overwrite", "bob"], raw) == (0, ("imported", 3))
-    assert child(["nothing"], b"")[0] == 2 and child(["read-export"], b"")[0] == 2
+    assert child(["nothing"], b"")[0] == 2 and child(["preview"], b"")[0] == 2
     assert child(["import-export", "f.json", url], b"")[0] == 2
     assert ScenarioStore(url).get("S 1").owner == "ann"                                   # replaced: owner kept
