@@ -369,11 +369,6 @@ if not present.on():
 if present.on():
     st.stop()  # a projector shows the comparison, not the library's housekeeping
 
-st.header("Import and back up")
-round_ = st.session_state.get("import_round", 0)   # a new uploader after each import: one outcome on screen
-up = st.file_uploader("Import scenarios from a JSON file", type=["json"], key=f"w:import_file:{round_}",
-                      help="A library export, or a JSON array of applications that each carry a name.")
-raw = upload_bytes(up)
 SHOWN_NAMES = 10     # names listed in the outcome of an import; the rest counted
 SHOWN_NOTES = 5      # relabelled rulesets explained one by one; the rest counted
 
@@ -393,42 +388,55 @@ def _read(raw: bytes, up):
     return outcome
 
 
-if raw is not None:
-    outcome = _read(raw, up)
-    if outcome[0] == "refused":
-        st.error(md("Nothing imported: ") + literal(outcome[1], 400), icon=":material/error:")
-    else:
-        _, seen = outcome
-        good, errors = seen.names, seen.errors
-        if errors:
-            st.error(literal(up.name) + md(f": {plural(len(errors), 'problem')}, listed below. Nothing has been "
-                                           "imported yet" + (f"; the {plural(len(good), 'valid scenario')} can be "
-                                                             "imported without the others." if good else ".")),
-                     icon=":material/error:")
-            st.dataframe({"#": list(range(1, len(errors) + 1)), "Problem": [plain_text(place_words(e), 400) for e in errors]},
-                         hide_index=True, width="stretch")
-        # a ruleset that passed itself off as a shipped one: imported as a labelled variant
-        notes = seen.relabelled
-        for name, note in notes[:SHOWN_NOTES]:
-            st.warning(message("{}: ", name) + literal(note, 600), icon=":material/science:")
-        if len(notes) > SHOWN_NOTES:
-            st.warning(md(f"{plural(len(notes) - SHOWN_NOTES, 'more scenario')} of this file claim a shipped ruleset "
-                          "but differ from it; each is imported as a labelled policy variant."),
-                       icon=":material/science:")
-        overwrite = st.checkbox("Replace saved scenarios that have the same names", key="w:import_overwrite")
-        label = (f"Import the {plural(len(good), 'valid scenario')}" if errors
-                 else f"Import {plural(len(good), 'scenario')}")
-        if good and st.button(md(label), key="w:import_go"):
-            try:
-                # a large file is read again and written by a child process: the server stays free
-                n = import_export_apart(raw, up.name, lib.url, sorted(lib.admins), overwrite=overwrite, actor=me)
-                st.session_state["library_notes"] = [imported_note(n, up.name, list(good), bool(errors))]
-                st.session_state["cmp_add"] = list(good[:MAX_CHOSEN])
-                st.session_state["import_round"] = round_ + 1
-                st.session_state.pop("import:read", None)
-                st.rerun()
-            except (ScenarioError, InputError) as err:
-                st.error(md("Nothing imported: ") + error_text(err), icon=":material/error:")
-if total:   # made when pressed, not on every view of the page
-    st.download_button("Back up the whole library (JSON)", lambda: json.dumps(lib.export(), indent=2),
-                       file_name="scenario-library.json", mime="application/json")
+@st.fragment
+def import_section() -> None:
+    """Import and back up, a fragment of its own: choosing a file and pressing Import rerun only
+    this part, not the comparison's tables and charts above it (a 10,000-scenario import redrew
+    them three times, server time taken from every other session). An import done reruns the page."""
+    st.header("Import and back up")
+    round_ = st.session_state.get("import_round", 0)   # a new uploader after each import: one outcome on screen
+    up = st.file_uploader("Import scenarios from a JSON file", type=["json"], key=f"w:import_file:{round_}",
+                          help="A library export, or a JSON array of applications that each carry a name.")
+    raw = upload_bytes(up)
+    if raw is not None:
+        outcome = _read(raw, up)
+        if outcome[0] == "refused":
+            st.error(md("Nothing imported: ") + literal(outcome[1], 400), icon=":material/error:")
+        else:
+            _, seen = outcome
+            good, errors = seen.names, seen.errors
+            if errors:
+                st.error(literal(up.name) + md(f": {plural(len(errors), 'problem')}, listed below. Nothing has been "
+                                               "imported yet" + (f"; the {plural(len(good), 'valid scenario')} can be "
+                                                                 "imported without the others." if good else ".")),
+                         icon=":material/error:")
+                st.dataframe({"#": list(range(1, len(errors) + 1)), "Problem": [plain_text(place_words(e), 400) for e in errors]},
+                             hide_index=True, width="stretch")
+            # a ruleset that passed itself off as a shipped one: imported as a labelled variant
+            notes = seen.relabelled
+            for name, note in notes[:SHOWN_NOTES]:
+                st.warning(message("{}: ", name) + literal(note, 600), icon=":material/science:")
+            if len(notes) > SHOWN_NOTES:
+                st.warning(md(f"{plural(len(notes) - SHOWN_NOTES, 'more scenario')} of this file claim a shipped ruleset "
+                              "but differ from it; each is imported as a labelled policy variant."),
+                           icon=":material/science:")
+            overwrite = st.checkbox("Replace saved scenarios that have the same names", key="w:import_overwrite")
+            label = (f"Import the {plural(len(good), 'valid scenario')}" if errors
+                     else f"Import {plural(len(good), 'scenario')}")
+            if good and st.button(md(label), key="w:import_go"):
+                try:
+                    # a large file is read again and written by a child process: the server stays free
+                    n = import_export_apart(raw, up.name, lib.url, sorted(lib.admins), overwrite=overwrite, actor=me)
+                    st.session_state["library_notes"] = [imported_note(n, up.name, list(good), bool(errors))]
+                    st.session_state["cmp_add"] = list(good[:MAX_CHOSEN])
+                    st.session_state["import_round"] = round_ + 1
+                    st.session_state.pop("import:read", None)
+                    st.rerun()
+                except (ScenarioError, InputError) as err:
+                    st.error(md("Nothing imported: ") + error_text(err), icon=":material/error:")
+    if total:   # made when pressed, not on every view of the page
+        st.download_button("Back up the whole library (JSON)", lambda: json.dumps(lib.export(), indent=2),
+                           file_name="scenario-library.json", mime="application/json")
+
+
+import_section()

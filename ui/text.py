@@ -140,7 +140,7 @@ def error_text(err: Exception) -> Markdown:
 # A check's status: colour, Material icon and word. Material icons ship with Streamlit's own
 # font, so they render without an emoji font; the word says it, the colour and icon only repeat it.
 STATUS = {"pass": ("green", "check_circle", "Pass"), "fail": ("red", "cancel", "Fail"),
-          "waived": ("gray", "remove_circle", "Waived"), "warning": ("orange", "warning", "Warning"),
+          "waived": ("gray", "remove_circle", "Would be waived"), "warning": ("orange", "warning", "Warning"),
           "not_applicable": ("gray", "remove_circle", "Not applicable")}
 STATUS_BADGE = {s: Markdown(f":{colour}[:material/{icon}: {word}]") for s, (colour, icon, word) in STATUS.items()}
 

@@ -363,7 +363,7 @@ def _along(app: Application, rs: Ruleset, readings: Readings, current: int, fiel
     # between two adjacent candidates), and the sweep ends at the first one named.
     s = sweep(app, field, max(0, x - 1), hi, rs, points=False, readings=readings, stop=named) if x < hi else None
     here = _regime(_lines(app, rs, field, readings), Fraction(x) + Fraction(1, 2))[0]
-    nxt = None
+    nxt, award = None, current
     for b in s.breakpoints if s else ():
         if named(b):
             nxt = b
@@ -382,6 +382,8 @@ def _along(app: Application, rs: Ruleset, readings: Readings, current: int, fiel
         prev = next((b for b in reversed(full.breakpoints) if b.value < x + NEAR and b.slope_before > 0), None)
         if prev:
             return f"Costs above {fmt(prev.value)} no longer raise the award ({caps_words(here.binding)} {binds(here.binding)})."
+    if current != award:   # it moves by cents within the first dollar, then holds: not "the $0 award"
+        return f"Raising the {label} from {fmt(x)} moves the award by less than $1{until}"
     return f"Raising the {label} from {fmt(x)} does not change the {'$0 ' if current == 0 else ''}award{until}"
 
 

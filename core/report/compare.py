@@ -6,6 +6,7 @@ import re
 import pandas as pd
 
 from core.law.award import Award
+from core.law.explain import shortfall_words
 from core.law.fields import FIELD, FIELDS, PROJECT_TYPES
 from core.law.provisions import ROUTES
 from core.law.money import fmt, plain
@@ -43,7 +44,8 @@ def table(named: list[tuple[str, Award]], machine: bool = False) -> pd.DataFrame
             "State grant award": money(a.amount),
             "Held down by": ";".join(a.binding) if machine else a.binding_text,
             "Route": a.route if machine else ROUTES[a.route],
-            "Local match shortfall": money(a.local_shortfall),
+            # on the Board's route the match would be waived: "$0" there would say it was met
+            "Local match shortfall": plain(a.local_shortfall) if machine else shortfall_words(a),
             "Funding gap": money(a.funding_gap),
             "Ruleset": f"{a.ruleset_id}@{a.ruleset_version}" if machine else a.ruleset_label,
             "Readings": a.readings.describe(),

@@ -345,3 +345,24 @@ def test_the_server_setup_commands_of_docs_deploy_md_are_the_ones_the_units_expe
     assert "useradd --system" in block and " grants" in block
     for path in ("/opt/grants", "/etc/grants", "/opt/grants/data", "/var/backups/grants", "/var/log/grants"):
         assert path in block, path
+
+
+def test_the_stack_runs_as_many_replicas_as_asked_each_behind_nginx():
+    """deploy/stack yaml --replicas N: the pod `up --replicas N` plays (no podman needed to make it)."""
+    def made(*args):
+        return subprocess.run([str(ROOT / "deploy" / "stack"), "yaml", *args], capture_output=True, text=True,
+                              timeout=60)
+    out = made("--replicas", "3", "--name", "team-a", "--port", "9090", "--address", "127.0.0.1")
+    assert out.returncode == 0, out.stderr
+    pod = out.stdout
+    assert re.findall(r"^    - name: (\S+)$", pod, re.M) == ["db", "replica-1", "replica-2", "replica-3", "proxy"]
+    assert re.findall(r'STREAMLIT_SERVER_PORT\n\s+value: "(\d+)"', pod) == ["8501", "8502", "8503"]
+    assert '"--replica-ports", "8501,8502,8503"' in pod
+    assert pod.count("secretKeyRef: {name: team-a-secrets, key: cookie-secret}") == 3   # one cookie secret for all
+    assert "hostPort: 9090\n          hostIP: 127.0.0.1" in pod and "grants-stack" not in pod
+    assert made().stdout == (ROOT / "deploy" / "grants-stack.yaml").read_text()         # the shipped file as it is
+    one = made("--replicas", "1").stdout
+    assert re.findall(r"^    - name: (\S+)$", one, re.M) == ["db", "replica-1", "proxy"] and '"8501"]' in one
+    for bad in ("0", "17", "two"):
+        refused = made("--replicas", bad)
+        assert refused.returncode == 2 and f"--replicas: '{bad}' is not a number of replicas from 1 to 16" in refused.stderr

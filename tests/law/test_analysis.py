@@ -158,6 +158,14 @@ def test_a_zero_award_is_never_said_to_fall_further():
     assert lines[1] == "Raising the federal grant from $0 does not change the $0 award."
 
 
+def test_an_award_of_cents_that_a_cent_of_federal_grant_ends_is_not_called_the_0_award():
+    """Cost $0.03: the award is $0.01, and $0.02 of federal grant takes it to $0.00 (a change less than
+    $1 away, so no change point); the award is not $0 to begin with."""
+    app = construction(project_type="renovation", eligible_cost="0.03")
+    assert evaluate(app).amount == 1
+    assert what_would_change(app)[1] == "Raising the federal grant from $0 moves the award by less than $1."
+
+
 def test_no_change_point_less_than_a_dollar_away_and_none_where_the_award_does_not_move():
     """At $1,000,000.01 with $500,000 local the State share and what the project still lacks tie a cent away:
     that is no change worth a sentence, and what the project still lacks 'taking over' where it binds already is none."""

@@ -541,3 +541,15 @@ def test_a_rulesets_labels_may_hold_any_printable_text():
     text = re.sub(r'^edition = .*$', 'edition = "ed. :material/skull: https://e.x/ 北京"', regulation_text(),
                   count=1, flags=re.M)
     assert load_text(text).edition == "ed. :material/skull: https://e.x/ 北京"   # shown inert (ui/text.py)
+
+
+def test_the_cap_800k_variant_says_what_it_is_and_is_not():
+    """Only the capital maximum of the statute; its other differences listed with their subsections."""
+    variant, law = load("cap-800k"), load()
+    differ = [n for n in law.parameters if variant.parameters[n].value != law.parameters[n].value]
+    assert differ == ["capital_cap"] and variant.capital_cap == 80_000_000 and variant.is_variant
+    assert "§ 10-504(a)(2)" in variant.description and "nothing else of that statute" in variant.description
+    rules = (ROOT / "docs" / "rules.md").read_text()
+    section = rules[rules.index("### The cap-800k variant and the statute"):rules.index("## Worked examples")]
+    assert [row.split("|")[1].strip() for row in section.splitlines() if row.startswith("| §")] == [
+        "§ 10-504(a)(1)", "§ 10-504(a)(2)", "§ 10-504(a)(3)", "§ 10-504(b)(1)", "§ 10-504(b)(2)-(3)", "§ 10-504(d)"]

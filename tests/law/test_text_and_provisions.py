@@ -10,7 +10,7 @@ from core.law import provisions as P
 from core.law.award import evaluate
 from core.law.readings import READINGS
 from core.law.text import SENTENCES, TEXT, paragraph
-from tests.support.builders import application
+from tests.support.builders import conversion
 
 
 # The regulation as received (one line, 2,275 characters): its SHA-256.
@@ -91,18 +91,13 @@ def test_the_registry_refuses_a_sentence_that_is_not_in_the_text(tmp_path, monke
         P._citation(["Title", "Q"], "caps.y.cite.default")
 
 
-def app(**fields):
-    """An application: a conversion unless told otherwise."""
-    return application(**({"project_type": "conversion"} | fields))
-
-
 def test_with_a_federal_grant_the_remainder_sentence_is_cited():
     from core.law.provisions import citation
-    a = evaluate(app(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=300_000))
+    a = evaluate(conversion(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=300_000))
     cited = citation("cost_share", a)
     assert cited.paragraph == "E" and any("remaining after the federal grant has been applied" in s
                                           for s in cited.sentences)
-    plain_case = citation("cost_share", evaluate(app(eligible_cost=1_000_000, local_contribution=500_000)))
+    plain_case = citation("cost_share", evaluate(conversion(eligible_cost=1_000_000, local_contribution=500_000)))
     assert plain_case.paragraph == "C" and not any("remaining after" in s for s in plain_case.sentences)
 
 

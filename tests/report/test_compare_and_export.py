@@ -14,13 +14,8 @@ from core.law import readings as R
 from core.law.award import evaluate
 from core.report.export import csv_bytes, dangerous, spreadsheet_safe
 from tests.support import ROOT
-from tests.support.builders import application
+from tests.support.builders import conversion
 from tests.support.strategies import applications
-
-
-def app(**fields):
-    """An application: a conversion unless told otherwise."""
-    return application(**({"project_type": "conversion"} | fields))
 
 
 @settings(max_examples=200, deadline=None)
@@ -37,17 +32,28 @@ def test_compare_rows_of_different_awards_never_show_identical_inputs(a1, a2, r1
 
 def test_compare_shows_federal_law_and_the_exception_inputs():
     from core.report.compare import table
-    one = evaluate(app(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=100_000))
-    two = evaluate(app(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=100_000,
+    one = evaluate(conversion(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=100_000))
+    two = evaluate(conversion(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=100_000,
                        federal_law_contrary=True))
     assert one.amount != two.amount
     df = table([("one", one), ("two", two)])
     assert list(df["Federal law requires otherwise"]) == ["no", "yes"]
-    three = evaluate(app(project_type="renovation", eligible_cost=1_000_000, local_contribution=100_000,
+    three = evaluate(conversion(project_type="renovation", eligible_cost=1_000_000, local_contribution=100_000,
                          bpw_exception=dict(local_property_value=700_000, state_bonded_debt=True)))
     row = table([("three", three)]).iloc[0]
     assert (row["Value of property made available locally"], row["The State carries bonded debt on it"]) == \
         ("$700,000", "yes")
+
+
+def test_on_the_boards_route_the_local_match_would_be_waived_not_0():
+    """A shortfall of "$0" would say the match was met; on the exception route it would be waived."""
+    from core.report.compare import table
+    std = evaluate(conversion(eligible_cost=1_000_000, local_contribution=100_000))
+    exc = evaluate(conversion(project_type="renovation", eligible_cost=1_000_000, local_contribution=100_000,
+                              bpw_exception=dict(local_property_value=700_000)))
+    assert (std.route, exc.route) == ("standard", "bpw_exception")
+    assert list(table([("std", std), ("exc", exc)])["Local match shortfall"]) == ["$400,000", "Would be waived"]
+    assert list(table([("std", std), ("exc", exc)], machine=True)["Local match shortfall"]) == ["400000.00", "0.00"]
 
 
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"

@@ -12,6 +12,11 @@ def application(project_type: str = "renovation", **fields) -> Application:
     return Application.from_dict({"project_type": project_type} | fields)
 
 
+def conversion(**fields) -> Application:
+    """An application: a conversion unless told otherwise."""
+    return application(**({"project_type": "conversion"} | fields))
+
+
 def error_of(fn, *args, **kwargs) -> str:
     """The message of the ValidationError that fn(*args, **kwargs) raises."""
     with pytest.raises(ValidationError) as err:

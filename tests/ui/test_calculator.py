@@ -249,6 +249,17 @@ def test_checks_explanation_and_what_would_change_follow_every_move():
                            "Local match shortfall": "$150,000"}
 
 
+def test_on_the_boards_route_the_match_would_be_waived_and_the_letters_are_inferred_once():
+    at = app({"project_type": "renovation", "eligible_cost": "1000000", "local_contribution": "100000",
+              "bpw_exception_requested": "true", "local_property_value": "700000"})
+    assert award(at) == "$600,000"
+    assert ("Would be waived", "remove_circle", "Local match") in [(c["word"], c["icon"], c["label"])
+                                                                   for c in details(at)["checks"]]
+    assert amounts(at)["Local match shortfall"] == "Would be waived"
+    shown = " ".join(m.value for m in at.markdown) + " ".join(c.value for c in at.caption)
+    assert shown.count("Paragraph letters are inferred") == 1
+
+
 def test_variant_ruleset_is_labelled():
     at = app({"project_type": "renovation", "eligible_cost": "3000000", "local_contribution": "1500000",
               "ruleset": "cap-800k"})

@@ -60,6 +60,19 @@ def test_compare_shows_saved_scenarios_with_charts(db):
     assert list(at.table[0].value["Scenario"]) == ["` Base `", "` <b>With federal</b> ` \\(baseline\\)"]
 
 
+def test_each_scenario_lists_the_readings_that_would_change_its_award(db):
+    """A local match short by $400,000: read as a condition of any award, the award would be $0."""
+    at = start({"project_type": "renovation", "eligible_cost": "1000000", "local_contribution": "100000"})
+    save(at, "Short match")
+    at = save(start(), "Met match")
+    to_compare(at)
+    at.multiselect(key="w:cmp_names").set_value(["Met match", "Short match"]).run()
+    assert "Readings that would change an award" in [h.value for h in at.subheader]
+    listed = [m.value.replace("\\", "") for m in at.markdown if "Short match" in m.value]
+    assert listed == ["- ` Short match `: What a short local match does: read as “A condition of any award”, "
+                      "the award would be $0 (the local match requirement)."]
+
+
 def test_illustrative_samples_are_labelled(db):
     at = to_compare(start())
     at.button[0].click().run()

@@ -67,3 +67,9 @@ def test_a_loaded_variants_edition_is_shown_inert_and_one_with_hidden_characters
     at.file_uploader(key="w:variant_file").upload("bidi.toml", bidi.encode(), "application/toml").run()
     refused = next(e.value for e in at.error if "Not loaded" in e.value)
     assert "RIGHT-TO-LEFT OVERRIDE" in refused and "\u202e" not in refused
+
+
+def test_the_rules_page_says_once_that_the_letters_are_inferred(db):
+    at = start(page="pages/rules.py")
+    shown = " ".join(c.value for c in at.caption) + " ".join(m.value for m in at.markdown)
+    assert shown.count("Paragraph letters are inferred") == 1
