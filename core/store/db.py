@@ -30,7 +30,7 @@ def _sqlite_pragmas(engine) -> None:
         dbapi_conn.isolation_level = None          # transactions are begun below, not by the driver
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute(f"PRAGMA busy_timeout={LOCK_WAIT * 1000}")
+        cur.execute(f"PRAGMA busy_timeout={int(LOCK_WAIT * 1000)}")
         cur.execute("PRAGMA synchronous=FULL")
         cur.close()
 
@@ -51,7 +51,7 @@ def _sqlite_pragmas(engine) -> None:
                         raise
                     time.sleep(0.002)
         finally:
-            conn.exec_driver_sql(f"PRAGMA busy_timeout={LOCK_WAIT * 1000}")
+            conn.exec_driver_sql(f"PRAGMA busy_timeout={int(LOCK_WAIT * 1000)}")
 
 
 def _alembic_config(connection=None):

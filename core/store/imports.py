@@ -79,8 +79,7 @@ def _apart(argv: list[str], raw: bytes, source: str, timeout: float):
     """Run `python -m core.store.imports ARGV` with `raw` on its stdin; its answer, or its refusal
     raised here as the same kind of error."""
     child = subprocess.Popen([sys.executable, "-m", "core.store.imports", *argv], cwd=ROOT,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             env={**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         out, err = child.communicate(raw, timeout=timeout)
     except subprocess.TimeoutExpired:
