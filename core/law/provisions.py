@@ -98,6 +98,12 @@ _DATA = _load()
 LETTERS_INFERRED: str = _DATA["letters_inferred"]
 LAW_CAPTION: str = _DATA["law_caption"]
 LETTERING: tuple = tuple(_DATA["lettering"].items())
+KINDS = ("money", "share", "types")
+PARAMETERS: dict[str, tuple[str, str]] = {}   # name -> (kind, the variant editor's words)
+for _name, _p in _DATA["parameters"].items():
+    if _p.get("kind") not in KINDS or not _p.get("label"):
+        raise RegistryError(f"parameters.{_name}: needs a kind ({', '.join(KINDS)}) and a label")
+    PARAMETERS[_name] = (_p["kind"], _p["label"])
 PROVISIONS: tuple[Provision, ...] = tuple(
     Provision(pid, p["title"], _sentence_ids(p["sentences"], f"provisions.{pid}"), p["interpretation"],
               tuple(p["readings"])) for pid, p in _DATA["provisions"].items())

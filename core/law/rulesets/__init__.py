@@ -18,6 +18,7 @@ from pathlib import Path
 
 from core.law.fields import PROJECT_TYPES
 from core.law.money import ValidationError, to_cents
+from core.law.provisions import PARAMETERS
 from core.law.text import SENTENCES
 
 HERE = Path(__file__).parent
@@ -27,17 +28,8 @@ class RulesetError(ValueError):
     """A ruleset that cannot be used; the message names the key."""
 
 
-# name -> kind; the one list of parameters a ruleset must define.
-# Every parameter a ruleset may set: its kind (how its value is read and checked) and the
-# words of the variant editor (pages/rules.py draws one input for each, in this order).
-PARAMETERS = {
-    "capital_cap": ("money", "Capital maximum"),
-    "master_plan_cap": ("money", "Master-plan maximum"),
-    "state_share": ("share", "State share"),
-    "local_share": ("share", "Local share"),
-    "prior_grant_ceiling": ("money", "Limit for earlier grantees"),
-    "bpw_eligible_types": ("types", "Project types the Board exception covers"),
-}
+# PARAMETERS: every parameter a ruleset may set, with its kind and the variant editor's words,
+# from the registry's [parameters] (core/law/provisions.toml).
 PARAMETER_KINDS = {name: kind for name, (kind, _) in PARAMETERS.items()}
 TOP_KEYS = {"id", "title", "kind", "description", "based_on", "edition", "parameters"}
 # The labels people read (a file's own): one line each, no hidden character, a sentence long.
