@@ -5,7 +5,7 @@ with --portfolio, the Portfolio packet of the illustrative sample), prints each 
 characters of text, how far down the page its lowest text reaches (0 top, 1 bottom) and the
 smallest font size on it in points. Needs Chromium (core.report.pdf).
 
-    python -m bench.pdf_fill [--counts 2,4] [--portfolio] [--keep DIR]
+    python -m harness.pdf_fill [--counts 2,4] [--portfolio] [--keep DIR]
 
 `measure` is also what tests/report/test_pdf.py checks the packets with.
 """

@@ -115,7 +115,7 @@ def _pdf_in_child(report, browser: str, timeout: float) -> bytes:
     import sys
 
     root = str(Path(__file__).resolve().parents[2])
-    env = {**os.environ, "BROWSER_PATH": browser, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {**os.environ, "BROWSER_PATH": browser}   # `python -m` in the project's folder finds core
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "packet.pdf"
         child = subprocess.Popen([sys.executable, "-m", "core.report.pdf", str(out)], stdin=subprocess.PIPE,

@@ -516,6 +516,50 @@ def test_run_team_works_unprivileged_and_its_children_die_with_it(tmp_path):
             shutil.rmtree(home, ignore_errors=True)
 
 
+def test_nginx_starts_only_once_every_replica_answers(tmp_path):
+    """A replica whose port is taken never answers its health check: run-team gives up after
+    --start-timeout without ever starting nginx, says why, and leaves nothing running."""
+    import socket
+    if nginx_path() is None:
+        _missing("no nginx found (apt-get install nginx) for the team deployment tests")
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)                                 # listens, never answers: the replica cannot bind it
+    port, proxy_port = taken.getsockname()[1], free_port()
+    log = ARTIFACTS / "run-team-never-healthy.log"
+    try:
+        with open(log, "w") as out:
+            done = subprocess.run([sys.executable, str(RUN_TEAM), "--replicas", "1", "--replica-ports", str(port),
+                                   "--port", str(proxy_port), "--start-timeout", "8", "--restart-delay", "0.5",
+                                   "--workdir", str(tmp_path / "work")],
+                                  cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, timeout=120)
+    finally:
+        taken.close()
+    said = log.read_text(errors="replace")
+    assert done.returncode == 1, said[-3000:]
+    assert "every replica answering /_stcore/health: not within 8 s" in said
+    assert "spawned: 'nginx'" not in said and "serving http" not in said
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"http://127.0.0.1:{proxy_port}/healthz", timeout=2)
+    assert "stopped; no replica or nginx process left" in said
+
+
+def test_sigterm_stops_every_process_of_the_team():
+    """The way systemd and Ctrl-C stop it: supervisord, each replica and nginx are all gone."""
+    if nginx_path() is None:
+        _missing("no nginx found (apt-get install nginx) for the team deployment tests")
+    with run_team("sigterm", "--replicas", "2") as t:
+        pids = t.all_pids() + [t.state["supervisord"]]
+        assert all(alive(p) for p in pids)
+        t.proc.send_signal(signal.SIGTERM)
+        assert t.proc.wait(60) == 0
+        deadline = time.time() + 20
+        while any(alive(p) for p in pids) and time.time() < deadline:
+            time.sleep(0.2)
+        assert [p for p in pids if alive(p)] == []
+        assert t.output().rstrip().endswith("run-team: stopped; no replica or nginx process left")
+
+
 def test_the_production_site_file_is_accepted_by_nginx(tmp_path):
     """deploy/nginx-site.conf with deploy/security-headers.conf, as a state IT office would
     install them (paths and certificate replaced by ones made here), passes `nginx -t`."""

@@ -16,6 +16,9 @@ Those of this project are proved to work without touching the machine:
 
 Commands of other programs (git, systemctl, cp, podman, sudo...) are listed in FOREIGN and
 left alone; a command that is neither is a failure, so a new kind of command gets a check.
+
+A command of this project written in a sentence (`deploy/run-team --proxy-only`) is checked
+by its program's --help: each subcommand and option it shows is one the program has.
 """
 from __future__ import annotations
 
@@ -109,7 +112,7 @@ def kind(words: list[str]) -> str:
         return "core"
     if head == "python" and len(words) > 2 and words[1] == "-m":
         return {"pytest": "pytest", "oidc_provider_mock": "help", "streamlit": "streamlit"}.get(
-            words[2], "help" if words[2].startswith("bench.") else "unknown")
+            words[2], "help" if words[2].startswith(("bench.", "harness.")) else "unknown")
     if head == "python" and words[1:2] == ["dashboard.py"]:
         return "dashboard"
     if head == "python" and words[1:2] == ["tools/mutation.py"]:
@@ -262,7 +265,7 @@ def assert_listed(where: str, words: list[str], text: str) -> None:
 
 @pytest.mark.parametrize("where,env,words,stdin", _ids("help"))
 def test_long_runs_answer_help_with_the_options_shown(where, env, words, stdin):
-    """python -m bench.NAME, python tools/mutation.py, python -m oidc_provider_mock."""
+    """python -m bench.NAME, python -m harness.NAME, python tools/mutation.py, python -m oidc_provider_mock."""
     command = (sys.executable, *words[1:3]) if words[1] == "-m" else (sys.executable, words[1])
     assert_listed(where, words[len(command):], help_text(*command))
 
@@ -332,3 +335,51 @@ def test_installs_name_requirement_files_that_exist(where, env, words, stdin):
     for name in files:
         path = ROOT / name.removeprefix("/opt/grants/")
         assert path.is_file(), f"{where}: {name} does not exist"
+
+
+# --- commands named in a sentence ------------------------------------------------------------
+
+INLINE = re.compile(r"`((?:python -m (?:core|bench\.\w+|harness\.\w+)|python tools/mutation\.py|deploy/[\w-]+)"
+                    r"(?: [^`]*)?)`")
+
+
+def named_in_prose() -> list[tuple[str, str]]:
+    """(where, command) for every command of this project written in a sentence, as `...`."""
+    found = []
+    for doc in DOCS:
+        inside = False
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip().startswith("```"):
+                inside = not inside
+                continue
+            if not inside:
+                found += [(f"{doc.relative_to(ROOT)}:{n}", command) for command in INLINE.findall(line)]
+    return found
+
+
+@pytest.mark.parametrize("where,command", named_in_prose())
+def test_every_command_named_in_a_sentence_has_the_subcommands_and_options_it_shows(where, command):
+    """`deploy/stack up --replicas 4` or `python -m core scenarios history` in a sentence: the
+    program answers --help and lists each subcommand and option the sentence gives it."""
+    words = shlex.split(command)
+    if words[0] == "python":
+        program = [sys.executable, *words[1:3]] if words[1] == "-m" else [sys.executable, words[1]]
+    else:
+        program = [str(ROOT / words[0])]
+    rest = words[len(program):]
+    subcommands = []
+    if words[:3] == ["python", "-m", "core"]:
+        while rest and re.fullmatch(r"[a-z]+", rest[0]):   # each level of core's commands has its own help
+            subcommands.append(rest.pop(0))
+    text = help_text(*program, *subcommands)
+    for word in rest if words[0].startswith("deploy/") else ():
+        if re.fullmatch(r"[a-z]+", word):
+            assert re.search(rf"\b{word}\b", text), f"{where}: {word} is not a command of {words[0]}"
+    assert_listed(where, rest, text)
+
+
+def test_commands_in_sentences_are_found():
+    """The finder above finds them (a typo in its pattern would pass every case by finding none)."""
+    found = dict((c, w) for w, c in named_in_prose())
+    assert {"deploy/run-team --proxy-only", "python -m core scenarios history", "deploy/stack up --replicas 4",
+            "python tools/mutation.py --law"} <= set(found)

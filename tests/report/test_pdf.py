@@ -232,7 +232,7 @@ def test_a_process_tree_is_found_and_ended_whole():
     rep._kill_tree(root.pid)                                   # gone already: nothing to end, no error
 
 
-# Issue 28: the packet a board can read. The scenarios are bench/pdf_fill.py's (a $1,450,000
+# Issue 28: the packet a board can read. The scenarios are harness/pdf_fill.py's (a $1,450,000
 # renovation as submitted, with the federal grant, with the Board exception, reduced in scope);
 # `measure` reads each page with pypdf's visitor_text: its characters, those no chart draws, how
 # far down its lowest text reaches, and its smallest type (font size x the text matrix's and the
@@ -247,14 +247,14 @@ SMALLEST_PT = 9
 
 
 def _static(report) -> str:
-    from bench.pdf_fill import static_html
+    from harness.pdf_fill import static_html
     return static_html(report)
 
 
 def _check_packet(data: bytes, document: str, what: str):
     import re
 
-    from bench.pdf_fill import describe, drawn, measure
+    from harness.pdf_fill import describe, drawn, measure
     pages = measure(data, drawn(document))
     seen = f"{what}: {describe(pages)}"
     for n, page in enumerate(pages[:-1], start=1):
@@ -270,7 +270,7 @@ def _check_packet(data: bytes, document: str, what: str):
 def test_two_scenarios_flow_on_fewer_pages_every_one_half_full_in_type_a_board_reads():
     """Before: 7 pages of 5.5 pt type, the second of each scenario 75% blank, page 6 a chart alone."""
     require_chromium()
-    from bench.pdf_fill import items
+    from harness.pdf_fill import items
     from core.report.pdf import pdf
     made = Report(items(2), prepared_by="Grants office")
     data = pdf(made)
@@ -281,7 +281,7 @@ def test_two_scenarios_flow_on_fewer_pages_every_one_half_full_in_type_a_board_r
 def test_four_scenarios_through_the_command_line_every_page_full(tmp_path):
     """`python -m core report FILE -o ... --pdf ...`: before, 11 pages, three of them under half full."""
     require_chromium()
-    from bench.pdf_fill import RENOVATION, VARIANTS, items
+    from harness.pdf_fill import RENOVATION, VARIANTS, items
     src = tmp_path / "four.json"
     names = [i.name for i in items(4)]
     src.write_text(json.dumps([{"name": name, "notes": "Illustrative, fictional numbers.", **RENOVATION, **change}
