@@ -35,6 +35,7 @@ from __future__ import annotations
 import html
 import re
 
+from core.law.explain import STATUS_WORDS
 from core.law.names import visible
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|$<>~&=])")
@@ -137,11 +138,12 @@ def error_text(err: Exception) -> Markdown:
     return literal(str(err), 400)
 
 
-# A check's status: colour, Material icon and word. Material icons ship with Streamlit's own
-# font, so they render without an emoji font; the word says it, the colour and icon only repeat it.
-STATUS = {"pass": ("green", "check_circle", "Pass"), "fail": ("red", "cancel", "Fail"),
-          "waived": ("gray", "remove_circle", "Would be waived"), "warning": ("orange", "warning", "Warning"),
-          "not_applicable": ("gray", "remove_circle", "Not applicable")}
+# A check's status: colour, Material icon and word (core.law.explain.STATUS_WORDS, as the report
+# says it). Material icons ship with Streamlit's own font, so they render without an emoji font;
+# the word says it, the colour and icon only repeat it.
+_LOOK = {"pass": ("green", "check_circle"), "fail": ("red", "cancel"), "waived": ("gray", "remove_circle"),
+         "warning": ("orange", "warning"), "not_applicable": ("gray", "remove_circle")}
+STATUS = {s: (*look, STATUS_WORDS[s]) for s, look in _LOOK.items()}
 STATUS_BADGE = {s: Markdown(f":{colour}[:material/{icon}: {word}]") for s, (colour, icon, word) in STATUS.items()}
 
 _PLAIN_CELL = re.compile(r"[\w $,.%()/+\-–—’'\"]*")

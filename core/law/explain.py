@@ -53,11 +53,16 @@ def reading_words(readings: Readings, reading_id: str) -> str:
     return f"the reading “{READING[reading_id].alternative(getattr(readings, reading_id)).title}”"
 
 
+# A check's status in words, the same on every surface (the calculator, Compare, the report).
+STATUS_WORDS = {"pass": "Pass", "fail": "Fail", "waived": "Would be waived", "warning": "Warning",
+                "not_applicable": "Does not apply"}
+
+
 @dataclass(frozen=True)
 class Check:
     id: str
     label: str
-    status: str            # "pass", "fail", "waived", "warning", "not_applicable"
+    status: str            # a key of STATUS_WORDS
     amount: int | None     # cents: the shortfall, the gap, the room...
     message: str
     provision: str
@@ -180,7 +185,7 @@ def _exception(f: Facts, conditions: list[Check]) -> list[Step]:
 def shortfall_words(award) -> str:
     """The local match shortfall as an amount, or "Would be waived" on the Board exception's
     route (its conditions replace the match)."""
-    return fmt(award.local_shortfall) if award.route == "standard" else "Would be waived"
+    return fmt(award.local_shortfall) if award.route == "standard" else STATUS_WORDS["waived"]
 
 
 def exception_line(award) -> str:

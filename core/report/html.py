@@ -19,13 +19,11 @@ from core.law.fields import FIELDS, PROJECT_TYPES
 from core.law.provisions import CAP, ROUTES
 from core.law.money import fmt
 from core.law.analysis import caps_words
-from core.law.explain import exception_line, other_readings_words
+from core.law.explain import STATUS_WORDS, exception_line, other_readings_words
 from core.law.provisions import LETTERING, LETTERS_INFERRED, PROVISION, citation, citations, source_words
 from core.law.rulesets import edition_words
 from core.law.names import visible
 
-STATUS = {"pass": "Pass", "fail": "Fail", "waived": "Would be waived", "warning": "Warning",
-          "not_applicable": "Does not apply"}
 
 
 class ReportError(RuntimeError):
@@ -188,7 +186,7 @@ def _scenario(item: Item, chart, first: bool) -> str:
     # no longer one block moved whole to the next page, which left most of a page blank.
     parts.append('<div class="checks keep"><h3>Checks</h3><table><thead><tr><th>Check</th><th>Result</th><th>Detail</th>'
                  '</tr></thead>' + "".join(
-        f"<tr><td>{esc(c.label)}</td><td class='{c.status}'>{STATUS[c.status]}</td><td>{esc(c.message)}</td></tr>"
+        f"<tr><td>{esc(c.label)}</td><td class='{c.status}'>{STATUS_WORDS[c.status]}</td><td>{esc(c.message)}</td></tr>"
         for c in a.checks) + "</table></div><div class='explained'>")
     # The caps that bind close the explanation as its last line, not as a paragraph of their own
     # that a page break could leave alone on a page.
