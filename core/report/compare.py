@@ -69,7 +69,10 @@ def inputs_in_order(df: pd.DataFrame, baseline: str, blank: bool = True) -> list
     """The inputs (columns of `table`) that differ from the baseline in any scenario first, then the
     rest, each in the field table's order: what sets a scenario apart is read first. blank=False
     leaves out an input no scenario has (the exception's details when none asks for it)."""
-    differ = differs(df, baseline)
+    return _in_order(df, differs(df, baseline), blank)
+
+
+def _in_order(df: pd.DataFrame, differ: pd.DataFrame, blank: bool) -> list[str]:
     first = [c for c in INPUTS if differ[c].any()]
     rest = [c for c in INPUTS if c not in first and (blank or (df[c] != "").any())]
     return first + rest
@@ -83,9 +86,9 @@ def inputs_rows(df: pd.DataFrame, baseline: str, names: list[str] | None = None,
     frame of the same shape, True where a cell differs from the baseline's. `blank` as for
     inputs_in_order (over every scenario of `df`, so that tables of some of them have the same rows)."""
     names = list(df["Scenario"]) if names is None else list(names)
-    rows = inputs_in_order(df, baseline, blank)
-    by_name = df.set_index("Scenario")
-    differ = differs(df, baseline).set_index(df["Scenario"])
+    differ = differs(df, baseline)
+    rows = _in_order(df, differ, blank)
+    by_name, differ = df.set_index("Scenario"), differ.set_index(df["Scenario"])
     index = pd.Index(rows, name="Input")
     cells = pd.DataFrame({n: [by_name.at[n, r] for r in rows] for n in names}, index=index, columns=names)
     mask = pd.DataFrame({n: [bool(differ.at[n, r]) for r in rows] for n in names}, index=index, columns=names)
