@@ -30,6 +30,7 @@ class Keeper:
     def __init__(self):
         self._seen: dict[int, tuple[dict, str]] = {}   # id(data) -> (data, key); data held so the id stays its own
         self.texts: dict[str, str] = {}                # key -> text
+        self._kept: set[str] = set()                   # keys known to be in the table (this transaction's)
 
     def key(self, data: dict | None) -> str | None:
         """The key of `data` (None when the scenario names a shipped ruleset by id alone)."""
@@ -44,7 +45,7 @@ class Keeper:
 
     def keep(self, conn) -> None:
         """Write the rulesets the table does not hold yet, in the caller's transaction."""
-        keys = list(self.texts)
+        keys = [k for k in self.texts if k not in self._kept]   # a second call looks only at what is new
         held = set()
         for start in range(0, len(keys), CHUNK):
             held.update(conn.execute(select(rulesets.c.key).where(rulesets.c.key.in_(keys[start:start + CHUNK])))
@@ -52,6 +53,7 @@ class Keeper:
         missing = [{"key": k, "data": self.texts[k]} for k in keys if k not in held]
         if missing:
             conn.execute(_insert_new(conn.dialect.name), missing)
+        self._kept.update(keys)
 
 
 def _insert_new(dialect: str):
