@@ -32,5 +32,8 @@ def make_csv(path: Path, rows: int, seed: int = 7) -> None:
         if field.group in ("application", "exception") and field.name not in df:
             if field.kind not in ("money", "bool"):
                 raise ValueError(f"{field.name}: say here how to draw a field of kind {field.kind!r}")
-            df[field.name] = money(1_000_000) if field.kind == "money" else np.where(rng.random(rows) < 0.2, "yes", "no")
+            yes_no = np.where(rng.random(rows) < 0.2, "yes", "no")
+            if field.kind == "bool" and field.default is None:   # may be left unsaid
+                yes_no = np.where(rng.random(rows) < 0.5, "", yes_no)
+            df[field.name] = money(1_000_000) if field.kind == "money" else yes_no
     df.to_csv(path, index=False, float_format="%.2f")

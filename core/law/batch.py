@@ -15,7 +15,7 @@ from core.law.application import Application, parse_field
 from core.law.fields import FIELD, FIELDS
 from core.law.provisions import CAP_IDS
 from core.law.money import MAX_CENTS, ValidationError, not_a_number
-from core.law.caps import ARRAYS, COMPUTED, OPTIONAL, TYPE_CODES, Inputs, caps
+from core.law.caps import ARRAYS, COMPUTED, OPTIONAL, TYPE_CODES, Inputs, caps, given_or_presumed
 from core.law.readings import DEFAULT, Readings
 from core.law.rulesets import Ruleset, load
 
@@ -117,7 +117,11 @@ def inputs_of_frame(v: pd.DataFrame) -> Inputs:
     def column(f):
         if f.kind == "money":
             return v[f.name].to_numpy(np.int64)
-        return v["type_code"].to_numpy() if f.kind == "choice" else v[f.name].to_numpy(bool)
+        if f.kind == "choice":
+            return v["type_code"].to_numpy()
+        if f.presumed is not None:   # not given: what the field table presumes (core.law.caps.given_or_presumed)
+            return v[f.name].map(lambda value: given_or_presumed(f, value)).to_numpy(bool)
+        return v[f.name].to_numpy(bool)
     return Inputs(**{f.name: column(f) for f in COMPUTED},
                   **{f"{n}_given": v[f"{n}_given"].to_numpy(bool) for n in OPTIONAL})
 

@@ -221,22 +221,25 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # property or improvements made available by the applicant, or for the building to be
     # converted or renovated; and The State is not responsible for any bonded indebtedness in
     # connection with [them]." Program funds this grantee already received for the project are
-    # State funds used for its building, so prior funds above $0 fail the third condition. The
-    # route opens only when it is requested and those conditions hold.
-    no_state_funds = ops.negate(ops.either(x.state_funds_in_property, ops.positive(x.prior_program_funds)))
+    # State funds; they fail the third condition when they went into the property or building
+    # (prior_funds_for_property: presumed so unless the applicant says not, as for an earlier
+    # planning grant for a new building). The route opens only when it is requested and those
+    # conditions hold.
+    prior_in_property = ops.both(ops.positive(x.prior_program_funds), x.prior_funds_for_property)
+    no_state_funds = ops.negate(ops.either(x.state_funds_in_property, prior_in_property))
     exception_open = ops.both(ops.both(x.bpw_exception_requested, ops.is_type(x.project_type, rs.bpw_eligible_types)),
                               ops.both(no_state_funds, ops.negate(x.state_bonded_debt)))
     # "The value of property and improvements made available by the local government ...
     # equals or exceeds the amount of the State grant;" On the exception route the 50% limit
-    # and the local match yield; that value caps the grant, and so does the cost the 50% was
-    # measured on: a grant may exceed 50 percent of the cost of eligible work, never the cost.
+    # and the local match yield; that value caps the grant.
     property_value = x.local_property_value
-    full_cost = remaining
     # Reading f_reference=prior_grant: the exception lifts only §C's limit; §E's 50% of the
-    # remainder yields to §G alone, so it holds on this route whenever a federal grant is applied.
+    # remainder yields to §G alone, so it holds on this route whenever a federal grant is applied
+    # and the grantee has no prior program funds (with them, §G lifts it here as on the standard route).
     exception_share = A
     if readings.f_reference == "prior_grant":
-        exception_share = ops.where(federal_applied, ops.floor_share(remaining, rs.state_share), A)
+        remainder_holds = ops.both(federal_applied, ops.negate(ops.positive(x.prior_program_funds)))
+        exception_share = ops.where(remainder_holds, ops.floor_share(remaining, rs.state_share), A)
 
     # §G prior_grant_room. "A grantee that has in the past received funds in a total amount
     # of less than $300,000 ... may receive a grant for additional eligible work in an amount
@@ -253,20 +256,38 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     if readings.funding_need_cap == "applies":
         funding_need = ops.pos(remaining - x.local_contribution)
 
+    # full_cost (§D): "the federal grant shall be applied to the costs of the project before a
+    # grant under this program is applied", so the State grant never exceeds the cost left after
+    # it, on any route (a grant may exceed 50 percent of the cost of eligible work, never the
+    # cost). On the exception route it is always named. On the standard route what the project
+    # still lacks is never above it, nor is the State's share of that cost; it can bind there
+    # only with no funding-need limit and the share taken of the whole cost (f_reference=
+    # prior_grant, additional eligible work), and is a cap of its own only then.
+    full_cost = remaining
+    standard_full_cost = A
+    if readings.funding_need_cap == "none" and readings.f_reference == "prior_grant":
+        standard_full_cost = ops.where(ops.positive(x.prior_program_funds), full_cost, A)
+
     # requested_amount (no sentence): the award never exceeds what was asked for.
     requested_amount = ops.where(x.requested_amount_given, x.requested_amount, A)
 
     common = {"funding_need": funding_need, "prior_grant_room": prior_grant_room,
               "requested_amount": requested_amount}
-    standard = {"program_max": program_max, "cost_share": cost_share, "local_match": local_match} | common
+    standard = {"program_max": program_max, "cost_share": cost_share, "local_match": local_match,
+                "full_cost": standard_full_cost} | common
     exception = {"program_max": program_max, "cost_share": exception_share, "property_value": property_value,
                  "full_cost": full_cost} | common
     return Caps(remaining, base, match_required, standard, exception, exception_open)
 
 
+def given_or_presumed(f, value):
+    """A yes/no fact as the law reads it: as given, or (not given) what the field table presumes."""
+    return f.presumed if value is None and f.kind == "bool" else value
+
+
 def inputs_of(app, money=int) -> Inputs:
     """The inputs of one validated application (core.law.application.Application); `money`
     converts each amount (Fraction for the breakpoint engine)."""
-    values = {f.name: money(getattr(app, f.name) or 0) if f.kind == "money" else getattr(app, f.name)
+    values = {f.name: money(getattr(app, f.name) or 0) if f.kind == "money" else given_or_presumed(f, getattr(app, f.name))
               for f in COMPUTED}
     return Inputs(**values, **{f"{n}_given": getattr(app, n) is not None for n in OPTIONAL})

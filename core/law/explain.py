@@ -13,7 +13,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from core.law.application import Application
-from core.law.fields import PROJECT_TYPES
+from core.law.fields import FIELD, PROJECT_TYPES
 from core.law.provisions import CAP, CHECKS, STEPS
 from core.law.money import fmt, plain
 from core.law.readings import READING, Readings
@@ -156,6 +156,8 @@ def _share_of(f: Facts) -> str:
 def _standard(f: Facts) -> list[Step]:
     std, rs = f.routes["standard"].caps, f.rs
     out = [_step("cost_share", share=pct(rs.state_share), of=_share_of(f), amount=fmt(std["cost_share"]))]
+    if "full_cost" in std:
+        out.append(_step("federal_first", "limit", remaining=fmt(std["full_cost"])))
     if "local_match" in std:
         out.append(_step("local_match", "condition", local=fmt(f.app.local_contribution), share=pct(rs.local_share),
                          required=fmt(f.law.match_required), reading=reading_words(f.readings, "local_match_effect")))
@@ -218,12 +220,26 @@ def steps(f: Facts, conditions: list[Check]) -> tuple[Step, ...]:
 
 # --- the checks beside the award ----------------------------------------------------------
 
+def _state_funds(app: Application) -> tuple[str, str]:
+    """The third condition (no State funds in the property or building): its status and which
+    words say why. Prior program funds count as State funds in the building when they went
+    into it, as stated or, not stated, as presumed (core.law.caps reads the same facts)."""
+    if app.state_funds_in_property:
+        return "fail", "fail"
+    if not app.prior_program_funds:
+        return "pass", "pass"
+    stated = app.prior_funds_for_property
+    if stated is None:
+        return "fail", "prior_presumed"
+    return ("fail", "prior_stated") if stated else ("pass", "prior_not_in_property")
+
+
 def exception_conditions(app: Application, rs, grant: int | None) -> list[Check]:
     """The four conditions of the Board exception, each pass or fail with its reason.
     `grant` is the exception route's award, which the value-of-property condition is
     measured against (None when that route is not open: the condition does not apply)."""
     eligible = "pass" if app.project_type in rs.bpw_eligible_types else "fail"
-    state_funds = ("fail" if app.state_funds_in_property or app.prior_program_funds else "pass")
+    funds, outcome = _state_funds(app)
     debt = "fail" if app.state_bonded_debt else "pass"
     value = app.local_property_value
     property_outcome = ("closed" if grant is None else "no_grant" if grant == 0 else
@@ -233,9 +249,8 @@ def exception_conditions(app: Application, rs, grant: int | None) -> list[Check]
                types=types_words(rs.bpw_eligible_types)),
         _check("bpw_property_value", "not_applicable" if property_outcome in ("closed", "no_grant") else property_outcome,
                value, property_outcome, value=fmt(value), grant=fmt(grant or 0)),
-        _check("bpw_no_state_funds", state_funds, None,
-               "prior_funds" if not app.state_funds_in_property and app.prior_program_funds else None,
-               prior=fmt(app.prior_program_funds)),
+        _check("bpw_no_state_funds", funds, None, outcome, prior=fmt(app.prior_program_funds),
+               question=FIELD["prior_funds_for_property"].label),
         _check("bpw_no_state_debt", debt, None),
     ]
 

@@ -21,6 +21,7 @@ class Field:
     column: str = ""    # a shorter title for tables, where the label is long ("" = the label)
     slider: tuple = ()  # money: the calculator slider's top in dollars, (capital project, master plan)
     ask: str = ""       # an optional amount: the switch that asks for it ("The applicant requests ...")
+    presumed: object = None   # a yes/no the law must decide when it is not given: what it is taken to be
 
     @property
     def title(self) -> str:
@@ -55,6 +56,13 @@ FIELDS: tuple[Field, ...] = (
           group="exception"),
     Field("state_bonded_debt", "The State carries bonded debt on it", "bool", False,
           group="exception"),
+    # Asked only where there are prior program funds. Not given, they are presumed to have gone into the
+    # property (the safe answer: it closes the Board's route); "no" for, say, a planning grant for a new building.
+    Field("prior_funds_for_property", "Prior program funds went into this property or building", "bool", None,
+          group="exception", presumed=True,
+          help="Whether the earlier program funds paid for acquiring, building or keeping up this property or "
+               "building. Not given, they are presumed to have (State funds in the building); answer no if they "
+               "did not, for example an earlier planning grant for a new building."),
     Field("senior_density", "Senior population density", "number", None, group="considerations",
           help="Seniors per square mile in the area served (for ranking only)."),
     Field("distance_to_center_miles", "Miles to the nearest senior center", "number", None,

@@ -162,6 +162,8 @@ def _case(name: str, award) -> str:
         return "master_plan" if award.application.project_type == "master_plan" else "capital"
     if name == "cost_share":
         return "remainder" if _remainder_governs(award) or award.route == "bpw_exception" else "whole"
+    if name == "full_cost" and award.route == "bpw_exception":
+        return "exception"
     if name == "federal_first" and _remainder_governs(award):
         return "applied"
     return "default"

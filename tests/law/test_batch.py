@@ -266,8 +266,8 @@ MIXED = pd.DataFrame({
 
 def test_parsed_values_keep_each_row_label_and_a_fixed_type_per_column():
     """Whatever a file holds, the parsed table has the same columns and types (cents int64, the
-    applicant's facts bool, project types as int64 codes, a consideration's yes/no as objects
-    that may hold None), and rows keep their labels through parse and evaluation."""
+    applicant's facts bool, project types as int64 codes, a yes/no that may be left unsaid as
+    objects that may hold None), and rows keep their labels through parse and evaluation."""
     values, errors = parse_frame(MIXED)
     assert list(values.index) == [10, 20, 30, 40]
     assert {c: str(t) for c, t in values.dtypes.items()} == {
@@ -275,6 +275,7 @@ def test_parsed_values_keep_each_row_label_and_a_fixed_type_per_column():
         "local_contribution": "int64", "prior_program_funds": "int64", "requested_amount": "int64",
         "requested_amount_given": "bool", "federal_law_contrary": "bool", "bpw_exception_requested": "bool",
         "local_property_value": "int64", "state_funds_in_property": "bool", "state_bonded_debt": "bool",
+        "prior_funds_for_property": "object",   # yes, no or not stated (then presumed yes)
         "senior_density": "float64", "distance_to_center_miles": "float64", "previously_funded": "object"}
     assert errors.dtype == object
     # The same types when every consideration's yes/no is given (pandas alone would make it bool).

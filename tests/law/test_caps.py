@@ -42,16 +42,19 @@ def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
     if app.requested_amount is not None:
         limits.append(app.requested_amount)
     standard_limits = limits + [half(base)]
+    if rd.funding_need_cap == "none" and base == cost:   # federal money applied first: never more than what remains
+        standard_limits.append(remaining)
     match_of = cost if rd.local_match_base == "total_cost" else remaining
     ls = rs.local_share
     required = -(-match_of * ls.numerator // ls.denominator)
     if rd.local_match_effect == "condition" and local < required:
         standard_limits.append(0)
     standard = max(0, min(standard_limits))
-    if (app.bpw_exception_requested and app.project_type in rs.bpw_eligible_types and prior == 0
+    prior_in_property = prior > 0 and app.prior_funds_for_property is not False   # presumed, unless stated not
+    if (app.bpw_exception_requested and app.project_type in rs.bpw_eligible_types and not prior_in_property
             and not app.state_funds_in_property and not app.state_bonded_debt):
         exception_limits = limits + [app.local_property_value, remaining]
-        if rd.f_reference == "prior_grant" and fed > 0 and not app.federal_law_contrary:
+        if rd.f_reference == "prior_grant" and fed > 0 and not app.federal_law_contrary and prior == 0:
             exception_limits.append(half(remaining))
         exception = max(0, min(exception_limits))
         if exception > standard:
@@ -100,6 +103,38 @@ def test_three_engines_and_an_independent_computation_agree(apps, rd, rs):
         state, award = _regime(flat, Fraction(app.eligible_cost))
         assert math.floor(award) == a.amount
         assert state.route == a.route
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(applications(), min_size=1, max_size=8), st.sampled_from(RULESETS))
+def test_no_award_exceeds_the_cost_left_after_the_federal_grant_under_any_reading(apps, rs):
+    """The federal grant is applied to the costs first (§D), so under all 32 combinations of the
+    readings, on either route, by either engine, the award is at most the cost it leaves."""
+    for rd in EVERY:
+        batch = evaluate_parsed(frame_of(apps), rs, rd)
+        for i, app in enumerate(apps):
+            left = app.eligible_cost if app.federal_law_contrary else max(0, app.eligible_cost - app.federal_grant)
+            a = evaluate(app, rs, rd)
+            assert a.amount <= left and int(batch.iloc[i].award) <= left
+            assert all(r.award <= left for r in a.routes.values())
+            if a.amount == left and left < min(v for c, v in a.caps.items() if c != "full_cost"):
+                assert "full_cost" in a.binding   # the cost it leaves is what holds it, and is named
+
+
+@pytest.mark.parametrize("federal, award", [(40_000_000, 0), (30_000_000, 10_000_000)])
+def test_a_share_of_the_whole_cost_is_held_to_the_cost_the_federal_grant_leaves(federal, award):
+    """Issue 35: under f_reference=prior_grant with no funding-need limit, 50% of the whole $400,000
+    cost was granted where the federal grant left $0 (or $100,000); on evaluate, batch and sweep."""
+    rd = R.parse(["f_reference=prior_grant", "funding_need_cap=none"])
+    app = Application.from_dict({"project_type": "renovation", "eligible_cost": 400_000, "federal_grant": federal // 100,
+                                 "prior_program_funds": 100_000})
+    rs = load()
+    a = evaluate(app, rs, rd)
+    assert (a.amount, a.binding, a.route) == (award, ("full_cost",), "standard")
+    row = evaluate_parsed(frame_of([app]), rs, rd).iloc[0]
+    assert (int(row.award), row.binding) == (award, "full_cost")
+    s = sweep(app, "federal_grant", 0, 50_000_000, rs, readings=rd)
+    assert s.points and all(amount <= max(0, 40_000_000 - x) for x, amount, _ in s.points)
 
 
 @pytest.mark.parametrize("rd", EVERY, ids=lambda r: r.describe())
@@ -248,11 +283,42 @@ def test_defect_3_prior_program_funds_close_the_exception_in_words_that_say_why(
     assert (a.amount, a.binding, a.route) == (15_000_000, ("cost_share",), "standard")
     assert "bpw_exception" not in a.routes
     check = a.check("bpw_no_state_funds")
-    assert (check.status, check.message) == ("fail", "This grantee already received $100,000 under this program for "
-                                                     "this project: State funds were used for the building, so the "
-                                                     "exception is not available.")
+    assert (check.status, check.message) == (
+        "fail", "This grantee already received $100,000 under this program for this project. Not told otherwise, we "
+                "presume those State funds went into the property or building, so the exception is not available; if "
+                "they did not (an earlier planning grant for a new building, say), answer no to “Prior program funds "
+                "went into this property or building”.")
     assert a.check("bpw_property_value").status == "not_applicable"
     assert "No State funds were used" not in " ".join(c.message for c in a.checks)
+
+
+# Issue 35: prior program funds are evidence, not proof; the applicant may say where they went.
+PLANNING_GRANT = {"project_type": "construction", "eligible_cost": "500000", "prior_program_funds": "15000",
+                  "bpw_exception": {"local_property_value": "2000000"}}
+
+
+@pytest.mark.parametrize("stated, amount, route, status, words", [
+    (None, 25_000_000, "standard", "fail", "Not told otherwise, we presume those State funds went into the property"),
+    (True, 25_000_000, "standard", "fail", "as stated, those State funds went into the property or building"),
+    (False, 28_500_000, "bpw_exception", "pass", "As stated, the $15,000 this grantee already received under this "
+                                                 "program did not go into the property or building"),
+])
+def test_prior_funds_close_the_board_route_only_where_they_went_into_the_property(stated, amount, route, status, words):
+    data = {**PLANNING_GRANT, "bpw_exception": {**PLANNING_GRANT["bpw_exception"], "prior_funds_for_property": stated}}
+    a = _award(data)
+    assert (a.amount, a.route) == (amount, route)
+    if route == "bpw_exception":
+        assert a.binding == ("prior_grant_room",)   # $300,000 less the $15,000 already received
+    check = a.check("bpw_no_state_funds")
+    assert check.status == status and words in check.message
+    assert a.application.to_dict()["bpw_exception"]["prior_funds_for_property"] is stated
+
+
+def test_state_funds_in_the_property_close_the_route_whatever_is_said_of_the_prior_funds():
+    data = {**PLANNING_GRANT, "bpw_exception": {**PLANNING_GRANT["bpw_exception"], "prior_funds_for_property": False,
+                                                "state_funds_in_property": True}}
+    a = _award(data)
+    assert (a.amount, a.route, a.check("bpw_no_state_funds").status) == (25_000_000, "standard", "fail")
 
 
 def test_defect_4_f_reference_prior_grant_keeps_the_remainder_limit_on_the_exception_route():

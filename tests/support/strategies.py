@@ -25,8 +25,8 @@ def _by_kind(field):
         return USUAL[field.name]
     if field.kind == "money":
         return cents
-    if field.kind == "bool":
-        return st.booleans()
+    if field.kind == "bool":   # a yes/no that may be left unsaid is drawn unsaid too
+        return st.booleans() if field.default is not None else st.one_of(st.none(), st.booleans())
     if field.kind == "choice":
         return st.sampled_from(list(PROJECT_TYPES))
     raise ValueError(f"{field.name}: no strategy for a field of kind {field.kind!r}; add one here")
