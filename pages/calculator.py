@@ -4,7 +4,7 @@ import time
 
 import streamlit as st
 
-from core.law.analysis import changes
+from core.law.changes import changes
 from core.law.award import evaluate
 from core.report import chart_text
 from core.report.charts import headroom_figure, waterfall_figure

@@ -26,7 +26,7 @@ def add_evaluate(sub) -> None:
 
 
 def cmd_evaluate(args) -> int:
-    from core.law.analysis import changes
+    from core.law.changes import changes
     from core.law.application import Application
     from core.law.award import evaluate
 

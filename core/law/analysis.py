@@ -18,11 +18,10 @@ from functools import lru_cache
 from fractions import Fraction
 
 from core.law.application import Application
-from core.law.award import award_amount, evaluate, funding_gap
+from core.law.award import award_amount, evaluate
 from core.law.fields import FIELD
 from core.law.provisions import CAP, CAP_IDS
-from core.law.explain import EXCEPTION_ROUTE, EXCEPTION_ROUTE_CAP, reading_words
-from core.law.money import MAX_CENTS, fmt, plain
+from core.law.money import fmt, plain
 from core.law.caps import COMPUTED, EXACT, OPTIONAL, Step, caps, inputs_of
 from core.law.readings import DEFAULT, Readings
 from core.law.rulesets import Ruleset, load
@@ -209,7 +208,9 @@ def _breakpoints(app, rs, field, lo: int, start: int, hi: int, readings: Reading
     breakpoints = []
     if start != lo:  # a cap or route appears (or goes) at one cent
         before, after = _regime(_constant_lines(app, rs, field, 0, readings), Fraction(0))[0], regimes[0]
-        if (before.binding, before.route) != (after.binding, after.route):
+        jumps_at_first_cent = abs(award_amount(app.replace(**{field: 1}), rs, readings)
+                                  - award_amount(app.replace(**{field: 0}), rs, readings) - after.slope) >= 1
+        if (before.binding, before.route) != (after.binding, after.route) or jumps_at_first_cent:
             breakpoints.append(_breakpoint(app, rs, field, Fraction(1), before, after, readings))
 
     def steps_on(x: Fraction) -> tuple:
@@ -220,7 +221,16 @@ def _breakpoints(app, rs, field, lo: int, start: int, hi: int, readings: Reading
             first = cut
             if cut in jumps and cut.denominator == 1 and steps_on(cut) == steps_on((left + cut) / 2):
                 first = cut + 1  # the condition still holds (or still fails) at the cut itself
-            breakpoints.append(_breakpoint(app, rs, field, first, before, after, readings, exact=cut))
+            b = _breakpoint(app, rs, field, first, before, after, readings, exact=cut)
+            if breakpoints and breakpoints[-1].value == b.value:
+                # Two cuts within one cent (a stretch of less than a cent between them, which no
+                # amount of whole cents lands on): one breakpoint, from the first regime to the last.
+                b = replace(b, exact=breakpoints[-1].exact, binding_before=breakpoints[-1].binding_before,
+                            route_before=breakpoints[-1].route_before, slope_before=breakpoints[-1].slope_before)
+                breakpoints.pop()
+            if (b.binding_before, b.route_before, b.slope_before) == (b.binding_after, b.route_after, b.slope_after):
+                continue   # the two cuts undo each other
+            breakpoints.append(b)
             if stop is not None and stop(breakpoints[-1]):
                 break
     return tuple(breakpoints), jumps
@@ -298,171 +308,16 @@ def describe(bp: Breakpoint, field: str) -> str:
     words a board member can read aloud."""
     label = FIELD[field].label.lower()
     route = "" if bp.route_before == bp.route_after else (
-        " (the Board exception route takes over)" if bp.route_after == "bpw_exception" else " (back to the standard route)")
+        " (on the Board's exception route, if the Board approves)" if bp.route_after == "bpw_exception"
+        else " (back to the standard route)")
     if bp.binding_before == bp.binding_after and bp.route_before == bp.route_after:
-        trend = "starts to rise" if bp.slope_after > 0 else "stops falling" if bp.slope_after == 0 else "starts to fall"
+        trend = ("starts to rise" if bp.slope_after > 0 else "starts to fall" if bp.slope_after < 0
+                 else "stops rising" if bp.slope_before > 0 else "stops falling")
         return f"The award {trend} at {fmt(bp.value)} of {label} ({caps_words(bp.binding_after)})"
     return f"{first_up(caps_words(bp.binding_after))} {binds(bp.binding_after)} from {fmt(bp.value)} of {label}{route}"
 
 
 NEAR = 100   # cents: a change point less than $1 from the input is not worth a sentence
-
-
-def _jump(app: Application, rs: Ruleset, field: str, b: Breakpoint, readings: Readings) -> int:
-    """How far the award jumps at the breakpoint (cents; 0 where it only bends)."""
-    before = award_amount(app.replace(**{field: b.value - 1}), rs, readings)
-    return abs(b.award - before - int(b.slope_before))
-
-
-def _moves(app: Application, rs: Ruleset, field: str, b: Breakpoint, readings: Readings) -> bool:
-    """Whether the award's course changes at the breakpoint: its slope, or a jump."""
-    return b.slope_before != b.slope_after or _jump(app, rs, field, b, readings) > 1
-
-
-def _until(current: int, here: State, x: int, nxt: Breakpoint | None) -> str:
-    """The end of a change sentence: where the next change point is and what happens there."""
-    if nxt is None:
-        return "."
-    if current == 0 and here.slope == 0:
-        return (f" until {fmt(nxt.value)}, where the award starts to rise from $0." if nxt.award == 0 else
-                f" until {fmt(nxt.value)}, where it becomes {fmt(nxt.award)}.")
-    if nxt.award == 0:
-        return f" until {fmt(nxt.value)}, where the award reaches $0."
-    expected = current + here.slope * (nxt.value - x)
-    if nxt.award < expected - 100:
-        return f" until {fmt(nxt.value)}, where the award drops to {fmt(nxt.award)} ({caps_words(nxt.binding_after)})."
-    if nxt.award > expected + 100:
-        return f" until {fmt(nxt.value)}, where the award jumps to {fmt(nxt.award)} ({caps_words(nxt.binding_after)})."
-    new = [c for c in nxt.binding_after if c not in nxt.binding_before]
-    route = f" {EXCEPTION_ROUTE}" if nxt.route_after == "bpw_exception" != here.route else ""
-    if nxt.route_after != nxt.route_before:
-        route = f" ({'the Board' + chr(39) + 's exception route' if route else 'back to the standard route'})"
-    if not new:
-        trend = "starts to rise" if nxt.slope_after > 0 else "stops changing" if nxt.slope_after == 0 else "starts to fall"
-        return f" until {fmt(nxt.value)}, where the award {trend} ({caps_words(nxt.binding_after)}){route}."
-    return f" until {fmt(nxt.value)}, where {caps_words(new)} {'take' if len(new) > 1 else 'takes'} over{route}."
-
-
-def _along(app: Application, rs: Ruleset, readings: Readings, current: int, field: str) -> str:
-    """The sentence for one input: what an extra dollar of it does, up to the next change point
-    at least $1 away where the award's course changes (a change of binding caps alone, with the
-    award moving as before, is not one)."""
-    x = getattr(app, field)
-    label = FIELD[field].label.lower()
-    hi = min(MAX_CENTS, max(4 * x, x + 4 * rs.capital_cap, 100))
-
-    def named(b: Breakpoint) -> bool:
-        """A change worth a sentence: the award's course changes there (and from $0 it rises),
-        at least $1 away, or nearer but jumping by more than $1."""
-        if b.value <= x or not (current > 0 or b.award > 0 or b.slope_after > 0):
-            return False
-        if b.value < x + NEAR:
-            return _jump(app, rs, field, b, readings) > NEAR
-        return _moves(app, rs, field, b, readings)
-    # Sweeping from x - 1 finds the same breakpoints above x (the regime is the same anywhere
-    # between two adjacent candidates), and the sweep ends at the first one named.
-    s = sweep(app, field, max(0, x - 1), hi, rs, points=False, readings=readings, stop=named) if x < hi else None
-    here = _regime(_lines(app, rs, field, readings), Fraction(x) + Fraction(1, 2))[0]
-    nxt, award = None, current
-    for b in s.breakpoints if s else ():
-        if named(b):
-            nxt = b
-            break
-        if x < b.value < x + NEAR:   # a bend within a dollar: say what holds from there on
-            here, current = State(b.route_after, b.binding_after, b.slope_after), b.award
-    if current == 0 and here.slope < 0:   # nothing below $0 to take away
-        here = State(here.route, here.binding, Fraction(0))
-    until = _until(current, here, x, nxt)
-    if here.slope:
-        verb = "adds" if here.slope > 0 else "takes away"
-        each = "Each" if here.route == "standard" else f"{EXCEPTION_ROUTE_CAP}, if the Board approves, each"
-        return f"{each} extra $1 of {label} {verb} {fmt(int(abs(here.slope) * 100))} of award{until}"
-    if field == "eligible_cost" and s and current > 0 and not (nxt and nxt.value < x + NEAR):
-        full = sweep(app, field, 0, hi, rs, points=False, readings=readings)
-        prev = next((b for b in reversed(full.breakpoints) if b.value < x + NEAR and b.slope_before > 0), None)
-        if prev:
-            return f"Costs above {fmt(prev.value)} no longer raise the award ({caps_words(here.binding)} {binds(here.binding)})."
-    if current != award:   # it moves by cents within the first dollar, then holds: not "the $0 award"
-        return f"Raising the {label} from {fmt(x)} moves the award by less than $1{until}"
-    return f"Raising the {label} from {fmt(x)} does not change the {'$0 ' if current == 0 else ''}award{until}"
-
-
-def _first_prior(app: Application, rs: Ruleset, readings: Readings, current: int) -> str:
-    """Prior program funds where there are none: what the first cent of them would do, then
-    where the award would start to fall as they grow."""
-    first = award_amount(app.replace(prior_program_funds=1), rs, readings)
-    ceiling = fmt(rs.prior_grant_ceiling)
-    if first > current:
-        under = "" if readings.is_default else " (under " + " and ".join(
-            reading_words(readings, r) for r in readings.changed()) + ")"
-        return (f"Any prior program funds would raise the award to {fmt(first)} at one cent of them{under}, within "
-                f"the limit for earlier grantees of {ceiling} less those funds.")
-    if first < current and award_amount(app.replace(bpw_exception_requested=False), rs, readings) < current:
-        return (f"Any prior program funds would close the Board's exception (State funds would then have gone into "
-                f"the building) and cut the award to {fmt(first)}.")
-    if first < current:
-        return f"Any prior program funds would limit the award to {ceiling} less those funds (the limit for earlier grantees)."
-    if current == 0:
-        return "Prior program funds would not raise the $0 award."
-    at_once = _regime(_lines(app, rs, "prior_program_funds", readings), Fraction(3, 2))[0]
-    if at_once.slope < 0:   # falling from the first cent on
-        return f"Prior program funds above $0.01 would start to cut the award ({caps_words(at_once.binding)})."
-    s = sweep(app, "prior_program_funds", 1, max(2, 4 * rs.prior_grant_ceiling), rs, points=False,
-              readings=readings, stop=lambda b: b.slope_after < 0 or b.award < first)
-    fall = next((b for b in s.breakpoints if b.slope_after < 0 or b.award < first), None)
-    if fall is None:
-        return "Prior program funds would not change the award."
-    return f"Prior program funds above {fmt(fall.value)} would start to cut the award ({caps_words(fall.binding_after)})."
-
-
-def what_would_change(app: Application, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> list[str]:
-    """For each input, the nearest point where the award's course changes, in words.
-    Only points within the accepted inputs (up to $10^12) are named."""
-    rs = rs or load()
-    readings = readings or DEFAULT
-    current = award_amount(app, rs, readings)
-    # every amount given, the exception's only when it is asked for (the field table's order)
-    fields = [f for f in SWEEP_FIELDS if getattr(app, f) is not None
-              and (FIELD[f].group != "exception" or app.bpw_exception_requested)]
-    lines = [_first_prior(app, rs, readings, current) if f == "prior_program_funds" and app.prior_program_funds == 0
-             else _along(app, rs, readings, current, f) for f in fields]
-    gap = funding_gap(app, current)
-    if gap:
-        need = closing_local(app, rs, readings)
-        if need is not None:
-            lines.append(f"Another {fmt(need - app.local_contribution)} of local funds closes the "
-                         f"{fmt(gap)} funding gap.")
-    return lines
-
-
-@lru_cache(maxsize=1024)
-def changes(app: Application, rs: Ruleset, readings: Readings = DEFAULT) -> tuple[str, ...]:
-    """what_would_change, remembered for the process: the calculator redraws it on every
-    slider move of every session, and users revisit the same inputs."""
-    return tuple(what_would_change(app, rs, readings))
-
-
-def closing_local(app: Application, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> int | None:
-    """The least local contribution (cents) at which the funding gap is zero."""
-    rs = rs or load()
-
-    def gap(loc: int) -> int:   # Award.funding_gap at this local contribution, without the words
-        at = app.replace(local_contribution=loc)
-        return funding_gap(at, award_amount(at, rs, readings))
-
-    lo = app.local_contribution
-    hi = max(lo, app.eligible_cost)
-    if gap(hi):
-        return None
-    # The gap never grows as local funds rise, and is piecewise linear: walk its breakpoints.
-    # Along local funds every cap but the funding need is constant, so wherever the gap is
-    # above zero the award is flat and the gap falls one cent per cent of local funds; at a
-    # breakpoint it may also drop to zero at once (local_match_effect=condition: the match is
-    # met there and the standard route's award appears). So on the first stretch [a, b] whose
-    # end has no gap, the gap closes at a + gap(a), or at b where it drops.
-    s = sweep(app, "local_contribution", lo, hi + 1, rs, points=False, readings=readings)
-    xs = [lo] + [b.value for b in s.breakpoints] + [hi]
-    return next(min(b, a + gap(a)) for a, b in zip(xs, xs[1:]) if gap(b) == 0)   # gap(hi) is 0
 
 
 def grid(app: Application, fx: str, xs, fy: str, ys, rs: Ruleset | None = None, readings: Readings = DEFAULT):

@@ -147,6 +147,12 @@ def award_amount(app: Application, ruleset: Ruleset | None = None, readings: Rea
     return _routes(app, ruleset or load(), readings or DEFAULT)[2].award
 
 
+def award_and_route(app: Application, ruleset: Ruleset | None = None, readings: Readings = DEFAULT) -> tuple[int, str]:
+    """The award and the route it is on, without the words."""
+    chosen = _routes(app, ruleset or load(), readings or DEFAULT)[2]
+    return chosen.award, chosen.id
+
+
 def other_readings(app: Application, rs: Ruleset | None = None, readings: Readings = DEFAULT,
                    current: "Award | None" = None) -> list[dict]:
     """For each single switch of a reading that would change the award: the reading, the

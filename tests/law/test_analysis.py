@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from core.law.analysis import closing_local, describe, grid, sweep, what_would_change, Breakpoint
+from core.law.analysis import describe, grid, sweep, Breakpoint
+from core.law.changes import closing_local, what_would_change
 from core.law.application import Application
 from core.law.award import evaluate
 from core.law.money import MAX_CENTS
@@ -185,14 +186,19 @@ def test_a_change_point_within_a_dollar_is_described_from_where_it_holds():
 def test_the_board_route_is_named_in_what_would_change():
     lines = what_would_change(construction(eligible_cost=800_000, federal_grant=200_000,
                                   bpw_exception={"local_property_value": "1000000"}))
-    assert lines[1] == ("On the Board's exception route, if the Board approves, each extra $1 of federal grant takes "
-                        "away $1 of award until $800,000, where the award reaches $0.")
-    assert lines[3] == ("Any prior program funds would close the Board's exception (State funds would then have gone "
-                        "into the building) and cut the award to $299,999.99.")
+    assert lines[1] == ("If the Board approves, each extra $1 of federal grant takes away $1 of award until $800,000, "
+                        "where the award reaches $0. Without that approval the award would be $300,000 (the standard "
+                        "route), and each extra $1 of federal grant takes away $0.50 of it until $800,000, where the "
+                        "award reaches $0.")
+    assert lines[3] == ("Any prior program funds would close the Board's exception route (program funds already "
+                        "received are presumed to have gone into the building) and make the award $299,999.99 (the "
+                        "limit for earlier grantees); from there, each extra $1 of them takes away $1 of award until "
+                        "$300,000, where the award reaches $0.")
     lower = what_would_change(construction(project_type="renovation", eligible_cost=1_000_000, local_contribution=100_000,
                                   bpw_exception={"local_property_value": "450000"}))
     assert lower[-2] == ("Raising the value of property made available locally from $450,000 does not change the "
-                         "award until $500,000, where the value of the property made available locally takes over (the Board's exception route).")
+                         "award until $500,000, from where the Board's exception route, if the Board approves, gives "
+                         "more (the value of the property made available locally holds the award down).")
 
 
 def test_a_jump_up_is_said_as_a_jump():
@@ -227,68 +233,79 @@ SENTENCES = [
     # 1. A variant ruleset: the State share of $400,000 is $133,320, so the limit for earlier grantees of
     #    $300,000 starts to cut above $166,680, and $66,680 more local funds close the gap.
     ("third ruleset", app(eligible_cost=400_000, local_contribution=200_000), THIRD, None, [
-        "Each extra $1 of total cost of eligible work adds $0.33 of award until $1,800,180.02, where the program "
-        "maximum takes over.",
-        "Each extra $1 of federal grant takes away $0.33 of award until $100,015, where what the project still lacks takes over.",
-        "Raising the local contribution from $200,000 does not change the award until $266,680, where what the "
+        "Each extra $1 of total cost of eligible work adds $0.33 of award until $1,800,180.02, where "
+        "the program maximum takes over.",
+        "Each extra $1 of federal grant takes away $0.33 of award until $100,015, where what the "
         "project still lacks takes over.",
-        "Prior program funds above $166,680 would start to cut the award (the limit for earlier grantees).",
+        "Raising the local contribution from $200,000 does not change the award until $266,680, where"
+        " what the project still lacks takes over.",
+        "Raising the prior program funds from $0 does not change the award until $166,680, where the "
+        "limit for earlier grantees takes over.",
         "Another $66,680 of local funds closes the $66,680 funding gap."]),
     # 2. Reading f_reference=prior_grant: one cent of prior funds lifts the 50%-of-remainder limit
     #    ($200,000) to 50% of the whole cost; the room of $300,000 less one cent then holds the award down.
     ("one cent of prior funds", app(eligible_cost=1_000_000, federal_grant=600_000), None, PRIOR_GRANT, [
-        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,800,000, where the program "
-        "maximum takes over.",
-        "Each extra $1 of federal grant takes away $0.50 of award until $1,000,000, where the award reaches $0.",
-        "Raising the local contribution from $0 does not change the award until $200,000, where what the project still lacks "
-        "takes over.",
-        "Any prior program funds would raise the award to $299,999.99 at one cent of them (under the reading "
-        "“§F is the top-up for earlier grantees”), within the limit for earlier grantees of $300,000 less those funds.",
+        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,800,000, where the"
+        " program maximum takes over.",
+        "Each extra $1 of federal grant takes away $0.50 of award until $1,000,000, where the award "
+        "reaches $0.",
+        "Raising the local contribution from $0 does not change the award until $200,000, where what "
+        "the project still lacks takes over.",
+        "Any prior program funds would raise the award to $299,999.99 (the limit for earlier "
+        "grantees); from there, each extra $1 of them takes away $1 of award until $300,000, where "
+        "the award reaches $0.",
         "Another $200,000 of local funds closes the $200,000 funding gap."]),
     # 3. The local match of the whole cost ($500,000) as a condition: $0 until it is met, then
     #    the State share of the $600,000 remainder less... what the project still lacks of $100,000.
     ("match as a condition", app(eligible_cost=1_000_000, federal_grant=400_000), None, CONDITION, [
         "Raising the total cost of eligible work from $1,000,000 does not change the $0 award.",
         "Raising the federal grant from $400,000 does not change the $0 award.",
-        "Raising the local contribution from $0 does not change the $0 award until $500,000, where it "
-        "becomes $100,000.",
-        "Prior program funds would not raise the $0 award.",
+        "Raising the local contribution from $0 does not change the $0 award until $500,000, where it"
+        " becomes $100,000 (what the project still lacks).",
+        "Raising the prior program funds from $0 does not change the $0 award.",
         "Another $500,000 of local funds closes the $600,000 funding gap."]),
-    # 4. The sweep range: 4 x $4,000,000 = $16,000,000 reaches the federal grant of $8,000,000,
-    #    where the award starts to rise (cost + 4 x the program maximum, $6,400,000, would not).
+    # 4. Each input is followed over every accepted amount: the award starts to rise where the cost
+    #    passes the $8,000,000 federal grant.
     ("range four times the input", app(eligible_cost=4_000_000, federal_grant=8_000_000), None, None, [
         "Raising the total cost of eligible work from $4,000,000 does not change the $0 award until "
         "$8,000,000, where the award starts to rise from $0.",
         "Raising the federal grant from $8,000,000 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
-        "Prior program funds would not raise the $0 award."]),
-    # 5. ... and not beyond: $17,000,000 is over 4 x $4,000,000 (5 x would reach it).
+        "Raising the prior program funds from $0 does not change the $0 award."]),
+    # 5. ... however far above the cost the federal grant is (the range once ended at 4 x the input).
     ("range ends at four times", app(eligible_cost=4_000_000, federal_grant=17_000_000), None, None, [
-        "Raising the total cost of eligible work from $4,000,000 does not change the $0 award.",
+        "Raising the total cost of eligible work from $4,000,000 does not change the $0 award until "
+        "$17,000,000, where the award starts to rise from $0.",
         "Raising the federal grant from $17,000,000 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
-        "Prior program funds would not raise the $0 award."]),
-    # 6. $500,000 + 4 x $600,000 = $2,900,000 < $3,200,000 (5 x the program maximum would reach it).
+        "Raising the prior program funds from $0 does not change the $0 award."]),
+    # 6. ... and however far above 4 x the program maximum.
     ("range ends at four program maximums", app(eligible_cost=500_000, federal_grant=3_200_000), None, None, [
-        "Raising the total cost of eligible work from $500,000 does not change the $0 award.",
+        "Raising the total cost of eligible work from $500,000 does not change the $0 award until "
+        "$3,200,000, where the award starts to rise from $0.",
         "Raising the federal grant from $3,200,000 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
-        "Prior program funds would not raise the $0 award."]),
+        "Raising the prior program funds from $0 does not change the $0 award."]),
     # 7. The range starts at $0: the award starts to rise at the first cent of cost above the
     #    one-cent federal grant, less than $1 away: no change point of its own (issue 26), the
     #    sentence says what holds from there on.
     ("a change at one cent", app(eligible_cost=0, federal_grant="0.01"), None, None, [
-        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000.01, where the program "
-        "maximum takes over.",
+        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000.01, where "
+        "the program maximum takes over.",
         "Raising the federal grant from $0.01 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
-        "Prior program funds would not raise the $0 award."]),
-    # 8. The largest accepted cost: no range above it is swept, so no "Costs above" sentence.
+        "Raising the prior program funds from $0 does not change the $0 award."]),
+    # 8. The largest accepted cost: no range above it is swept; the federal grant and the local contribution
+    #    reach what the project still lacks far above the input.
     ("cost at the largest amount", app(eligible_cost=10**12, local_contribution=10**11), None, None, [
         "Raising the total cost of eligible work from $1,000,000,000,000 does not change the award.",
-        "Raising the federal grant from $0 does not change the award.",
-        "Raising the local contribution from $100,000,000,000 does not change the award.",
-        "Any prior program funds would limit the award to $300,000 less those funds (the limit for earlier grantees).",
+        "Raising the federal grant from $0 does not change the award until $899,999,400,000, where "
+        "what the project still lacks takes over.",
+        "Raising the local contribution from $100,000,000,000 does not change the award until "
+        "$999,999,400,000, where what the project still lacks takes over.",
+        "Any prior program funds would cut the award to $299,999.99 (the limit for earlier grantees);"
+        " from there, each extra $1 of them takes away $1 of award until $300,000, where the award "
+        "reaches $0.",
         "Another $899,999,400,000 of local funds closes the $899,999,400,000 funding gap."]),
     # 9. A program maximum of 10 cents: the range is at least $1 (100 cents), so the federal grant
     #    of 50 cents is in it...
@@ -298,13 +315,14 @@ SENTENCES = [
         "Costs above $0.70 no longer raise the award (the program maximum holds the award down).",
         "Raising the federal grant from $0.50 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
-        "Prior program funds would not raise the $0 award."]),
+        "Raising the prior program funds from $0 does not change the $0 award."]),
     # 10. ... and a change at exactly $1 is at the range's end, not in it.
     ("range of exactly $1", app(eligible_cost=0, federal_grant=1), TINY_CAP, None, [
-        "Raising the total cost of eligible work from $0 does not change the $0 award.",
+        "Raising the total cost of eligible work from $0 does not change the $0 award until $1, where"
+        " the award starts to rise from $0.",
         "Raising the federal grant from $1 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
-        "Prior program funds would not raise the $0 award."]),
+        "Raising the prior program funds from $0 does not change the $0 award."]),
     # 11. From a $0 award, a change worth naming lifts it: here to one cent (the amount requested),
     #     flat after.
     #     flat after, both within a dollar of the input.
@@ -312,54 +330,71 @@ SENTENCES = [
         "Costs above $0.02 no longer raise the award (the amount requested holds the award down).",
         "Raising the federal grant from $0 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
-        "Prior program funds would not raise the $0 award.",
+        "Raising the prior program funds from $0 does not change the $0 award.",
         "Raising the requested amount from $0.01 does not change the $0 award."]),
     # 12. An award of one cent is an award: costs above $0.02 no longer raise it.
     ("an award of one cent", app(eligible_cost=1_000_000, requested_amount="0.01"), None, None, [
         "Costs above $0.02 no longer raise the award (the amount requested holds the award down).",
-        "Raising the federal grant from $0 does not change the award until $999,999.98, where the State's "
-        "share of the cost takes over.",
-        "Raising the local contribution from $0 does not change the award until $999,999.99, where what the "
-        "project still lacks takes over.",
-        "Prior program funds above $299,999.99 would start to cut the award (the limit for earlier grantees).",
-        "Each extra $1 of requested amount adds $1 of award until $500,000, where the State's share of the cost takes over.",
+        "Raising the federal grant from $0 does not change the award until $999,999.98, where the "
+        "State's share of the cost takes over.",
+        "Raising the local contribution from $0 does not change the award until $1,000,000, where the"
+        " award reaches $0.",
+        "Raising the prior program funds from $0 does not change the award until $300,000, where the "
+        "award reaches $0.",
+        "Each extra $1 of requested amount adds $1 of award until $500,000, where the State's share "
+        "of the cost takes over.",
         "Another $999,999.99 of local funds closes the $999,999.99 funding gap."]),
     # 13. Two caps take over together: the program maximum and a request of the same $600,000.
     ("two caps take over", app(eligible_cost=1_000_000, requested_amount=600_000), None, None, [
-        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000, where the program "
-        "maximum and the amount requested take over.",
-        "Each extra $1 of federal grant takes away $0.50 of award until $1,000,000, where the award reaches $0.",
-        "Raising the local contribution from $0 does not change the award until $500,000, where what the project still lacks "
-        "takes over.",
-        "Any prior program funds would limit the award to $300,000 less those funds (the limit for earlier grantees).",
+        "Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000, where the"
+        " program maximum and the amount requested take over.",
+        "Each extra $1 of federal grant takes away $0.50 of award until $1,000,000, where the award "
+        "reaches $0.",
+        "Raising the local contribution from $0 does not change the award until $500,000, where what "
+        "the project still lacks takes over.",
+        "Any prior program funds would cut the award to $299,999.99 (the limit for earlier grantees);"
+        " from there, each extra $1 of them takes away $1 of award until $300,000, where the award "
+        "reaches $0.",
         "Raising the requested amount from $600,000 does not change the award.",
         "Another $500,000 of local funds closes the $500,000 funding gap."]),
     # 14. The cost is exactly where the program maximum takes over ($1,200,000): that is the
     #     point costs stop raising the award (not the $1,000,000 where the State share took over).
     ("cost at the kink", app(eligible_cost=1_200_000, local_contribution=500_000), None, None, [
         "Costs above $1,200,000 no longer raise the award (the program maximum holds the award down).",
-        "Each extra $1 of federal grant takes away $0.50 of award until $200,000, where what the project still lacks takes over.",
-        "Raising the local contribution from $500,000 does not change the award until $600,000, where what the "
+        "Each extra $1 of federal grant takes away $0.50 of award until $200,000, where what the "
         "project still lacks takes over.",
-        "Any prior program funds would limit the award to $300,000 less those funds (the limit for earlier grantees).",
+        "Raising the local contribution from $500,000 does not change the award until $600,000, where"
+        " what the project still lacks takes over.",
+        "Any prior program funds would cut the award to $299,999.99 (the limit for earlier grantees);"
+        " from there, each extra $1 of them takes away $1 of award until $300,000, where the award "
+        "reaches $0.",
         "Another $100,000 of local funds closes the $100,000 funding gap."]),
     # 15. Match as a condition with the Board exception: above $1,400,000 of cost the $700,000 of
-    #     local funds miss the match and the exception's $100,000 property value holds the award;
-    #     costs last raised it up to $1,300,000 (what the project still lacks met the program maximum there).
+    #     local funds miss the match and the exception's $100,000 property value holds the award (it
+    #     drops there from $600,000: "costs above $1,300,000 no longer raise the award" was said, and false,
+    #     issue 35); on the Board's route each sentence says so and what the standard route gives.
     ("costs stop raising at the last rise", app(eligible_cost=2_000_000, local_contribution=700_000,
                                                 bpw_exception={"local_property_value": 100_000}),
      None, Readings(local_match_effect="condition"), [
-        "Costs above $1,300,000 no longer raise the award (the value of the property made available locally holds the award down).",
-        # at $600,000 of federal grant the match is met and the standard route's award appears at once
-        "Raising the federal grant from $0 does not change the award until $600,000, where the award jumps to "
-        "$600,000 (the program maximum).",
-        "Raising the local contribution from $700,000 does not change the award until $1,000,000, where "
-        "the award jumps to $600,000 (the program maximum).",
-        # prior program funds are State funds used for the building: they close the exception (issue 26)
-        "Any prior program funds would close the Board's exception (State funds would then have gone into the "
-        "building) and cut the award to $0.",
-        "On the Board's exception route, if the Board approves, each extra $1 of value of property made "
-        "available locally adds $1 of award until $600,000, where the program maximum takes over.",
+        "If the Board approves, raising the total cost of eligible work from $2,000,000 does not "
+        "change the award. Without that approval the award would be $0 (the standard route), and "
+        "raising the total cost of eligible work from $2,000,000 does not change it.",
+        "If the Board approves, raising the federal grant from $0 does not change the award until "
+        "$600,000, where the award jumps to $600,000 (the program maximum), on the standard route. "
+        "Without that approval the award would be $0 (the standard route), and raising the federal "
+        "grant from $0 does not change it until $600,000, where it becomes $600,000 (the program "
+        "maximum).",
+        "If the Board approves, raising the local contribution from $700,000 does not change the "
+        "award until $1,000,000, where the award jumps to $600,000 (the program maximum), on the "
+        "standard route. Without that approval the award would be $0 (the standard route), and "
+        "raising the local contribution from $700,000 does not change it until $1,000,000, where it "
+        "becomes $600,000 (the program maximum).",
+        "Any prior program funds would close the Board's exception route (program funds already "
+        "received are presumed to have gone into the building) and make the award $0 (the local match"
+        " requirement); from there, more of them do not change the $0 award.",
+        "If the Board approves, each extra $1 of value of property made available locally adds $1 of "
+        "award until $600,000, where the program maximum takes over. Without that approval the award "
+        "would be $0 (the standard route), whatever the value of property made available locally.",
         "Another $700,000 of local funds closes the $1,200,000 funding gap."]),
 ]
 
@@ -370,11 +405,14 @@ SENTENCES = [
 #     kink is less than $1 away, so the sentence says what holds from it on, up to the next one.
 SENTENCES.append(("kink inside the next cent", Application("renovation", 30_000_001, local_contribution=20_001_001),
                   THIRD, None, [
-    "Each extra $1 of total cost of eligible work adds $0.33 of award until $1,800,180.02, where the program maximum "
-    "takes over.",
-    "Each extra $1 of federal grant takes away $1 of award until $99,990, where the award reaches $0.",
-    "Each extra $1 of local contribution takes away $1 of award until $300,000.01, where the award reaches $0.",
-    "Prior program funds above $200,010 would start to cut the award (the limit for earlier grantees)."]))
+        "Each extra $1 of total cost of eligible work adds $0.33 of award until $1,800,180.02, where "
+        "the program maximum takes over.",
+        "Each extra $1 of federal grant takes away $1 of award until $99,990, where the award reaches"
+        " $0.",
+        "Each extra $1 of local contribution takes away $1 of award until $300,000.01, where the "
+        "award reaches $0.",
+        "Raising the prior program funds from $0 does not change the award until $200,010, where the "
+        "limit for earlier grantees takes over."]))
 
 
 def drop_case(property_value: str) -> Application:
@@ -387,21 +425,32 @@ def drop_case(property_value: str) -> Application:
 
 
 DROP_REST = [
-    "Each extra $1 of federal grant takes away $1 of award until $149,999.50, where the award reaches $0.",
-    "Each extra $1 of local contribution takes away $1 of award until $299,999.50, where the award reaches $0.",
-    "Prior program funds above $150,000.50 would start to cut the award (the limit for earlier grantees).",
+    "Each extra $1 of federal grant takes away $1 of award until $149,999.50, where the award reaches"
+    " $0.",
+    "Each extra $1 of local contribution takes away $1 of award until $299,999.50, where the award "
+    "reaches $0.",
+    "Raising the prior program funds from $0 does not change the award until $150,000.50, where the "
+    "limit for earlier grantees takes over.",
 ]
 
 
 SENTENCES += [
     # a fall of $1 within a dollar of the input is no change point: what holds from it on is said
     ("a fall of exactly $1 is no drop", drop_case("149999.01"), None, Readings(local_match_effect="condition"), [
-        "Costs above $300,000.01 no longer raise the award (the value of the property made available locally holds the award down).", *DROP_REST,
-        "Raising the value of property made available locally from $149,999.01 does not change the award."]),
+        "If the Board approves, raising the total cost of eligible work from $299,999.50 moves the "
+        "award by less than $1. Without that approval the award would be $149,999.50 (the standard "
+        "route), and each extra $1 of total cost of eligible work adds $1 of it until $300,000.01, "
+        "where the award reaches $0.",
+        *DROP_REST,
+        "Raising the value of property made available locally from $149,999.01 does not change the "
+        "award."]),
     ("a fall of $1.01 is a drop", drop_case("149999.00"), None, Readings(local_match_effect="condition"), [
-        "Each extra $1 of total cost of eligible work adds $1 of award until $300,000.01, where the award drops "
-        "to $149,999 (the value of the property made available locally).", *DROP_REST,
-        "Raising the value of property made available locally from $149,999 does not change the award."]),
+        "Each extra $1 of total cost of eligible work adds $1 of award until $300,000.01, where the "
+        "award drops to $149,999 (the value of the property made available locally), on the Board's "
+        "exception route if the Board approves.",
+        *DROP_REST,
+        "Raising the value of property made available locally from $149,999 does not change the "
+        "award."]),
 ]
 
 
@@ -412,9 +461,9 @@ def test_what_would_change_whole_sentences(name, application, rs, readings, want
 
 @pytest.mark.parametrize("amount,sentence", [
     # The award equals the $300,000 ceiling: any prior funds limit it.
-    (60_000_000, "Any prior program funds would limit the award to $300,000 less those funds (the limit for earlier grantees)."),
-    # One cent below the ceiling: prior funds above one cent cut it.
-    (59_999_998, "Prior program funds above $0.01 would start to cut the award (the limit for earlier grantees)."),
+    (60_000_000, "Each extra $1 of prior program funds takes away $1 of award until $300,000, where the award reaches $0."),
+    # One cent below the ceiling: prior funds above one cent cut it (a bend within a dollar: said from there).
+    (59_999_998, "Each extra $1 of prior program funds takes away $1 of award until $300,000, where the award reaches $0."),
 ])
 def test_prior_funds_sentence_at_the_ceiling(amount, sentence):
     # Renovation, cost `amount` cents, half of it local: the award is the other half.
@@ -630,7 +679,7 @@ def test_a_sweep_without_points_keeps_its_range():
 
 
 def test_what_would_change_under_a_variant_ruleset():
-    from core.law.analysis import what_would_change
+    from core.law.changes import what_would_change
     from core.law.rulesets import load
     a = app(eligible_cost=1_000_000, local_contribution=500_000)
     assert what_would_change(a, load("cap-800k"))[0] == (
@@ -660,7 +709,7 @@ def test_prior_funds_at_the_ceiling_are_not_said_to_reach_zero():
 def test_zero_award_is_not_said_to_be_cut_by_prior_funds():
     lines = what_would_change(conversion(eligible_cost=500_000, federal_grant=800_000))
     assert not any("would start to cut" in line for line in lines)
-    assert "Prior program funds would not raise the $0 award." in lines
+    assert "Raising the prior program funds from $0 does not change the $0 award." in lines
 
 
 def test_no_change_point_beyond_the_input_limit():

@@ -145,7 +145,7 @@ def test_exception_table_may_not_carry_other_fields():
     for key, value in [("eligible_cost", 5), ("bpw_exception_requested", True), ("project_type", "renovation")]:
         message = error_of(app, eligible_cost=1_000_000, bpw_exception={key: value})
         assert message == (f"bpw_exception.{key}: {value!r} is not a field of the exception; use "
-                           "local_property_value, state_funds_in_property, state_bonded_debt")
+                           "local_property_value, state_funds_in_property, state_bonded_debt, prior_funds_for_property")
     a = app(eligible_cost=1_000_000, bpw_exception={"local_property_value": 1, "state_funds_in_property": "yes",
                                                     "state_bonded_debt": 1})
     assert (a.eligible_cost, a.local_property_value, a.state_funds_in_property, a.state_bonded_debt) == (
@@ -169,7 +169,7 @@ def test_record_keys_accepted_unknown_ones_named():
     assert error_of(app, eligible_cost=1, colour="red") == (
         "colour: 'red' is not a known field; known fields: project_type, eligible_cost, federal_grant, "
         "local_contribution, prior_program_funds, requested_amount, federal_law_contrary, bpw_exception_requested, "
-        "local_property_value, state_funds_in_property, state_bonded_debt, senior_density, "
+        "local_property_value, state_funds_in_property, state_bonded_debt, prior_funds_for_property, senior_density, "
         "distance_to_center_miles, previously_funded")
     assert Application.from_dict({"project_type": "renovation", "eligible_cost": 1, "colour": "red"},
                                  unknown="ignore").eligible_cost == 100
@@ -198,12 +198,13 @@ def test_round_trips_keep_every_field():
         "project_type": "renovation", "eligible_cost": "1000.50", "federal_grant": "2.00", "local_contribution": "3.00",
         "prior_program_funds": "4.00", "requested_amount": "5.00", "federal_law_contrary": True,
         "senior_density": 7.0, "distance_to_center_miles": 8.0, "previously_funded": True,
-        "bpw_exception": {"local_property_value": "6.00", "state_funds_in_property": True, "state_bonded_debt": False}}
+        "bpw_exception": {"local_property_value": "6.00", "state_funds_in_property": True, "state_bonded_debt": False,
+                          "prior_funds_for_property": None}}
     assert a.to_flat() == {
         "project_type": "renovation", "eligible_cost": "1000.50", "federal_grant": "2.00", "local_contribution": "3.00",
         "prior_program_funds": "4.00", "requested_amount": "5.00", "federal_law_contrary": True,
         "bpw_exception_requested": True, "local_property_value": "6.00", "state_funds_in_property": True,
-        "state_bonded_debt": False, "senior_density": 7.0, "distance_to_center_miles": 8.0, "previously_funded": True}
+        "state_bonded_debt": False, "prior_funds_for_property": None, "senior_density": 7.0, "distance_to_center_miles": 8.0, "previously_funded": True}
     assert Application.from_dict(a.to_dict()) == a == Application.from_dict(a.to_flat())
     b = app(eligible_cost=1)
     assert b.to_dict()["bpw_exception"] is None and b.to_dict()["requested_amount"] is None

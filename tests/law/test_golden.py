@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from core.cli import main
-from core.law.analysis import describe, sweep, what_would_change, closing_local
+from core.law.analysis import describe, sweep
+from core.law.changes import closing_local, what_would_change
 from core.law.application import Application
 from core.law.award import evaluate
 from core.law.readings import READINGS, parse
