@@ -20,7 +20,7 @@ from ui.components.chart_panel import chart_data, charts
 from ui.components.details_panel import details
 from ui.library import store
 from ui.reporting import report_buttons
-from ui.text import STATUS_BADGE, Markdown, error_text, law_caption, markup, md, ours, plain_text, shown
+from ui.text import STATUS_BADGE, Markdown, unmet_words, error_text, law_caption, markup, md, ours, plain_text, shown
 from ui.widgets import application_inputs, exception_inputs, exception_switch
 
 state.init()
@@ -58,7 +58,7 @@ def maximum_note(award) -> Markdown:
     """Under the binding cap, in grey: that the award is a maximum, the readings in use, and
     (once on this page) that the paragraph letters are inferred."""
     lines = ["The most the State may give under the regulation; the Department sets the amount within it.",
-             LETTERS_INFERRED]
+             LETTERS_INFERRED + " See Rules."]
     if not award.readings.is_default:
         lines.append("Readings: " + "; ".join(f"{READING[r].title}: {READING[r].alternative(a).title}"
                                               for r, a in award.readings.changed().items()) + " (see Rules).")
@@ -87,9 +87,11 @@ def amounts(award) -> list[tuple[str, str]]:
 
 
 def answer_words(award) -> Markdown:
-    """The limit that holds the award down, the route, and what the Board's exception would do."""
+    """Beside the award: each requirement not yet met with its amount (the award holds only once it
+    is), the limit that holds the award down, the route, and what the Board's exception would do."""
     line = exception_line(award)
-    return (markup("**Held down by** {}  \n**Route:** {}  \n", award.binding_text, ROUTES[award.route])
+    return (unmet_words(award)
+            + markup("**Held down by** {}  \n**Route:** {}  \n", award.binding_text, ROUTES[award.route])
             + (markup("{}  \n", line) if line else md("")))
 
 

@@ -24,7 +24,7 @@ from ui.library import store
 from ui.reporting import report_buttons
 from core.report.html import Item
 from core.law.inputs import InputError
-from ui.text import Markdown, cell, error_text, literal, markup, md, message, ours, plain_text, shown, table_cells
+from ui.text import Markdown, unmet_words, cell, error_text, literal, markup, md, message, ours, plain_text, shown, table_cells
 from ui.uploads import upload_bytes
 from ui.widgets import show
 
@@ -117,7 +117,8 @@ def focus_step(named, base: str, df) -> None:
     card.metric("State grant award", fmt(a.amount))
     # Three paragraphs in one element: the answer first (it stays on the first screen when a long
     # name takes three lines), then what it changes against the baseline, then the gap and the match.
-    card.markdown(markup("**Held down by** {}  \n**Route:** {}\n\n", a.binding_text, ROUTES[a.route])
+    card.markdown(unmet_words(a)
+                  + markup("**Held down by** {}  \n**Route:** {}\n\n", a.binding_text, ROUTES[a.route])
                   + _against(name, a, base, awards[base])
                   + markup("\n\n**Funding gap:** {}  \n**Local match shortfall:** {}", fmt(a.funding_gap), shortfall_words(a)))
     pair = [(base, awards[base])] + ([(name, a)] if name != base else [])

@@ -7,11 +7,11 @@ import streamlit as st
 
 from core.report import chart_text
 from core.report.charts import cumulative_figure, priority_figure, ranked_figure
-from core.report.portfolio import portfolio_report
-from core.law.fields import PORTFOLIO_FIELDS
+from core.report.portfolio import SCORE_NOTE, portfolio_report
+from core.law.fields import FIELD, PORTFOLIO_FIELDS
 from core.law.money import ValidationError, fmt, to_cents
-from core.law.portfolio import (FACTORS, MAX_ROWS, MAX_UNPACKED, MODES, PortfolioError, formula_words, insight,
-                                read_portfolio, run, sample)
+from core.law.portfolio import (DIRECTIONS, FACTORS, MAX_ROWS, MAX_UNPACKED, MODES, SETTING_NOTE, PortfolioError,
+                                formula_words, insight, read_portfolio, run, sample)
 from core.law.batch import BatchError
 from core.law.tables import kind, sheet_names
 from core.report.spreadsheets import (PEOPLE_MONEY, people, ranked, results_csv, results_xlsx, settings, template_csv,
@@ -32,15 +32,18 @@ XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 HERO_CHART = 350      # pixels: the cumulative chart beside the totals, on a 1280 x 720 screen while presenting
 GRID_ROW = 66         # pixels: over 4rem, so that a cell wraps (Streamlit 1.67): a long name, two limits
 # The allocation table's visible columns and widths (pixels), in the order people read them: together
-# 804, within the main column at 1280 px with the sidebar open (818).
+# 814, within the main column at 1280 px with the sidebar open (818).
 GRID_COLUMNS = {
-    "Rank": st.column_config.NumberColumn("Rank", width=54),
-    "Application": st.column_config.TextColumn("Application", width=180),
-    "Maximum award": st.column_config.TextColumn("Maximum award", width=112),
+    "Rank": st.column_config.NumberColumn("Rank", width=46),
+    "Application": st.column_config.TextColumn("Application", width=150),
+    "Maximum award": st.column_config.TextColumn("Maximum award", width=104),
     "Allocated": st.column_config.TextColumn("Allocated", width=92),
-    "Held down by": st.column_config.TextColumn("Held down by", width=146),
-    "Board's exception": st.column_config.TextColumn("Board's exception", width=124),
-    "Priority score (0 to 1)": st.column_config.TextColumn("Priority (0 to 1)", width=96,
+    "Local match": st.column_config.TextColumn("Local match", width=108,
+                                               help="How far local contributions fall short of the 50% local match: "
+                                                    "the award holds only once it is met"),
+    "Held down by": st.column_config.TextColumn("Held down by", width=130),
+    "Board's exception": st.column_config.TextColumn("Board's exception", width=100),
+    "Priority score (0 to 1)": st.column_config.TextColumn("Priority (0 to 1)", width=84,
                                                            help="The priority score, 0 to 1 (the formula is above)"),
 }
 
@@ -53,7 +56,10 @@ def people_table(result, positions) -> pd.DataFrame:
     out["Board's exception"] = [f"needed: +{c}" + ("" if result.exceptions == "assumed" else ", not counted")
                                 if c else "" for c in out["Board's exception"]]
     out["Priority score (0 to 1)"] = [f"{v:.3f}" for v in out["Priority score (0 to 1)"]]
-    return out
+    # the requirement not yet met, said short enough for its column: "$298,000 short", or "met"
+    out["Not yet met"] = [f"{fmt(int(result.shortfall[i]))} short" if result.shortfall[i] else "met"
+                          for i in (ranked(result)[0] if positions is None else positions)]
+    return out.rename(columns={"Not yet met": "Local match"})
 
 
 def indexed_rows(frame: pd.DataFrame) -> np.ndarray:
@@ -70,11 +76,8 @@ state.init()
 rs = state.ruleset()
 st.title("Portfolio")
 st.caption(md("Rank a year's applications and allocate one appropriation. ") + law_caption(rs))
-DECISION_SUPPORT = ("The priority score is decision support from the Department's considerations (senior population "
-                    "density, distance to existing senior centers, localities not funded before). It orders "
-                    "applications; it never changes an award amount.")
 if not present.on():   # while presenting it follows the answer (below)
-    st.info(DECISION_SUPPORT, icon=":material/info:")
+    st.info(md(SCORE_NOTE), icon=":material/info:")
 
 controls = st.container(key="ctl_pf_file")   # hidden while presenting (ui/present.py)
 # Any file is taken, and one of another kind is refused in words on the page: the uploader's own
@@ -167,15 +170,20 @@ approved_only = c2.toggle("Count the Board exception only if approved", key="w:p
                                "of Public Works granted no exception. Off: an application on the Board's exception "
                                "route counts that route's larger award, which exists only if the Board approves.")
 weights_box = st.container(key="ctl_pf_weights")
-weights_box.header("Weights of the considerations")
+weights_box.header("The considerations: the Department's settings")
+weights_box.caption(md(SETTING_NOTE))
 wcols = weights_box.columns(3)
-weights = {k: wcols[i].slider(md(words.capitalize()), 0.0, 5.0, 1.0, 0.5, key=f"w:pf_w:{k}")
-           for i, (k, (_, words)) in enumerate(FACTORS.items())}
-st.caption(md(formula_words(weights)))
+directions = {k: (wcols[i].radio(md(f"{FIELD[FACTORS[k][0]].label}: which scores higher"), list(ways),
+                                 format_func=lambda d, k=k: md(DIRECTIONS[k][d].capitalize()), key=f"w:pf_d:{k}")
+                  if len(ways) > 1 else next(iter(ways)))
+              for i, (k, ways) in enumerate(DIRECTIONS.items())}
+weights = {k: wcols[i].slider(md(f"Weight: {DIRECTIONS[k][directions[k]]}"), 0.0, 5.0, 1.0, 0.5, key=f"w:pf_w:{k}")
+           for i, k in enumerate(FACTORS)}
+st.caption(md(formula_words(weights, directions)))
 
 try:
     result = run(table, budget, mode, weights, rs, state.readings(),
-                 exceptions="excluded" if approved_only else "assumed", rows=rows)
+                 exceptions="excluded" if approved_only else "assumed", rows=rows, directions=directions)
 except BatchError as err:
     st.error(literal(source) + md(f": {err}"), icon=":material/error:")
     st.stop()
@@ -232,7 +240,7 @@ if large:   # the answer first: what is allocated against the budget, beside the
     if len(good):
         with right:
             cumulative()
-    st.info(DECISION_SUPPORT, icon=":material/info:")
+    st.info(md(SCORE_NOTE), icon=":material/info:")
 st.header("Findings")
 if not large:
     for column, (label, value) in zip(st.columns(4), totals):
@@ -284,7 +292,7 @@ if len(good):
         st.caption("Each application's locality and project type, and every input, are in the downloads below.")
 
 # Made when a button is pressed (a 20,000-row workbook takes seconds), from this run's result.
-about = settings(result, rs, MODES[mode], formula_words(weights), source)
+about = settings(result, rs, MODES[mode], formula_words(weights, directions), source)
 downloads = st.container(key="ctl_pf_download")   # hidden while presenting, as every control
 d1, d2, _ = downloads.columns([1, 1, 1])
 d1.download_button("Download the results (Excel)", lambda: results_xlsx(result, about, findings),

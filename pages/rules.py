@@ -5,7 +5,7 @@ from core.law.award import evaluate, pct, types_words
 from core.report.compare import table
 from core.law.fields import PROJECT_TYPES
 from core.law.money import ValidationError, fmt, plain, to_cents
-from core.law.provisions import LETTERING, LETTERS_INFERRED, PROVISIONS
+from core.law.provisions import LETTERING, LETTERING_SEVEN, LETTERS_INFERRED, PROVISIONS
 from core.law.readings import READINGS
 from core.law.rulesets import PARAMETER_KINDS, PARAMETERS, RulesetError, available, load, load_text, to_toml, version_words
 from ui import present, state
@@ -33,9 +33,11 @@ def value_words(p) -> str:
 
 
 st.header("Provisions")
-st.caption(md(f"{LETTERS_INFERRED} The app letters the paragraphs A to H in the order of the text (docs/rules.md "
-              f"sets out why, and the other lettering that fits): ") +
-           md("; ".join(f"§{k}, {w}" for k, w in LETTERING) + "."))
+st.caption(md(f"{LETTERS_INFERRED} By default the app letters eight paragraphs, A to H: ")
+           + md("; ".join(f"§{k}, {w}" for k, w in LETTERING) + ". ")
+           + md("Under the reading “§F is the top-up for earlier grantees” the text has seven, A to G, and every "
+                "letter shown with a result under that reading is of these: ")
+           + md("; ".join(f"§{k}, {w}" for k, w in LETTERING_SEVEN) + "."))
 for prov in PROVISIONS:
     # While presenting, every provision is open: a room cannot click an expander.
     box = (st.container(border=True) if present.on()

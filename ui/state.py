@@ -230,8 +230,8 @@ def _in_url(f, v: dict) -> bool:
     """From the field table: the required fields and the amounts that default to $0 always (a
     link says them), an optional amount or a switch when given, the exception's inputs only
     when the exception is asked for."""
-    if f.group == "exception" and not v["bpw_exception_requested"]:
-        return False
+    if (f.group == "exception" and not v["bpw_exception_requested"]) or v[f.name] is None:
+        return False   # an optional fact not given is not written: the link leaves it to the law's presumption
     return (f.required or f.group == "exception" or (f.kind == "money" and f.default is not None)
             or v[f.name] != f.default)
 

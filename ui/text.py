@@ -84,6 +84,11 @@ def markup(template: str, *parts) -> Markdown:
     return Markdown(out)
 
 
+def unmet_words(award) -> Markdown:
+    """Beside an award shown large: each requirement not yet met, with its amounts (one line each)."""
+    return Markdown("".join(markup(":material/warning: **Not yet met:** {}  \n", u.text) for u in award.unmet))
+
+
 def shown(value) -> Markdown:
     """A text for a Markdown call: a Markdown as it is; anything else as our words, made inert."""
     return value if isinstance(value, Markdown) else md(value)

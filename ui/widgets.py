@@ -61,5 +61,7 @@ def exception_switch() -> bool:
 
 
 def exception_inputs() -> None:
-    """What the exception's conditions ask about the property, once the exception is asked for."""
-    panel("exception_property", [money(name) if FIELD[name].kind == "money" else flag(name) for name in EXCEPTION_FIELDS])
+    """What the exception's conditions ask about the property, once the exception is asked for;
+    where the prior program funds went only when there are some (a fact the law presumes otherwise)."""
+    names = [n for n in EXCEPTION_FIELDS if n != "prior_funds_for_property" or state.get("prior_program_funds")]
+    panel("exception_property", [money(name) if FIELD[name].kind == "money" else flag(name) for name in names])

@@ -168,7 +168,12 @@ def add_allocate(sub) -> None:
     p.add_argument("input", metavar="IN.csv|IN.xlsx")
     p.add_argument("--budget", required=True, metavar="B", help="the appropriation, in dollars")
     p.add_argument("--mode", choices=["priority", "whole", "pro-rata"], default="priority")
-    p.add_argument("--weights", default="", metavar="density=1,proximity=1,new_locality=1")
+    p.add_argument("--weights", default="", metavar="density=1,proximity=1,new_locality=1",
+                   help="the Department's weights of the considerations (the regulation sets none); each 0 or more, 1 "
+                        "where not given")
+    p.add_argument("--directions", default="", metavar="density=higher,proximity=farther",
+                   help="which way each consideration counts (the regulation does not say): density=higher or lower, "
+                        "proximity=farther or nearer (the defaults first)")
     p.add_argument("--exceptions", choices=["assumed", "excluded"], default="assumed",
                    help="assumed (default): a row on the Board of Public Works' exception route counts the award "
                         "that route gives; excluded: allocate as if no exception were granted (every row's "
@@ -192,7 +197,8 @@ def add_allocate(sub) -> None:
 
 def cmd_allocate(args) -> int:
     from core.law.money import fmt, to_cents
-    from core.law.portfolio import MODES, PortfolioError, formula_words, insight, parse_weights, read_portfolio, run
+    from core.law.portfolio import (MODES, PortfolioError, formula_words, insight, parse_directions, parse_weights,
+                                    read_portfolio, run)
     from core.law.batch import BatchError
     from core.report.spreadsheets import results_csv, results_xlsx, settings
 
@@ -201,7 +207,7 @@ def cmd_allocate(args) -> int:
     budget = to_cents(args.budget, "--budget")
     check_paths(args, **{"-o": args.output, "--pdf": args.pdf, "--html": args.html})
     try:
-        weights = parse_weights(args.weights)
+        weights, directions = parse_weights(args.weights), parse_directions(args.directions)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     from core.law.names import check_text
@@ -210,14 +216,14 @@ def cmd_allocate(args) -> int:
     try:
         table = read_portfolio(read_source(args.input, MAX_CSV_BYTES), args.input, args.sheet)
         result = run(table.frame, budget, args.mode, weights, rs, readings, exceptions=args.exceptions,
-                     rows=table.rows)
+                     rows=table.rows, directions=directions)
     except PortfolioError as exc:
         raise CliError(str(exc)) from None
     except BatchError as exc:   # a column missing: in which file (and sheet)
         raise CliError(f"{args.input}{f', sheet {args.sheet!r}' if args.sheet else ''}: {exc}") from None
     packet, document = _portfolio_packet(args, result, rs, weights, title, prepared_by)
     if is_workbook(args.output):
-        about = settings(result, rs, MODES[args.mode], formula_words(weights), args.input)
+        about = settings(result, rs, MODES[args.mode], formula_words(weights, directions), args.input)
         write_atomic(args.output, results_xlsx(result, about, insight(result, rs)))
     else:
         write_atomic(args.output, results_csv(result))
@@ -235,6 +241,12 @@ def cmd_allocate(args) -> int:
         print(f"{on} on the Board's exception route, {counted}: "
               f"{fmt(int((result.best - result.standard)[result.on_exception].sum()), True)} depends on the "
               f"Board's discretion", file=sys.stderr)
+    unmet = result.unmet
+    if unmet.any():
+        print(f"{int(unmet.sum())} not yet meeting the local match "
+              f"({fmt(int(result.shortfall[unmet].sum()), True)} short in all), allocated "
+              f"{fmt(int(result.allocated[unmet].sum()), True)}: payable only once the match is met "
+              "(column unmet_requirements)", file=sys.stderr)
     for path, _, what in packets:
         print(f"{what} -> {path}", file=sys.stderr)
     return 1 if bad else 0

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from core.law import explain, provisions
 from core.law.application import Application
-from core.law.explain import Check, Step, binding_text, exception_conditions, pct, types_words  # noqa: F401
+from core.law.explain import Check, Step, Unmet, binding_text, exception_conditions, pct, types_words  # noqa: F401
 from core.law.money import plain
 from core.law.caps import INTS, caps, inputs_of
 from core.law.readings import DEFAULT, READING_IDS, Readings
@@ -52,6 +52,7 @@ class Award:
     readings: Readings = DEFAULT
     ruleset: object = field(default=None, compare=False, repr=False)
     ruleset_edition: str = ""   # for people ("edition 1 of ..."); ruleset_version is the record
+    unmet: tuple = ()           # Unmet: the requirements not yet met, said beside the award
 
     @property
     def binding_text(self) -> str:
@@ -81,7 +82,10 @@ class Award:
             "base": plain(self.base),
             "local_shortfall": plain(self.local_shortfall),
             "funding_gap": plain(self.funding_gap),
-            "funding": {k: plain(v) for k, v in self.funding.items()},
+            "unmet": [u.to_dict() for u in self.unmet],
+            "funding": {k: plain(v) for k, v in self.funding.items()} | {
+                "route": self.route, "if_board_approves": self.route == "bpw_exception",
+                "state_without_board_approval": plain(self.routes["standard"].award)},
             "checks": [c.to_dict() for c in self.checks],
             "steps": [s.to_dict() for s in self.steps],
             "ruleset": {"id": self.ruleset_id, "version": self.ruleset_version,
@@ -92,7 +96,8 @@ class Award:
                           for c in provisions.citations(self)],
             "other_readings": [
                 {"reading": o["reading"], "alternative": o["alternative"], "award": plain(o["award"]),
-                 "binding": list(o["binding"])}
+                 "binding": list(o["binding"]), "route": o["route"],
+                 "if_board_approves": o["route"] == "bpw_exception"}
                 for o in self.other_readings()],
         }
 
@@ -125,14 +130,26 @@ def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Reading
     exc = routes.get("bpw_exception")
     conditions = exception_conditions(app, rs, exc.award if exc else None) if app.bpw_exception_requested else []
     gap = funding_gap(app, chosen.award)
+    checks = explain.checks(facts, gap, conditions)
     return Award(
         application=app, ruleset_id=rs.id, ruleset_version=rs.version, ruleset_label=rs.label,
         is_variant=rs.is_variant, amount=chosen.award, route=chosen.id, caps=chosen.caps,
         binding=chosen.binding, routes=routes, remaining=law.remaining, base=law.base,
-        checks=explain.checks(facts, gap, conditions), steps=explain.steps(facts, conditions),
+        checks=checks, steps=explain.steps(facts, conditions),
         funding={"federal": app.federal_grant, "state": chosen.award, "local": app.local_contribution, "gap": gap},
-        readings=readings, ruleset=rs, ruleset_edition=rs.edition,
+        readings=readings, ruleset=rs, ruleset_edition=rs.edition, unmet=_unmet(app, rs, readings, checks, law),
     )
+
+
+def _unmet(app: Application, rs: Ruleset, readings: Readings, checks, law) -> tuple:
+    """The local match, where it falls short on the standard route: what it asks, how short it is,
+    and the award with it met (more local money can lower what the project still lacks; under the
+    reading that the match is a condition, the award appears)."""
+    match = next(c for c in checks if c.id == "local_match")
+    if match.status != "fail":
+        return ()
+    once = award_amount(app.replace(local_contribution=app.local_contribution + match.amount), rs, readings)
+    return (Unmet("local_match", law.match_required, match.amount, once),)
 
 
 def funding_gap(app: Application, award: int) -> int:

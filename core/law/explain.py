@@ -74,6 +74,27 @@ class Check:
 
 
 @dataclass(frozen=True)
+class Unmet:
+    """A requirement of the regulation the application does not yet meet (the local match, on
+    the standard route): what it asks, how far short the application is, and the award once it
+    is met (core.law.award works it out: more local money can lower what the project still lacks)."""
+    id: str
+    required: int          # cents
+    short: int             # cents
+    award_once_met: int    # cents
+
+    @property
+    def text(self) -> str:
+        """'$600,000 once the local match reaches $1,050,000: it is $150,000 short.'"""
+        return STEPS["unmet"][self.id].format(once=fmt(self.award_once_met), required=fmt(self.required),
+                                              short=fmt(self.short))
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "required": plain(self.required), "short": plain(self.short),
+                "award_once_met": plain(self.award_once_met), "text": self.text}
+
+
+@dataclass(frozen=True)
 class Step:
     provision: str
     text: str
@@ -182,6 +203,12 @@ def _exception(f: Facts, conditions: list[Check]) -> list[Step]:
                                                 amount=fmt(exc.caps["cost_share"]))
     text += words["compared"].format(exception=fmt(exc.award), standard=fmt(std.award))
     return [Step("bpw_exception", text)]
+
+
+def award_words(award) -> str:
+    """The award as an amount, with the Board's discretion where it rests on it:
+    '$550,000.01 if the Board approves'."""
+    return fmt(award.amount) + (" if the Board approves" if award.route == "bpw_exception" else "")
 
 
 def shortfall_words(award) -> str:

@@ -25,9 +25,22 @@ MODES = {"priority": "In priority order, the last award partly funded",
 # Whether an amount that exists only on the Board of Public Works' exception route is counted.
 EXCEPTIONS = {"assumed": "Count the Board's exception where it would help (the default)",
               "excluded": "Count the Board's exception only if approved: allocate the standard route's awards"}
+# The Department's considerations (§H): the column each is read from and its words, in the
+# direction the Department's default setting scores higher. The regulation sets no weights, no
+# scale and no direction (not even which way proximity counts): all are settings, shown and changeable.
 FACTORS = {"density": ("senior_density", "denser senior population"),
            "proximity": ("distance_to_center_miles", "farther from an existing senior center"),
            "new_locality": ("previously_funded", "a locality not funded before")}
+# Which way a consideration counts: each direction's words, the default first (a locality never
+# funded before always scores higher: the sentence names such localities).
+DIRECTIONS = {"density": {"higher": "a denser senior population", "lower": "a sparser senior population"},
+              "proximity": {"farther": "a project farther from an existing senior center",
+                            "nearer": "a project nearer to an existing senior center"},
+              "new_locality": {"new": "a locality not funded before"}}
+DEFAULT_DIRECTIONS = {k: next(iter(d)) for k, d in DIRECTIONS.items()}
+SETTING_NOTE = ("The regulation names these considerations but sets no weights, no scale and no direction (not even "
+                "which way proximity to an existing center counts): the weights and directions used here are the "
+                "Department's settings, shown and changeable.")
 SAMPLE = __import__("pathlib").Path(__file__).parent / "samples" / "portfolio_illustrative.csv"
 
 
@@ -65,37 +78,59 @@ def parse_weights(text: str) -> dict[str, float]:
     return weights
 
 
-def _normalise(values: np.ndarray) -> np.ndarray:
-    """Min-max to 0..1 across the portfolio; missing values score 0; all equal -> all 1."""
-    out = np.zeros(len(values))
+def parse_directions(text: str) -> dict[str, str]:
+    """'proximity=nearer,density=lower' -> directions (missing ones are the default)."""
+    directions = dict(DEFAULT_DIRECTIONS)
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, _, value = (x.strip() for x in part.partition("="))
+        if key not in DIRECTIONS:
+            raise ValueError(f"--directions: unknown factor {key!r}; use {', '.join(DIRECTIONS)}")
+        if value not in DIRECTIONS[key]:
+            raise ValueError(f"--directions: {key}={value!r}; use {key}={' or '.join(DIRECTIONS[key])}")
+        directions[key] = value
+    return directions
+
+
+def _normalise(values: np.ndarray, lower_first: bool = False) -> np.ndarray:
+    """Min-max to 0..1 across the portfolio (1 - that when lower values score higher); all equal
+    -> all 1; a missing value stays missing (NaN)."""
+    out = np.full(len(values), np.nan)
     known = ~np.isnan(values)
     if known.any():
         lo, hi = values[known].min(), values[known].max()
         out[known] = 1.0 if hi == lo else (values[known] - lo) / (hi - lo)
+        if lower_first and hi != lo:
+            out[known] = 1.0 - out[known]
     return out
 
 
-def scores(values: pd.DataFrame, weights: dict[str, float]) -> np.ndarray:
-    """Weighted mean of the normalised factors, 0..1 (0 for all if every weight is 0)."""
-    density = values["senior_density"].to_numpy(dtype=float)
-    distance = values["distance_to_center_miles"].to_numpy(dtype=float)
+def scores(values: pd.DataFrame, weights: dict[str, float], directions: dict[str, str] | None = None) -> np.ndarray:
+    """Weighted mean of the normalised factors, 0..1. A factor whose value is not known for an
+    application is left out of that application's mean (the others' weights share it): an unknown
+    is unknown, neither high nor low. 0 where no weighted factor is known (or every weight is 0)."""
+    directions = DEFAULT_DIRECTIONS | (directions or {})
     funded = values["previously_funded"].to_numpy(dtype=object)
-    new = np.array([np.nan if f is None or f != f else (0.0 if f else 1.0) for f in funded])
-    parts = {"density": _normalise(density), "proximity": _normalise(distance), "new_locality": np.nan_to_num(new)}
-    total = sum(weights.values())
-    if total == 0:
-        return np.zeros(len(values))
-    return np.round(sum(weights[k] * parts[k] for k in FACTORS) / total, 9)
+    parts = {"density": _normalise(values["senior_density"].to_numpy(dtype=float), directions["density"] == "lower"),
+             "proximity": _normalise(values["distance_to_center_miles"].to_numpy(dtype=float),
+                                     directions["proximity"] == "nearer"),
+             "new_locality": np.array([np.nan if f is None or f != f else (0.0 if f else 1.0) for f in funded])}
+    total = sum(weights[k] * ~np.isnan(parts[k]) for k in FACTORS)
+    weighted = sum(weights[k] * np.nan_to_num(parts[k]) for k in FACTORS)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.round(np.where(total > 0, weighted / np.where(total > 0, total, 1), 0.0), 9)
 
 
-def formula_words(weights: dict[str, float]) -> str:
+def formula_words(weights: dict[str, float], directions: dict[str, str] | None = None) -> str:
+    directions = DEFAULT_DIRECTIONS | (directions or {})
     total = sum(weights.values())
     if total == 0:
         return "All weights are 0: every application scores 0 and the order falls back to name."
-    terms = [f"{weights[k] / total:.0%} × ({words})" for k, (_, words) in FACTORS.items() if weights[k]]
-    return ("Priority score = " + " + ".join(terms) + ". Density and distance are scaled across this portfolio "
-            "from 0 (lowest) to 1 (highest); a locality never funded before scores 1, one funded before 0; a "
-            "missing value scores 0. Ties are broken by name, then by row order.")
+    terms = [f"{weights[k] / total:.0%} × ({DIRECTIONS[k][directions[k]]} scores higher)"
+             for k in FACTORS if weights[k]]
+    return ("The Department's setting: priority score = " + " + ".join(terms) + ". Density and distance are "
+            "scaled across this portfolio from 0 to 1; a locality never funded before scores 1, one funded before "
+            "0; a value not known for an application is left out of its score (the other weights share it), "
+            "never counted as low or high. Ties are broken by name, then by row order.")
 
 
 def allocate(awards: np.ndarray, order: np.ndarray, budget: int, mode: str) -> np.ndarray:
@@ -142,6 +177,13 @@ class Result:
     best: np.ndarray = None    # cents: each row's maximum award with the Board's exception where it helps
     exceptions: str = "assumed"
     rows: np.ndarray = None    # each row's number in the file (int64)
+    shortfall: np.ndarray = None   # cents: how far each row's local contributions fall short of the match (0: met)
+    directions: dict = None    # which way each consideration counts (DIRECTIONS), the Department's setting
+
+    @property
+    def unmet(self) -> np.ndarray:
+        """Rows that do not yet meet a requirement (the local match): their award holds only once they do."""
+        return self.good & (self.shortfall > 0)
 
     @property
     def on_exception(self) -> np.ndarray:
@@ -151,7 +193,7 @@ class Result:
 
 def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | None = None,
         rs: Ruleset | None = None, readings: Readings = DEFAULT, exceptions: str = "assumed",
-        rows=None) -> Result:
+        rows=None, directions: dict | None = None) -> Result:
     """Rank and allocate. exceptions="excluded" allocates as if no Board exception were granted:
     every row's counted award is its standard route's. `rows`: each row's number in the file
     (read_portfolio's Table.rows); without them, rows are numbered from 2 under a header."""
@@ -174,7 +216,7 @@ def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | N
     awards = np.where(good, ev["award"].to_numpy(), 0)
     # Scaled across the valid rows only: a rejected row must not move anyone's score.
     score = np.full(len(df), np.nan)
-    score[good] = scores(values[good], weights)
+    score[good] = scores(values[good], weights, directions)
     names = df["name"].astype(str).to_numpy() if "name" in df.columns else np.array([""] * len(df))
     idx = np.flatnonzero(good)
     order = idx[np.lexsort((idx, names[idx], -score[idx]))]   # score desc, then name, then row
@@ -191,11 +233,20 @@ def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | N
     out["priority_score"] = np.where(good, [f"{s:.4f}" if s == s else "" for s in score], "")
     out["rank"] = np.where(good, rank.astype(str), "")
     out["allocated"] = np.where(good, cents_text(allocated), "")
+    shortfall = np.where(good, ev["local_shortfall"].to_numpy(), 0)
+    out["local_shortfall"] = np.where(good, cents_text(shortfall), "")
+    out["unmet_requirements"] = [unmet_words(int(c)) for c in shortfall]
     out["error"] = errors
     return Result(out, good, awards, allocated, np.where(good, ev["binding"].to_numpy(), ""), budget, values,
                   readings, np.where(good, ev["route"].to_numpy(), ""), standard,
                   np.where(good, with_exception["award"].to_numpy(), 0), exceptions,
-                  np.arange(2, len(df) + 2, dtype=np.int64) if rows is None else np.asarray(rows, dtype=np.int64))
+                  np.arange(2, len(df) + 2, dtype=np.int64) if rows is None else np.asarray(rows, dtype=np.int64),
+                  shortfall, DEFAULT_DIRECTIONS | (directions or {}))
+
+
+def unmet_words(shortfall: int) -> str:
+    """A row's requirements not yet met, in words ("" when it meets them)."""
+    return f"Local match: {fmt(shortfall)} short" if shortfall > 0 else ""
 
 
 def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list[str]:
@@ -210,11 +261,13 @@ def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list
              f"{n:,} applications; requested {fmt(requested)} in total (by the {int(named.sum()):,} that named an amount).",
              f"Maximum awards under {rs.in_sentence}: {fmt(total_max)}. Allocated: {fmt(total_alloc)} of the "
              f"{fmt(result.budget)} budget. Unfunded: {fmt(total_max - total_alloc)}."]
-    lines += _board_discretion(result)
+    lines += _board_discretion(result) + _not_yet_met(result)
     plan = values["type_code"].to_numpy() == TYPE_CODES["master_plan"]
+    counted = 0
     for cap in CAP_IDS:
         held_rows = np.array([cap in b.split(";") for b in result.binding], dtype=bool) & g
         held = int(held_rows.sum())
+        counted += held
         if not held:
             continue
         if cap == "program_max":
@@ -229,12 +282,28 @@ def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list
                              f"{plans:,} master plan{'s' if plans > 1 else ''} at {fmt(rs.master_plan_cap)}.")
         else:
             lines.append(f"{held:,} of {n:,} are held down by {CAP[cap].label}.")
+    if counted > n:   # the counts add to more than the applications: say why
+        tied = int((np.array([b.count(";") > 0 for b in result.binding], dtype=bool) & g).sum())
+        lines.append(f"{tied:,} of {n:,} {'is' if tied == 1 else 'are'} held down by two or more limits at once "
+                     f"(a tie) and counted under each, so these counts add to {counted:,}.")
     if variant is not None:
         other = evaluate_parsed(values, variant, result.readings)["award"].to_numpy()
         diff = int(other[g].sum()) - total_max
         lines.append(f"Under {variant.in_sentence}, the maximum awards would total {fmt(int(other[g].sum()))}: "
                      f"{fmt(abs(diff))} {'more' if diff >= 0 else 'less'}.")
     return lines
+
+
+def _not_yet_met(result: Result) -> list[str]:
+    """How much is allocated to applications whose award holds only once they meet the local match."""
+    unmet = result.unmet
+    n = int(unmet.sum())
+    if not n:
+        return []
+    short, allocated = int(result.shortfall[unmet].sum()), int(result.allocated[unmet].sum())
+    who = "1 application does" if n == 1 else f"{n:,} applications do"
+    return [f"{who} not yet meet the local match ({fmt(short)} short in all); {fmt(allocated)} of the allocation "
+            f"goes to {'it' if n == 1 else 'them'}, payable only once the match is met."]
 
 
 def _board_discretion(result: Result) -> list[str]:
@@ -251,9 +320,10 @@ def _board_discretion(result: Result) -> list[str]:
     above = int(np.maximum(0, result.allocated[on] - result.standard[on]).sum())
     total, allocated = int(result.awards[result.good].sum()), int(result.allocated[result.good].sum())
     return [f"{fmt(extra)} of the {fmt(total)} in maximum awards exists only at the Board of Public Works' "
-            f"discretion: {rows} {'is' if n == 1 else 'are'} on the Board's exception route (without it, "
-            f"{fmt(int(result.standard[on].sum()))}). Of the {fmt(allocated)} allocated, {fmt(above)} depends on "
-            f"the Board's approval."]
+            f"discretion: {rows} {'is' if n == 1 else 'are'} on the Board's exception route, and without the "
+            f"Board's approval {'it' if n == 1 else 'they'} would get {fmt(int(result.standard[on].sum()))}"
+            f"{'' if n == 1 else ' in all'}. Of the {fmt(allocated)} allocated, {fmt(above)} depends on the "
+            f"Board's approval."]
 
 
 def _name_problem(raw, column: str = "name") -> str:

@@ -6,7 +6,7 @@ of a result (core/law/explain.py), the charts, the Rules page and the report all
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from core.law.text import SENTENCES, paragraph, quote
@@ -61,9 +61,9 @@ class Citation:
     @property
     def words(self) -> str:
         """'§E State share of the cost remaining after the federal grant', or for an interpretation
-        'What the project still lacks (no sentence says it: this tool's reading of the whole)'."""
+        'What the project still lacks (not a sentence of the regulation: this tool's reading of it as a whole)'."""
         return (f"§{self.paragraph} {self.title}" if self.paragraph
-                else f"{self.title} (no sentence says it: this tool's reading of the whole)")
+                else f"{self.title} (not a sentence of the regulation: this tool's reading of it as a whole)")
 
 
 @dataclass(frozen=True)
@@ -98,6 +98,26 @@ _DATA = _load()
 LETTERS_INFERRED: str = _DATA["letters_inferred"]
 LAW_CAPTION: str = _DATA["law_caption"]
 LETTERING: tuple = tuple(_DATA["lettering"].items())
+LETTERING_SEVEN: tuple = tuple(_DATA["lettering_seven"].items())
+# Each paragraph of the eight-letter lettering (the sentence ids') in the seven-letter one.
+SEVEN = dict(zip("ABCDEFGH", "AABCDEFG"))
+
+
+def seven_letters(readings) -> bool:
+    """Whether a result under these readings is lettered in seven paragraphs (f_reference=prior_grant)."""
+    return getattr(readings, "f_reference", "") == "prior_grant"
+
+
+def lettering(readings=None) -> tuple:
+    """The lettering of a result under these readings: (letter, what it holds), in order."""
+    return LETTERING_SEVEN if seven_letters(readings) else LETTERING
+
+
+def relettered(paragraph: str, readings=None) -> str:
+    """A paragraph letter (of the sentence ids' eight) in the lettering these readings use: 'G' -> 'F'."""
+    if not seven_letters(readings):
+        return paragraph
+    return "–".join(dict.fromkeys(SEVEN[p] for p in paragraph.split("–"))) if paragraph else paragraph
 KINDS = ("money", "share", "types")
 PARAMETERS: dict[str, tuple[str, str]] = {}   # name -> (kind, the variant editor's words)
 for _name, _p in _DATA["parameters"].items():
@@ -160,8 +180,8 @@ def _case(name: str, award) -> str:
     """Which of a cap's (or provision's) citations governs this result."""
     if name == "program_max":
         return "master_plan" if award.application.project_type == "master_plan" else "capital"
-    if name == "cost_share":
-        return "remainder" if _remainder_governs(award) or award.route == "bpw_exception" else "whole"
+    if name == "cost_share":   # on the exception route it is only ever the remainder's (f_reference=prior_grant)
+        return "remainder" if _remainder_governs(award) else "whole"
     if name == "full_cost" and award.route == "bpw_exception":
         return "exception"
     if name == "federal_first" and _remainder_governs(award):
@@ -171,9 +191,11 @@ def _case(name: str, award) -> str:
 
 def citation(name: str, award) -> Citation:
     """The one citation of a cap (or of a provision's step) for this result, the same on every
-    surface: calculator, Compare, report, PDF and the command line's JSON."""
+    surface: calculator, Compare, report, PDF and the command line's JSON; lettered as the
+    result's readings letter the text (one lettering per reading, everywhere)."""
     cites = CAP[name].cites if name in CAP else PROVISION_CITES[name]
-    return cites[_case(name, award)]
+    c = cites[_case(name, award)]
+    return replace(c, paragraph=relettered(c.paragraph, award.readings)) if seven_letters(award.readings) else c
 
 
 def citations(award) -> list[Citation]:

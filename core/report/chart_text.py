@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from core.law.analysis import binds, caps_words, first_up
 from core.law.award import Award
+from core.law.explain import award_words
 from core.report.charts import POINTS_LIMIT, RANKED_LIMIT, every_kth, highest, in_rank_order, waterfall_steps
 from core.law.provisions import CAP, ROUTES
 from core.law.money import fmt
@@ -68,12 +69,12 @@ def compare_caps(named: list[tuple[str, Award]]) -> tuple[str, Table]:
 def funding(named: list[tuple[str, Award]]) -> tuple[str, Table]:
     gaps = [(a.funding["gap"], n) for n, a in named if a.funding["gap"] > 0]
     if gaps:
-        v, n = max(gaps)
+        v = max(g for g, _ in gaps)
         alt = (f"Sources of funds for {len(named)} scenario(s): {len(gaps)} leave a funding gap, "
-               f"the largest {fmt(v)} ({n}).")
+               f"the largest {fmt(v)} ({_names([n for g, n in gaps if g == v])}).")
     else:
         alt = f"Sources of funds for {len(named)} scenario(s): federal, State and local money cover every cost."
-    rows = [{"Scenario": n, "Federal grant": fmt(a.funding["federal"]), "State grant award": fmt(a.funding["state"]),
+    rows = [{"Scenario": n, "Federal grant": fmt(a.funding["federal"]), "State grant award": award_words(a),
              "Local contribution": fmt(a.funding["local"]), "Funding gap": fmt(a.funding["gap"])} for n, a in named]
     return alt, rows
 
@@ -82,16 +83,24 @@ def _signed(cents: int) -> str:
     return ("+" if cents > 0 else "") + fmt(cents)
 
 
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def change(named: list[tuple[str, Award]], baseline: str) -> tuple[str, Table]:
     base = dict(named)[baseline]
     rows = [{"Scenario": n, "Change in State award": _signed(a.amount - base.amount),
              "Change in funding gap": _signed(a.funding_gap - base.funding_gap)}
             for n, a in named if n != baseline]
-    best = max(((a.amount - base.amount, n) for n, a in named if n != baseline), default=None)
-    if best is None:
+    changes = [(a.amount - base.amount, n) for n, a in named if n != baseline]
+    if not changes:
         return f"No scenario besides the baseline {baseline}.", rows
-    alt = (f"Against the baseline {baseline}, the largest change in the State award is "
-           f"{_signed(best[0])} ({best[1]}).")
+    size = max(abs(c) for c, _ in changes)   # the largest by size, up or down; every scenario that ties named
+    if size == 0:
+        return f"Against the baseline {baseline}, no scenario changes the State award.", rows
+    ways = sorted({c for c, _ in changes if abs(c) == size}, reverse=True)   # up, down, or as much each way
+    said = " and ".join(f"{_signed(c)} ({_names([n for d, n in changes if d == c])})" for c in ways)
+    alt = f"Against the baseline {baseline}, the largest change in the State award is {said}."
     return alt, rows
 
 

@@ -148,9 +148,9 @@ def headroom_figure(award: Award, validate: bool = True, large: bool = False,
     hatched and labelled "holds it down". validate=False skips Plotly's checks (a third of the cost,
     redrawn on every slider move); a property test shows the unchecked figure is the very same."""
     caps = list(award.caps.items())
-    # The headroom on a line of its own: on one line the longest bar's label ran past a
-    # narrow column's edge and was cut ("$1,500,000 (+$1,000,0").
-    text = [f"{fmt(v)}, holds it down" if c in award.binding else f"{fmt(v)}<br>(+{fmt(v - award.amount)})"
+    # The headroom (and "holds it down") on a line of its own: on one line the longest bar's label
+    # ran past a narrow column's edge and was cut ("$1,500,000 (+$1,000,0", "$600,000, holds it dow").
+    text = [f"{fmt(v)}<br>holds it down" if c in award.binding else f"{fmt(v)}<br>(+{fmt(v - award.amount)})"
             for c, v in caps]
     top = max(v for _, v in caps)
     layout = _layout_dict(f"Headroom under every limit: {ROUTES[award.route]}", "Amount of the limit ($)", None,
@@ -270,10 +270,11 @@ def funding_figure(named: list[tuple[str, Award]], large: bool = False) -> go.Fi
     fig = go.Figure()
     for key, (source, color) in SOURCES.items():
         values = [a.funding[key] for _, a in named]
+        top = key == "gap"   # the last of the stack: its label above the bar, where a thin one has no room inside
         fig.add_trace(go.Bar(x=names, y=[_usd(v) for v in values], name=source,
                              marker=dict(color=color, line=dict(color="white", width=1.5)),
-                             text=[fmt(v) if v else "" for v in values], textposition="inside",
-                             insidetextfont=dict(color="white"),
+                             text=[fmt(v) if v else "" for v in values], textposition="outside" if top else "inside",
+                             insidetextfont=dict(color="white"), outsidetextfont=dict(color=TEXT), cliponaxis=False,
                              hovertemplate=f"%{{x}}: {source} %{{text}}<extra></extra>"))
     fig.update_layout(barmode="stack")
     fig.update_xaxes(type="category", tickangle=0)

@@ -6,7 +6,7 @@ import re
 import pandas as pd
 
 from core.law.award import Award
-from core.law.explain import shortfall_words
+from core.law.explain import award_words, shortfall_words
 from core.law.fields import FIELD, FIELDS, PROJECT_TYPES
 from core.law.provisions import ROUTES
 from core.law.money import fmt, plain
@@ -41,7 +41,7 @@ def table(named: list[tuple[str, Award]], machine: bool = False) -> pd.DataFrame
         rows.append({
             "Scenario": name,
             **{f.title: _cell(f, app, machine) for f in COMPUTED},
-            "State grant award": money(a.amount),
+            "State grant award": plain(a.amount) if machine else award_words(a),
             "Held down by": ";".join(a.binding) if machine else a.binding_text,
             "Route": a.route if machine else ROUTES[a.route],
             # on the Board's route the match would be waived: "$0" there would say it was met

@@ -19,8 +19,8 @@ from core.law.fields import FIELDS, PROJECT_TYPES
 from core.law.provisions import CAP, ROUTES
 from core.law.money import fmt
 from core.law.analysis import caps_words
-from core.law.explain import STATUS_WORDS, exception_line, other_readings_words
-from core.law.provisions import LETTERING, LETTERS_INFERRED, PROVISION, citation, citations, source_words
+from core.law.explain import STATUS_WORDS, award_words, exception_line, other_readings_words
+from core.law.provisions import LETTERING_SEVEN, LETTERS_INFERRED, PROVISION, citation, citations, lettering, source_words
 from core.law.rulesets import edition_words
 from core.law.names import visible
 
@@ -60,6 +60,7 @@ h1 { font-size: 30px; margin: 0 0 4px; } h2 { font-size: 24px; border-bottom: 2p
 .award { display: flex; gap: 32px; align-items: center; background: #eef3f8; border-radius: 8px; padding: 14px 18px; }
 .award .amount { font-size: 44px; font-weight: 700; color: var(--accent); white-space: nowrap; }
 .award .why { font-size: 16px; } .bind { color: var(--bind); font-weight: 700; }
+.award .unmet { border-left: 4px solid #a04000; padding-left: 8px; margin-bottom: 4px; }
 .pair { display: grid; grid-template-columns: 1fr 1fr; gap: 0 24px; }
 .charts { display: grid; grid-template-columns: 1fr 1fr; gap: 0 16px; } .charts > figure { min-width: 0; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0; font-size: 14px; }
@@ -96,6 +97,8 @@ footer { color: var(--muted); font-size: 12px; margin-top: 32px; border-top: 1px
      repeated. */
   h2, h3 { break-after: avoid; page-break-after: avoid; }
   tr, li, .award, .totals, blockquote, .keep, figure { break-inside: avoid; page-break-inside: avoid; }
+  /* the award box never ends a page alone: it goes on with the note and the readings under it */
+  .award, .award + p.cite { break-after: avoid; page-break-after: avoid; }
   thead { display: table-header-group; }
   ol + p.cite { break-before: avoid; page-break-before: avoid; }   /* "Caps binding" with the last step */
   p.cited { break-after: avoid; page-break-after: avoid; }   /* a provision's name with its sentence */
@@ -162,8 +165,9 @@ def _scenario(item: Item, chart, first: bool) -> str:
         parts.append(f'<p class="notes">{esc(item.notes, keep=chr(10))}</p>')
     if a.is_variant:
         parts.append(f'<p class="variant">Policy variant, not the regulation in force: {esc(a.ruleset_label)}</p>')
+    unmet = "".join(f'<div class="unmet"><b>Not yet met:</b> {esc(u.text)}</div>' for u in a.unmet)
     parts.append(f'<div class="award"><div><div class="meta">State grant award</div>'
-                 f'<div class="amount">{esc(fmt(a.amount))}</div></div><div class="why">'
+                 f'<div class="amount">{esc(fmt(a.amount))}</div></div><div class="why">{unmet}'
                  f'<div>Held down by <span class="bind">{esc(a.binding_text)}</span></div>'
                  f"<div>Route: {esc(ROUTES[a.route])}</div><div>In the regulation: {esc(provisions)}</div>"
                  + (f"<div>{esc(exception_line(a))}</div>" if exception_line(a) else "") +
@@ -176,10 +180,13 @@ def _scenario(item: Item, chart, first: bool) -> str:
         "<ul>" + "".join(f"<li>{esc(t)}</li>" for t in others) + "</ul>" if others else
         "<p>No single other reading of the regulation changes this award.</p>") + "</div>")
     parts.append('<div class="pair keep"><div><h3>Inputs</h3>' + _inputs_table(a) + "</div>")
+    plan = (("Federal grant", fmt(a.funding["federal"])), ("State grant award", award_words(a)),
+            ("Local contribution", fmt(a.funding["local"])), ("Funding gap", fmt(a.funding["gap"])))
+    if a.route == "bpw_exception":
+        plan += (("Without the Board's approval", f"{fmt(a.routes['standard'].award)} (the standard route)"),)
     parts.append("<div><h3>Funding plan</h3><table>" + "".join(
-        f"<tr><th>{label}</th><td class='num'>{esc(fmt(a.funding[k]))}</td></tr>"
-        for k, label in (("federal", "Federal grant"), ("state", "State grant award"),
-                         ("local", "Local contribution"), ("gap", "Funding gap"))) + "</table></div></div>")
+        f"<tr><th>{label}</th><td class='num'>{esc(value)}</td></tr>" for label, value in plan)
+        + "</table></div></div>")
     parts.append('<div class="charts">' + chart(headroom_figure(a), chart_text.headroom(a)[0], half=True)
                  + chart(waterfall_figure(a, across=True), chart_text.waterfall(a)[0], half=True) + "</div>")
     # The checks (a few rows, kept whole) and the explanation (it breaks between its steps) are
@@ -214,7 +221,7 @@ def _comparison(items: list[Item], chart, baseline: str) -> str:
            f"<div class='answer{small}'><h3>The answer for each scenario</h3>" + html_table(("Scenario", *ANSWER))
            + "</div>",
            chart(compare_caps_figure(named), chart_text.compare_caps(named)[0]),
-           "<h3>The inputs behind it</h3>" + turned_tables(df, inputs_in_order(df, baseline))]
+           "<h3>The inputs behind it</h3>" + turned_tables(df, inputs_in_order(df, baseline, blank=False))]
     funding, change = chart_text.funding(named), chart_text.change(named, baseline)
     if len(items) <= SIDE_BY_SIDE:
         out.append('<div class="charts">' + chart(funding_figure(named), funding[0], half=True)
@@ -296,9 +303,15 @@ def _sources(items: list[Item], tail: str = "") -> str:
             note = "the default" if alt == r.default else "not the default"
             parts.append(f"<li><b>{esc(r.title)}: {esc(a.title)}</b> ({note})"
                          + (f" for {who}" if len(readings) > 1 else "") + f": {esc(a.meaning)}</li>")
-    parts.append("</ul><h3>Paragraph letters</h3><p>This report letters the paragraphs in the order of the text "
-                 "(an inference, as said under the title): " + esc("; ".join(f"§{k}, {w}" for k, w in LETTERING))
-                 + ".</p>")
+    parts.append("</ul><h3>Paragraph letters</h3>")
+    letterings = dict.fromkeys(lettering(i.award.readings) for i in items)
+    for letters in letterings:
+        who = ", ".join(esc(i.name) for i in items if lettering(i.award.readings) == letters)
+        kind = "seven paragraphs, as the reading “§F is the top-up for earlier grantees” reads the text" \
+            if letters == LETTERING_SEVEN else "eight paragraphs"
+        parts.append(f"<p>This report letters the text in {kind} (an inference, as said under the title)"
+                     + (f" for {who}" if len(letterings) > 1 else "")
+                     + ": " + esc("; ".join(f"§{k}, {w}" for k, w in letters)) + ".</p>")
     parts.append(_glossary(items, tail) + "</section>")
     return "".join(parts)
 
@@ -313,7 +326,7 @@ def _glossary(items: list[Item], tail: str = "") -> str:
     rulesets = dict.fromkeys((i.award.ruleset_label, i.award.ruleset_id) for i in items)
     rows = ([(label, f"ruleset {rid}") for label, rid in rulesets] + [(CAP[c].title, c) for c in caps]
             + [(ROUTES[r], r) for r in routes] + [(r.title, r.id) for r in READINGS])
-    return ("<div class='keep glossary'><h3>For programs: the names used in the data files</h3><table><tr><th>In this "
+    return ("<div class='glossary'><h3>For programs: the names used in the data files</h3><table><tr><th>In this "
             "report</th><th>In JSON and CSV</th></tr>" + "".join(
                 f"<tr><td>{esc(label)}</td><td><code>{esc(name)}</code></td></tr>" for label, name in rows)
             + "</table>" + tail + "</div>")
@@ -346,13 +359,34 @@ def render(report: Report, static: bool = False) -> str:
     return document(report.title, body, static)
 
 
+# Printed from a browser, the interactive charts keep the width they were drawn at on screen
+# (up to the 1,100 px column), wider than the printed 7.5 in column: they were cut at its edge.
+# Before printing, each is drawn again at its share of the printed column; after, at the screen's.
+PRINT_SCRIPT = """
+(function () {
+  var column = %d;
+  function plots() { return Array.prototype.slice.call(document.querySelectorAll('.js-plotly-plot')); }
+  window.addEventListener('beforeprint', function () {
+    var body = document.body.clientWidth - 64;   /* the screen's column, less its padding */
+    plots().forEach(function (el) {
+      var width = Math.min(el.clientWidth, Math.floor(el.parentElement.clientWidth * column / body));
+      Plotly.relayout(el, {width: width});
+    });
+  });
+  window.addEventListener('afterprint', function () {
+    plots().forEach(function (el) { Plotly.relayout(el, {width: null, autosize: true}); Plotly.Plots.resize(el); });
+  });
+})();
+""" % PRINT_WIDTH
+
+
 def document(title: str, body: list[str], static: bool) -> str:
     """One HTML file of `body`'s parts under `title`, with the print styles; Plotly.js inlined
     unless the charts are static (the PDF's), so that it opens without a network."""
     script = ""
     if not static:
         from plotly.offline import get_plotlyjs
-        script = f"<script>{get_plotlyjs()}</script>"
+        script = f"<script>{get_plotlyjs()}</script><script>{PRINT_SCRIPT}</script>"
     return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{esc(title)}</title>"
             f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<style>{CSS}</style>{script}</head><body>{''.join(body)}</body></html>")

@@ -18,8 +18,10 @@ from datetime import date
 import numpy as np
 
 from core.law.analysis import caps_words
+from core.law.fields import FIELD
 from core.law.money import fmt
-from core.law.portfolio import EXCEPTIONS, FACTORS, MODES, Result, formula_words, insight
+from core.law.portfolio import (DEFAULT_DIRECTIONS, DIRECTIONS, EXCEPTIONS, FACTORS, MODES, SETTING_NOTE, Result,
+                                formula_words, insight)
 from core.law.readings import READING, Readings
 from core.law.rulesets import Ruleset, edition_words
 from core.report import chart_text
@@ -54,6 +56,7 @@ class PortfolioReport:
     chart: tuple                    # (names, allocated, rank) of every ranked row: the cumulative chart
     title: str = TITLE
     prepared_by: str = ""
+    directions: dict = field(default_factory=lambda: dict(DEFAULT_DIRECTIONS))   # a direction per key of DIRECTIONS
     on: date = field(default_factory=date.today)
 
 
@@ -69,7 +72,7 @@ def portfolio_report(result: Result, rs: Ruleset, weights: dict, mode: str, sour
     rank = np.zeros(len(table), dtype=np.int64)
     rank[idx] = table["rank"].to_numpy()[idx].astype(np.int64)
     order = idx[np.argsort(rank[idx], kind="stable")]
-    exception = bool(result.on_exception.any())
+    exception, unmet = bool(result.on_exception.any()), bool(result.unmet.any())
     rows = []
     for i in order[:RANKED_ROWS]:
         # no locality column: with it every name wrapped, two lines a row (23 pages for 500 rows)
@@ -82,6 +85,8 @@ def portfolio_report(result: Result, rs: Ruleset, weights: dict, mode: str, sour
             row["Board's exception"] = ((f"needed: +{fmt(extra)}" + ("" if result.exceptions == "assumed"
                                                                      else ", not counted")) if extra > 0 else "")
         row["Allocated"] = fmt(int(result.allocated[i]))
+        if unmet:   # the requirement not yet met, short enough for its column (as on the page)
+            row["Local match"] = f"{fmt(int(result.shortfall[i]))} short" if result.shortfall[i] else "met"
         rows.append(row)
     bad = np.flatnonzero(~good)
     total_max, total_alloc = int(result.awards[good].sum()), int(result.allocated[good].sum())
@@ -95,7 +100,7 @@ def portfolio_report(result: Result, rs: Ruleset, weights: dict, mode: str, sour
         bad_rows=[(int(i) + 2, str(names[i]) if "name" in table.columns else "", str(table["error"].iloc[i]))
                   for i in bad[:BAD_ROWS]],
         chart=([str(names[i]) for i in idx], [int(result.allocated[i]) for i in idx], [int(rank[i]) for i in idx]),
-        title=title or TITLE, prepared_by=prepared_by)
+        title=title or TITLE, prepared_by=prepared_by, directions=dict(result.directions or DEFAULT_DIRECTIONS))
 
 
 def sample_report(**kw) -> PortfolioReport:
@@ -112,7 +117,7 @@ def sample_report(**kw) -> PortfolioReport:
 # "Illustrative application 00320" and "the limit for earlier grantees" on one line at 9 pt; left
 # to the browser, both wrapped and 500 rows took 21 pages instead of 12.
 RANKING_WIDTHS = {"Rank": 7, "Application": 29, "Priority score": 9, "Maximum award": 12, "Held down by": 31,
-                  "Board's exception": 14, "Allocated": 12}
+                  "Board's exception": 14, "Allocated": 12, "Local match": 13}
 
 
 def _table(rows: list[dict], cls: str = "", widths: dict | None = None) -> str:
@@ -130,14 +135,17 @@ def _table(rows: list[dict], cls: str = "", widths: dict | None = None) -> str:
 
 def _order(report: PortfolioReport) -> str:
     total = sum(report.weights.values())
-    weights = [{"Consideration": words.capitalize(), "Column": column, "Weight": f"{report.weights[k]:g}",
+    weights = [{"Consideration": FIELD[column].label, "Scores higher (the Department's setting)":
+                DIRECTIONS[k][report.directions[k]], "Weight": f"{report.weights[k]:g}",
                 "Share of the score": f"{report.weights[k] / total:.0%}" if total else "0%"}
-               for k, (column, words) in FACTORS.items()]
+               for k, (column, _) in FACTORS.items()]
     return ("<section class='order'><h2>How the applications are ordered and funded</h2>"
             f"<p><b>Allocation:</b> {esc(MODES[report.mode])}, against a budget of {esc(fmt(report.budget))}.</p>"
             f"<p><b>The Board of Public Works exception:</b> {esc(EXCEPTIONS[report.exceptions])}.</p>"
-            "<div class='keep'><h3>The considerations' weights</h3>" + _table(weights, "weights") + "</div>"
-            f"<p>{esc(formula_words(report.weights))}</p><p class='cite'>{esc(SCORE_NOTE)}</p></section>")
+            "<div class='keep'><h3>The considerations: the Department's settings</h3>"
+            f"<p>{esc(SETTING_NOTE)}</p>" + _table(weights, "weights") + "</div>"
+            f"<p>{esc(formula_words(report.weights, report.directions))}</p><p class='cite'>{esc(SCORE_NOTE)}</p>"
+            "</section>")
 
 
 def _ranking(report: PortfolioReport) -> str:

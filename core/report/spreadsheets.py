@@ -20,6 +20,7 @@ import pandas as pd
 from core.law.analysis import caps_words
 from core.law.caps import TYPE_CODES
 from core.law.fields import EXCEPTION_FIELDS, FIELD, PORTFOLIO_FIELDS, PROJECT_TYPES
+from core.law.money import fmt
 from core.law.provisions import ROUTES
 from core.report.export import csv_bytes, safe_cell
 
@@ -27,7 +28,8 @@ DOLLARS = '"$"#,##0.00'
 SCORE = "0.000"
 WHOLE = "0"
 _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")   # characters an .xlsx cannot hold
-OUTPUTS = ("award", "binding", "route", "standard_award", "priority_score", "rank", "allocated", "error")
+OUTPUTS = ("award", "binding", "route", "standard_award", "priority_score", "rank", "allocated", "local_shortfall",
+           "unmet_requirements", "error")
 MONEY_OUTPUTS = ("award", "standard_award", "allocated")
 _TYPE_OF_CODE = {code: PROJECT_TYPES[t] for t, code in TYPE_CODES.items()}
 
@@ -231,11 +233,12 @@ def people(result, positions: np.ndarray | None = None) -> pd.DataFrame:
                                        dtype=object),
         "Priority score (0 to 1)": [float(t["priority_score"].iat[i]) for i in positions],
         "Allocated": [int(result.allocated[i]) for i in positions],
+        "Not yet met": [str(result.table["unmet_requirements"].iat[i]) for i in positions],
     }, columns=PEOPLE_COLUMNS)
 
 
 PEOPLE_COLUMNS = ["Rank", "Application", "Locality", "Project type", "Maximum award", "Held down by",
-                  "Board's exception", "Priority score (0 to 1)", "Allocated"]
+                  "Board's exception", "Priority score (0 to 1)", "Allocated", "Not yet met"]
 PEOPLE_MONEY = ("Maximum award", "Board's exception", "Allocated")
 
 
@@ -258,7 +261,8 @@ def programs(result) -> pd.DataFrame:
             "binding_words": [_binding_words(b) for b in binding],
             "route": route, "route_words": [ROUTES.get(r, "") for r in route],
             "standard_award": t["standard_award"].to_numpy(), "priority_score": t["priority_score"].to_numpy(),
-            "allocated": t["allocated"].to_numpy(), "error": t["error"].to_numpy()}
+            "allocated": t["allocated"].to_numpy(), "local_shortfall": t["local_shortfall"].to_numpy(),
+            "unmet_requirements": t["unmet_requirements"].to_numpy(), "error": t["error"].to_numpy()}
     return pd.DataFrame(out)
 
 
@@ -297,18 +301,28 @@ def _results_sheet(wb, result, used) -> None:
         shown[c] = [None if v is None or v != v else _dollars(v) for v in table[c]]
     widths = {c: _width(shown[c].tolist(), c) for c in PEOPLE_COLUMNS} | {
         "Rank": 7, "Maximum award": 16, "Allocated": 16, "Board's exception": 18, "Priority score (0 to 1)": 13,
-        "Held down by": min(48, _width(shown["Held down by"].tolist(), "Held down by"))}
+        "Held down by": min(48, _width(shown["Held down by"].tolist(), "Held down by")),
+        "Not yet met": min(34, _width(shown["Not yet met"].tolist(), "Not yet met"))}
     sheet = _Sheet(wb, "Results", PEOPLE_COLUMNS, {**{c: DOLLARS for c in PEOPLE_MONEY},
                                                    "Priority score (0 to 1)": SCORE, "Rank": WHOLE},
-                   widths, wrap=("Application", "Held down by", "Priority score (0 to 1)"), filter_rows=len(shown),
+                   widths, wrap=("Application", "Held down by", "Priority score (0 to 1)", "Not yet met"), filter_rows=len(shown),
                    titles={"Board's exception": "Board's exception adds" if result.exceptions == "assumed"
                            else "Board's exception would add (not counted)"})
     for row in shown.itertuples(index=False):
         sheet.append(list(row))
     total = dict.fromkeys(PEOPLE_COLUMNS) | {
         "Application": "Total", "Maximum award": _dollars(int(np.sum(result.awards[used]))),
-        "Allocated": _dollars(int(np.sum(result.allocated[used])))}
+        "Allocated": _dollars(int(np.sum(result.allocated[used]))),
+        "Not yet met": _unmet_total(result, used)}
     sheet.append(list(total.values()))   # below the filtered rows: sorting and filtering leave it where it is
+
+
+def _unmet_total(result, used) -> str:
+    """The total row's word on the rows not yet meeting the local match: how many, and what they are allocated."""
+    unmet = used[result.unmet[used]]
+    if not len(unmet):
+        return ""
+    return f"{len(unmet):,} not yet meeting the local match, allocated {fmt(int(np.sum(result.allocated[unmet])))}"
 
 
 def _programs_sheet(wb, result, used, unused) -> None:

@@ -249,3 +249,28 @@ def test_exception_panel_spans_the_page_and_sliders_have_a_usable_track(server, 
             .map(s => (s.querySelector('[data-baseweb="slider"]') || s).getBoundingClientRect().width)""")
         assert tracks and min(tracks) >= 250, (width, tracks)
         page.close()
+
+
+def test_the_html_reports_charts_fit_the_printed_column_when_printed_from_a_browser(tmp_path, chromium):  # noqa: F811
+    """Issue 35: printed from the browser, the report's interactive charts kept their screen width
+    (up to 1,036 px) and were cut at the 7.5 in column's edge. Before printing each is drawn at its
+    share of that column; after printing, at the screen's width again."""
+    from core.report.charts import PRINT_WIDTH
+    from core.report.html import Report, render
+    from harness.pdf_fill import items
+    path = tmp_path / "report.html"
+    path.write_text(render(Report(items(2))), encoding="utf-8")
+    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(path.as_uri())
+    page.wait_for_selector(".js-plotly-plot .main-svg")
+    widths = lambda: page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')]"  # noqa: E731
+                                   ".map(el => el.querySelector('.main-svg').getBoundingClientRect().width)")
+    on_screen = widths()
+    assert max(on_screen) > PRINT_WIDTH   # the screen's column is wider than the printed one
+    page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
+    page.wait_for_timeout(300)
+    assert max(widths()) <= PRINT_WIDTH + 1
+    page.evaluate("() => window.dispatchEvent(new Event('afterprint'))")
+    page.wait_for_timeout(300)
+    assert widths() == on_screen
+    page.close()

@@ -191,7 +191,8 @@ def test_other_readings_use_the_ruleset_given():
     assert other_readings(a, variant, DEFAULT, evaluate(a, variant)) == [NO_NEED_CAP]
     assert evaluate(a, variant).other_readings() == [NO_NEED_CAP]
     assert evaluate(a, variant).to_dict()["other_readings"] == [
-        {"reading": "funding_need_cap", "alternative": "none", "award": "800000.00", "binding": ["program_max"]}]
+        {"reading": "funding_need_cap", "alternative": "none", "award": "800000.00", "binding": ["program_max"],
+         "route": "standard", "if_board_approves": False}]
 
 
 def test_award_carries_its_ruleset_and_edition():

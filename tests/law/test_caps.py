@@ -214,7 +214,8 @@ def test_other_readings_name_each_switch_that_changes_the_award():
                              "local_match_effect": "check", "funding_need_cap": "applies",
                              "prior_grant_limit": "ceiling"}
     assert d["other_readings"] == [{"reading": "local_match_effect", "alternative": "condition",
-                                    "award": "0.00", "binding": ["local_match"]}]
+                                    "award": "0.00", "binding": ["local_match"], "route": "standard",
+                                    "if_board_approves": False}]
 
 
 def test_f_reference_prior_grant_lifts_the_remainder_limit_for_additional_work():

@@ -4,7 +4,6 @@ point, the change point is the first one, the award there is as said, and every 
 sentence names is one the check verified. A course on the Board's exception route says "If the
 Board approves" and is followed by the standard route's course, checked the same way."""
 import re
-from fractions import Fraction
 
 import numpy as np
 import pytest

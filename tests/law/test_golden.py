@@ -164,9 +164,11 @@ def test_goldens_say_what_the_issue_names():
                                    "work remaining after the federal grant: $166,666.65 "
                                    "(rounded down to the cent).")
     assert load("rules_4")["what_would_change"][3] == (
-        "Prior program funds above $200,000 would start to cut the award (the limit for earlier grantees).")
+        "Raising the prior program funds from $0 does not change the award until $200,000, where the limit for "
+        "earlier grantees takes over.")
     assert load("rules_1")["what_would_change"][3] == (
-        "Any prior program funds would limit the award to $300,000 less those funds (the limit for earlier grantees).")
+        "Any prior program funds would cut the award to $299,999.99 (the limit for earlier grantees); from there, each "
+        "extra $1 of them takes away $1 of award until $300,000, where the award reaches $0.")
     assert load("rules_2")["what_would_change"][-1] == (
         "Another $900,000 of local funds closes the $900,000 funding gap.")
     assert load("rules_6")["what_would_change"][-1] == (
@@ -174,7 +176,7 @@ def test_goldens_say_what_the_issue_names():
     texts = [b["text"] for b in load("exception_not_more")["sweeps"]["eligible_cost"]]
     assert any(t.endswith("(back to the standard route)") for t in texts), texts
     texts = [b["text"] for b in load("exception_property_binds")["sweeps"]["local_property_value"]]
-    assert any(t.endswith("(the Board exception route takes over)") for t in texts), texts
+    assert any(t.endswith("(on the Board's exception route, if the Board approves)") for t in texts), texts
     value = next(c for c in load("exception_value_equals_award")["evaluate"]["checks"] if c["id"] == "bpw_property_value")
     assert value["status"] == "pass" and "$600,000, at least the $600,000 grant of the exception route" in value["message"]
 

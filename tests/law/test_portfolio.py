@@ -70,7 +70,8 @@ def test_scores_normalised_and_ties_broken_by_name():
                        "eligible_cost": ["1000000"] * 3, "senior_density": ["10", "10", "30"],
                        "distance_to_center_miles": ["", "", ""], "previously_funded": ["yes", "yes", "no"]})
     r = run(df, 0, "priority", {"density": 1, "proximity": 1, "new_locality": 1})
-    assert list(r.table["priority_score"]) == ["0.0000", "0.0000", "0.6667"]
+    # no distance is known: it is left out of every score (c: density 1 and never funded 1)
+    assert list(r.table["priority_score"]) == ["0.0000", "0.0000", "1.0000"]
     assert list(r.table["rank"]) == ["3", "2", "1"]          # tie between a and b broken by name
     assert list(r.table["award"]) == ["500000.00"] * 3       # the score never changes an award
     assert "Ties are broken by name" in formula_words({"density": 1, "proximity": 0, "new_locality": 0})
@@ -147,8 +148,9 @@ def test_rows_on_the_exception_route_carry_their_route_and_standard_award():
     from core.law.portfolio import insight
     lines = insight(r, load())
     assert lines[2] == ("$50,000 of the $6,553,000 in maximum awards exists only at the Board of Public Works' "
-                        "discretion: 1 application is on the Board's exception route (without it, $450,000). Of the "
-                        "$4,000,000 allocated, $0 depends on the Board's approval.")
+                        "discretion: 1 application is on the Board's exception route, and without the Board's "
+                        "approval it would get $450,000. Of the $4,000,000 allocated, $0 depends on the Board's "
+                        "approval.")
 
 
 def test_exceptions_excluded_allocates_every_row_its_standard_award():
@@ -393,9 +395,9 @@ def test_the_boards_discretion_is_said_for_one_and_for_several():
                  "bpw_exception_requested": "true", "local_property_value": "550000"}
     two = run(_frame([{"name": "X", **exception}, {"name": "Y", **exception}]), 10**9)
     assert insight(two, load())[2] == ("$100,000 of the $1,100,000 in maximum awards exists only at the Board of "
-                                       "Public Works' discretion: 2 applications are on the Board's exception route "
-                                       "(without it, $1,000,000). Of the $1,100,000 allocated, $100,000 depends on "
-                                       "the Board's approval.")
+                                       "Public Works' discretion: 2 applications are on the Board's exception route, "
+                                       "and without the Board's approval they would get $1,000,000 in all. Of the "
+                                       "$1,100,000 allocated, $100,000 depends on the Board's approval.")
     excluded = run(_frame([{"name": "X", **exception}, {"name": "Y", **exception}]), 10**9, exceptions="excluded")
     assert insight(excluded, load())[2] == ("The Board of Public Works exception is not counted: 2 applications would "
                                             "get $100,000 more in all if the Board approves it.")
@@ -403,10 +405,13 @@ def test_the_boards_discretion_is_said_for_one_and_for_several():
 
 def test_the_formula_is_said_in_words_exactly():
     assert formula_words({"density": 2, "proximity": 1, "new_locality": 1}) == (
-        "Priority score = 50% × (denser senior population) + 25% × (farther from an existing senior center) + 25% × "
-        "(a locality not funded before). Density and distance are scaled across this portfolio from 0 (lowest) to 1 "
-        "(highest); a locality never funded before scores 1, one funded before 0; a missing value scores 0. Ties are "
-        "broken by name, then by row order.")
+        "The Department's setting: priority score = 50% × (a denser senior population scores higher) + 25% × (a "
+        "project farther from an existing senior center scores higher) + 25% × (a locality not funded before scores "
+        "higher). Density and distance are scaled across this portfolio from 0 to 1; a locality never funded before "
+        "scores 1, one funded before 0; a value not known for an application is left out of its score (the other "
+        "weights share it), never counted as low or high. Ties are broken by name, then by row order.")
+    assert "(a project nearer to an existing senior center scores higher)" in formula_words(
+        {"density": 1, "proximity": 1, "new_locality": 1}, {"proximity": "nearer"})
     assert formula_words({"density": 0, "proximity": 0, "new_locality": 0}) == (
         "All weights are 0: every application scores 0 and the order falls back to name.")
 
@@ -418,3 +423,48 @@ def test_weights_parse_exactly():
     assert str(err.value) == "--weights: unknown factor 'size'; use density, proximity, new_locality"
     with pytest.raises(ValueError, match=r"density='1=2' is not a number"):
         parse_weights("density=1=2")
+
+
+def test_an_unknown_is_unknown_neither_funded_nor_new():
+    """Issue 35: a locality whose earlier funding is not known scored as funded (0); it is left out
+    of its score, and the others' weights share it."""
+    df = pd.DataFrame({"name": ["funded", "unknown", "new"], "project_type": ["renovation"] * 3,
+                       "eligible_cost": ["1000000"] * 3, "senior_density": ["10", "20", "30"],
+                       "previously_funded": ["yes", "", "no"]})
+    r = run(df, 0, "priority", {"density": 1, "proximity": 1, "new_locality": 1})
+    # funded: density 0, funded 0 -> 0; unknown: density 0.5 alone -> 0.5; new: density 1, new 1 -> 1
+    assert list(r.table["priority_score"]) == ["0.0000", "0.5000", "1.0000"]
+
+
+def test_which_way_a_consideration_counts_is_a_setting():
+    df = pd.DataFrame({"name": ["near", "far"], "project_type": ["renovation"] * 2, "eligible_cost": ["1000000"] * 2,
+                       "distance_to_center_miles": ["1", "9"]})
+    weights = {"density": 0, "proximity": 1, "new_locality": 0}
+    assert list(run(df, 0, "priority", weights).table["rank"]) == ["2", "1"]
+    nearer = run(df, 0, "priority", weights, directions={"proximity": "nearer"})
+    assert list(nearer.table["rank"]) == ["1", "2"] and nearer.directions["proximity"] == "nearer"
+
+
+def test_directions_parse_exactly():
+    from core.law.portfolio import parse_directions
+    assert parse_directions("proximity=nearer") == {"density": "higher", "proximity": "nearer", "new_locality": "new"}
+    with pytest.raises(ValueError) as err:
+        parse_directions("proximity=closer")
+    assert str(err.value) == "--directions: proximity='closer'; use proximity=farther or nearer"
+    with pytest.raises(ValueError) as err:
+        parse_directions("size=big")
+    assert str(err.value) == "--directions: unknown factor 'size'; use density, proximity, new_locality"
+
+
+def test_allocations_to_rows_short_of_the_match_are_counted_and_said():
+    """Issue 35: $600,000 and $150,000 went to applicants short of their match with nothing said."""
+    rows = [{"name": "Short", "project_type": "construction", "eligible_cost": "2400000", "federal_grant": "300000",
+             "local_contribution": "900000"},
+            {"name": "Met", "project_type": "renovation", "eligible_cost": "1000000", "local_contribution": "500000"}]
+    r = run(_frame(rows), 200_000_000)
+    assert list(r.table["local_shortfall"]) == ["150000.00", "0.00"]
+    assert list(r.table["unmet_requirements"]) == ["Local match: $150,000 short", ""]
+    assert list(r.unmet) == [True, False]
+    lines = insight(r, load())
+    assert "1 application does not yet meet the local match ($150,000 short in all); $600,000 of the allocation " \
+           "goes to it, payable only once the match is met." in lines

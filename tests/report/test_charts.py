@@ -49,7 +49,7 @@ def test_headroom_colours_each_cap_and_hatches_the_binding_one():
     bar = charts.headroom_figure(AWARD).data[0]
     assert list(bar.marker.color) == [charts.CAP_COLORS[c] for c in AWARD.caps]
     assert list(bar.marker.pattern.shape) == ["/" if c in AWARD.binding else "" for c in AWARD.caps]
-    assert [t for t in bar.text if t.endswith("holds it down")] == ["$600,000, holds it down"]
+    assert [t for t in bar.text if t.endswith("holds it down")] == ["$600,000<br>holds it down"]
 
 
 def test_two_caps_at_one_value_are_drawn_apart():

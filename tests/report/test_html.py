@@ -65,8 +65,8 @@ def test_one_citation_per_cap_on_every_surface_and_no_internal_ids_where_people_
     a = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": 1_000_000,
                                         "federal_grant": 400_000, "local_contribution": 300_000}))
     doc = render(Report([Item("With a federal grant", a)]))
-    assert source_words(a) == ("§E State share of the cost remaining after the federal grant; What the project still lacks (no "
-                               "sentence says it: this tool's reading of the whole)")
+    assert source_words(a) == ("§E State share of the cost remaining after the federal grant; What the project still lacks (not "
+                               "a sentence of the regulation: this tool's reading of it as a whole)")
     text = _text(doc)
     assert "In the regulation: " + source_words(a).replace("'", "&#x27;") in text
     assert "§E State share of the cost remaining after the federal grant If a federal grant is applied" in text
@@ -77,7 +77,7 @@ def test_one_citation_per_cap_on_every_surface_and_no_internal_ids_where_people_
                      "local_match_effect", "id regulation"):
         assert internal not in people, internal
     assert "State&#x27;s share of the cost cost_share" in programs and "What &quot;§F&quot; refers to f_reference" in programs
-    assert people.count("Paragraph letters are inferred") == 1   # once, under the title
+    assert people.count("the regulation as received carries none") == 1   # once, under the title
     assert "§E, with a federal grant applied, 50% of the cost remaining after it" in people
 
 

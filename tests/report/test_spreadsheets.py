@@ -7,6 +7,8 @@ import io
 from decimal import Decimal
 
 import numpy as np
+
+from core.law.money import fmt
 import openpyxl
 import pytest
 
@@ -37,10 +39,10 @@ def test_the_workbook_opens_in_rank_order_with_dollar_formats(allocation):
     wb = book(results_xlsx(r, [("Budget", Decimal("4000000.00"))], ["A finding."]))
     assert wb.sheetnames == ["Results", "For programs", "About"]
     ws = wb["Results"]
-    assert ws.freeze_panes == "A2" and ws.auto_filter.ref == "A1:I21"
+    assert ws.freeze_panes == "A2" and ws.auto_filter.ref == "A1:J21"
     rows = list(ws.iter_rows(values_only=True))
     assert list(rows[0]) == ["Rank", "Application", "Locality", "Project type", "Maximum award", "Held down by",
-                             "Board's exception adds", "Priority score (0 to 1)", "Allocated"]
+                             "Board's exception adds", "Priority score (0 to 1)", "Allocated", "Not yet met"]
     ranks = [row[0] for row in rows[1:21]]
     assert ranks == list(range(1, 21))
     order = np.argsort(r.table["rank"].astype(int).to_numpy())
@@ -52,11 +54,15 @@ def test_the_workbook_opens_in_rank_order_with_dollar_formats(allocation):
         assert round(award.value * 100) == r.awards[i] and round(allocated.value * 100) == r.allocated[i]
         assert row[5].value == caps_words(r.binding[i].split(";"))      # the registry's labels, in words
         assert row[7].number_format == "0.000" and row[7].value == float(r.table["priority_score"][i])
+        assert (row[9].value or "") == ("" if not r.shortfall[i] else f"Local match: {fmt(int(r.shortfall[i]))} short")
     first = rows[1]
     assert first[:4] == (1, "Illustrative: Twin Oaks senior center", "Twin Oaks", "Planning, design and construction")
     assert first[5] == CAP["prior_grant_room"].label
     total = rows[21]
     assert total[1] == "Total" and total[4] == 6_553_000 and total[8] == 4_000_000
+    # what is allocated to the rows that do not yet meet the local match (issue 35)
+    assert total[9] == f"{int(r.unmet.sum())} not yet meeting the local match, allocated " \
+        f"{fmt(int(r.allocated[r.unmet].sum()))}" == "11 not yet meeting the local match, allocated $2,557,500"
     assert ws.column_dimensions["B"].width >= 30 and ws.column_dimensions["F"].width >= 12
 
 
@@ -66,8 +72,8 @@ def test_for_programs_holds_the_ids_and_codes_with_words_beside_them(allocation)
     rows = list(ws.iter_rows(values_only=True))
     head = list(rows[0])
     assert head[:2] == ["row", "rank"] and head[head.index("project_type") + 1] == "project_type_words"
-    assert head[-9:] == ["award", "binding", "binding_words", "route", "route_words", "standard_award",
-                         "priority_score", "allocated", "error"]
+    assert head[-11:] == ["award", "binding", "binding_words", "route", "route_words", "standard_award",
+                          "priority_score", "allocated", "local_shortfall", "unmet_requirements", "error"]
     assert ws.freeze_panes == "A2"
     first = dict(zip(head, rows[1]))
     assert first["row"] == 22 and first["rank"] == 1                     # Twin Oaks is the sample's last line

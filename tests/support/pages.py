@@ -25,7 +25,9 @@ def award(at) -> str:
 
 
 def binding(at) -> str:
-    return next(m.value for m in at.markdown if m.value.startswith("**Held down by**"))
+    # the answer beside the award, from its limit on (a requirement not yet met comes before it)
+    said = next(m.value for m in at.markdown if "**Held down by**" in m.value)
+    return said[said.index("**Held down by**"):]
 
 
 def save(at, name: str, notes: str = "") -> AppTest:

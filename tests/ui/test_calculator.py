@@ -151,6 +151,22 @@ def test_the_exception_switch_shows_and_hides_its_questions():
     assert "exception_property" not in panels(at) and "bpw_exception_requested" not in at.query_params
 
 
+def test_where_the_prior_funds_went_is_asked_only_with_prior_funds_and_presumed_until_answered():
+    """Issue 35: prior program funds closed the Board's route whatever the applicant said; they are
+    presumed to have gone into the building (checked) until the applicant says no."""
+    at = app({"project_type": "construction", "eligible_cost": "500000", "prior_program_funds": "15000",
+              "bpw_exception_requested": "true", "local_property_value": "2000000"})
+    questions = Panel(at, "exception_property")
+    assert questions["prior_funds_for_property"]["value"] is True     # presumed, not said
+    assert award(at) == "$250,000" and "prior_funds_for_property" not in at.query_params
+    questions.choose("prior_funds_for_property", False)
+    assert award(at) == "$285,000" and at.query_params["prior_funds_for_property"] == "false"
+    assert "Board of Public Works exception" in binding(at)
+    at = app({"project_type": "construction", "eligible_cost": "500000", "bpw_exception_requested": "true",
+              "local_property_value": "2000000"})
+    assert "prior_funds_for_property" not in Panel(at, "exception_property").fields   # no prior funds: not asked
+
+
 def test_exception_panel_shows_each_condition_with_its_sentence():
     at = app({"project_type": "acquisition", "eligible_cost": "1000000", "bpw_exception_requested": "true",
               "local_property_value": "700000"})
@@ -242,9 +258,13 @@ def test_checks_explanation_and_what_would_change_follow_every_move():
                             "the State's share of the cost takes over.",
                             "Raising the local contribution from $500,000 does not change the award until "
                             "$700,000, where what the project still lacks takes over.",
-                            "Any prior program funds would limit the award to $300,000 less those funds "
-                            "(the limit for earlier grantees).",
+                            "Any prior program funds would cut the award to $299,999.99 (the limit for earlier "
+                            "grantees); from there, each extra $1 of them takes away $1 of award until $300,000, "
+                            "where the award reaches $0.",
                             "Another $200,000 of local funds closes the $200,000 funding gap."]
+    # the award says beside it what it still needs (issue 35)
+    assert "**Not yet met:** $600,000 once the local match reaches $650,000: it is $150,000 short." in \
+        next(m.value for m in at.markdown if "Held down by" in m.value).replace("\\", "")
     assert amounts(at) == {"Cost after federal grant": "$1,300,000", "Funding gap": "$200,000",
                            "Local match shortfall": "$150,000"}
 
@@ -257,7 +277,7 @@ def test_on_the_boards_route_the_match_would_be_waived_and_the_letters_are_infer
                                                                    for c in details(at)["checks"]]
     assert amounts(at)["Local match shortfall"] == "Would be waived"
     shown = " ".join(m.value for m in at.markdown) + " ".join(c.value for c in at.caption)
-    assert shown.count("Paragraph letters are inferred") == 1
+    assert shown.count("the regulation as received carries none") == 1
 
 
 def test_variant_ruleset_is_labelled():

@@ -48,7 +48,9 @@ def test_the_portfolio_packet_is_made_at_the_click_for_what_the_page_shows():
     assert "<h1>Portfolio allocation</h1>" in doc and "Prepared by Grants office" in doc
     assert "ILLUSTRATIVE: a sample of fictional applications" in doc
     assert "In priority order, skipping awards that do not fit whole, against a budget of $2,500,000." in doc
-    assert "Priority score = 25% × (denser senior population) + 50% × (farther from an existing senior center)" in doc
+    assert ("priority score = 25% × (a denser senior population scores higher) + 50% × (a project farther from an "
+            "existing senior center scores higher)") in doc
+    assert "the weights and directions used here are the Department" in doc
     assert "All 20 applications in priority order." in doc and "Held down by" in doc
     assert "Cumulative allocation against the budget" in doc
 

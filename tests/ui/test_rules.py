@@ -72,4 +72,4 @@ def test_a_loaded_variants_edition_is_shown_inert_and_one_with_hidden_characters
 def test_the_rules_page_says_once_that_the_letters_are_inferred(db):
     at = start(page="pages/rules.py")
     shown = " ".join(c.value for c in at.caption) + " ".join(m.value for m in at.markdown)
-    assert shown.count("Paragraph letters are inferred") == 1
+    assert shown.count("the regulation as received carries none") == 1

@@ -21,6 +21,7 @@ from typing import Callable
 
 import streamlit as st
 
+from core.law.caps import given_or_presumed
 from core.law.fields import FIELD, FIELDS, PROJECT_TYPES
 from core.law.money import MAX_CENTS, ValidationError, fmt, to_cents
 from ui import state
@@ -137,7 +138,7 @@ def flag(name: str, kind: str = "check", label: str | None = None, value: bool |
     if value is not None:
         return {"id": name, "kind": kind, "label": label, "help": "", "value": value}
     return {"id": name, "kind": kind, "label": FIELD[name].label, "help": FIELD[name].help,
-            "value": bool(state.get(name))}
+            "value": bool(given_or_presumed(FIELD[name], state.get(name)))}   # not given: as the law presumes it
 
 
 def panel(key: str, fields: list[dict], title: str = "", on_edit: dict[str, Callable[[dict], None]] | None = None) -> None:
