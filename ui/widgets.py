@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.law.award import evaluate
-from core.law.fields import EXCEPTION_FIELDS, FIELD, FIELDS
+from core.law.fields import EXCEPTION_FIELDS, FIELD, FIELDS, asked
 from ui import state
 from ui.components.fields_panel import choice, flag, money, panel
 from ui.text import md
@@ -63,5 +63,5 @@ def exception_switch() -> bool:
 def exception_inputs() -> None:
     """What the exception's conditions ask about the property, once the exception is asked for;
     where the prior program funds went only when there are some (a fact the law presumes otherwise)."""
-    names = [n for n in EXCEPTION_FIELDS if n != "prior_funds_for_property" or state.get("prior_program_funds")]
+    names = [n for n in EXCEPTION_FIELDS if asked(FIELD[n], state.values())]
     panel("exception_property", [money(name) if FIELD[name].kind == "money" else flag(name) for name in names])

@@ -221,6 +221,8 @@ def _breakpoints(app, rs, field, lo: int, start: int, hi: int, readings: Reading
             first = cut
             if cut in jumps and cut.denominator == 1 and steps_on(cut) == steps_on((left + cut) / 2):
                 first = cut + 1  # the condition still holds (or still fails) at the cut itself
+            if cut.denominator == 1 and cut not in jumps and after.route == "bpw_exception" != before.route:
+                first = cut + 1  # the routes' lines cross at the cut: a tie there, which keeps the standard route
             b = _breakpoint(app, rs, field, first, before, after, readings, exact=cut)
             if breakpoints and breakpoints[-1].value == b.value:
                 # Two cuts within one cent (a stretch of less than a cent between them, which no

@@ -22,6 +22,7 @@ class Field:
     slider: tuple = ()  # money: the calculator slider's top in dollars, (capital project, master plan)
     ask: str = ""       # an optional amount: the switch that asks for it ("The applicant requests ...")
     presumed: object = None   # a yes/no the law must decide when it is not given: what it is taken to be
+    only_with: str = ""  # asked and shown only where this amount is above $0 (it means nothing otherwise)
 
     @property
     def title(self) -> str:
@@ -59,7 +60,7 @@ FIELDS: tuple[Field, ...] = (
     # Asked only where there are prior program funds. Not given, they are presumed to have gone into the
     # property (the safe answer: it closes the Board's route); "no" for, say, a planning grant for a new building.
     Field("prior_funds_for_property", "Prior program funds went into this property or building", "bool", None,
-          group="exception", presumed=True,
+          group="exception", presumed=True, only_with="prior_program_funds",
           help="Whether the earlier program funds paid for acquiring, building or keeping up this property or "
                "building. Not given, they are presumed to have (State funds in the building); answer no if they "
                "did not, for example an earlier planning grant for a new building."),
@@ -90,3 +91,20 @@ PROJECT_TYPES: dict[str, str] = {
     "equipment": "Capital equipment",
     "master_plan": "Master plan",
 }
+
+
+def yes_no(f: Field, value) -> str:
+    """A yes/no field's value in words; one not given says what the law presumes ("not stated:
+    presumed yes"), or "not stated"."""
+    if value is None:
+        return "not stated" if f.presumed is None else f"not stated: presumed {'yes' if f.presumed else 'no'}"
+    return "yes" if value else "no"
+
+
+def asked(f: Field, values) -> bool:
+    """Whether a field means anything for these values (an object with the fields as attributes,
+    or a dict): the field's `only_with` amount is above $0, if it has one."""
+    if not f.only_with:
+        return True
+    amount = values.get(f.only_with) if isinstance(values, dict) else getattr(values, f.only_with)
+    return bool(amount)

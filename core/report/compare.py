@@ -7,7 +7,7 @@ import pandas as pd
 
 from core.law.award import Award
 from core.law.explain import award_words, shortfall_words
-from core.law.fields import FIELD, FIELDS, PROJECT_TYPES
+from core.law.fields import FIELD, FIELDS, PROJECT_TYPES, asked, yes_no
 from core.law.provisions import ROUTES
 from core.law.money import fmt, plain
 
@@ -23,12 +23,13 @@ COLUMNS = ANSWER + INPUTS
 def _cell(f, app, machine: bool) -> str:
     """One input as the table shows it; the exception's details only when it is asked for."""
     value = getattr(app, f.name)
-    if f.group == "exception" and f.name != "bpw_exception_requested" and not app.bpw_exception_requested:
+    if (f.group == "exception" and f.name != "bpw_exception_requested" and not app.bpw_exception_requested) \
+            or not asked(f, app):
         return ""
     if f.kind == "money":
         return "" if value is None else (plain if machine else fmt)(value)
     if f.kind == "bool":
-        return "yes" if value else "no"
+        return yes_no(f, value)
     return value if machine else PROJECT_TYPES[value]
 
 

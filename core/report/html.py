@@ -15,7 +15,7 @@ from core.law.award import Award
 from core.report import chart_text
 from core.report.charts import (PRINT_HALF, PRINT_WIDTH, change_figure, compare_caps_figure, for_print, funding_figure,
                                   headroom_figure, waterfall_figure)
-from core.law.fields import FIELDS, PROJECT_TYPES
+from core.law.fields import FIELDS, PROJECT_TYPES, asked, yes_no
 from core.law.provisions import CAP, ROUTES
 from core.law.money import fmt
 from core.law.analysis import caps_words
@@ -143,13 +143,13 @@ def _inputs_table(award: Award) -> str:
     for f in FIELDS:
         if f.group == "considerations":
             continue
-        if f.group == "exception" and not app.bpw_exception_requested:
+        if (f.group == "exception" and not app.bpw_exception_requested) or not asked(f, app):
             continue
         value = getattr(app, f.name)
         if f.kind == "money":
             shown = "none" if value is None else fmt(value)
         elif f.kind == "bool":
-            shown = "yes" if value else "no"
+            shown = yes_no(f, value)
         else:
             shown = PROJECT_TYPES[value]
         rows.append(f"<tr><th>{esc(f.label)}</th><td class='num'>{esc(shown)}</td></tr>")

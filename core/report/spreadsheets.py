@@ -19,7 +19,7 @@ import pandas as pd
 
 from core.law.analysis import caps_words
 from core.law.caps import TYPE_CODES
-from core.law.fields import EXCEPTION_FIELDS, FIELD, PORTFOLIO_FIELDS, PROJECT_TYPES
+from core.law.fields import EXCEPTION_FIELDS, FIELD, PORTFOLIO_FIELDS, PROJECT_TYPES, yes_no
 from core.law.money import fmt
 from core.law.provisions import ROUTES
 from core.report.export import csv_bytes, safe_cell
@@ -138,16 +138,17 @@ def _if_empty(f) -> str:
     if f.kind == "text":
         return "Left blank"
     if f.group == "considerations":
-        return "Not known: this consideration scores 0 for the row"
+        return "Not known: left out of the row's priority score (the other weights share it)"
     if f.kind == "money":
         return "$0" if f.default == 0 else "None given"
     if f.kind == "bool":
-        return "no" if f.default is False else "Not known"
+        return "no" if f.default is False else yes_no(f, None).capitalize()
     return "None"
 
 
 def _more(f) -> str:
-    extra = (" Read only when bpw_exception_requested is yes." if f.name in EXCEPTION_FIELDS else
+    only = f" and {f.only_with} is above 0" if f.only_with else ""
+    extra = (f" Read only when bpw_exception_requested is yes{only}." if f.name in EXCEPTION_FIELDS else
              " It orders applications and never changes an award." if f.group == "considerations" else "")
     return (f.help + extra).strip()
 

@@ -71,7 +71,8 @@ def test_requested_and_property_value_sweeps():
     assert values(sweep(a, "requested_amount", 0, 100_000_000)) == [(50_000_000, ("requested_amount",), ("cost_share",))]
     sw = sweep(a.replace(bpw_exception_requested=True), "local_property_value", 0, 100_000_000)
     assert [(b.value, b.route_after, b.binding_after) for b in sw.breakpoints] == [
-        (50_000_000, "bpw_exception", ("property_value",)), (60_000_000, "bpw_exception", ("program_max",))]
+        # at $500,000 both routes give $500,000 and a tie keeps the standard route: the Board's from the next cent
+        (50_000_001, "bpw_exception", ("property_value",)), (60_000_000, "bpw_exception", ("program_max",))]
 
 
 def test_odd_share_breakpoint_reported_at_first_cent():
@@ -197,7 +198,7 @@ def test_the_board_route_is_named_in_what_would_change():
     lower = what_would_change(construction(project_type="renovation", eligible_cost=1_000_000, local_contribution=100_000,
                                   bpw_exception={"local_property_value": "450000"}))
     assert lower[-2] == ("Raising the value of property made available locally from $450,000 does not change the "
-                         "award until $500,000, from where the Board's exception route, if the Board approves, gives "
+                         "award until $500,000.01, from where the Board's exception route, if the Board approves, gives "
                          "more (the value of the property made available locally holds the award down).")
 
 

@@ -217,3 +217,26 @@ def test_every_field_of_the_table_is_an_input_of_some_sentence():
     money = [f.name for f in FIELDS if f.kind == "money" and f.group != "considerations"]
     assert [ch.field for ch in what_would_change_all(a)] == money
     check_all(a, R.DEFAULT)
+
+
+@settings(max_examples=60, deadline=None)
+@given(applications(), st.sampled_from(EVERY))
+def test_every_breakpoint_sentence_of_the_sensitivity_page_holds_at_its_point(app, rd):
+    """The Sensitivity page's 'X holds the award down from $Y of ...' (core.law.analysis.describe):
+    from that cent the limits named hold the award, on the route it names (the Board's said as
+    'if the Board approves'), and a trend said is the award's."""
+    from core.law.analysis import SWEEP_FIELDS, describe
+    from core.law.award import evaluate
+    for field in SWEEP_FIELDS:
+        if getattr(app, field) is None:
+            continue
+        for b in sweep(app, field, 0, 10 * max(1, getattr(app, field) or 0) + 10**8, RS, points=False,
+                       readings=rd).breakpoints:
+            text = describe(b, field)
+            at = evaluate((app if field != "local_property_value" or app.bpw_exception_requested
+                           else app.replace(bpw_exception_requested=True)).replace(**{field: b.value}), RS, rd)
+            assert ("if the Board approves" in text) is (b.route_after == BOARD and b.route_before != BOARD), text
+            if b.binding_before == b.binding_after and b.route_before == b.route_after:
+                assert ("rise" in text) is (b.slope_after > 0 or (b.slope_after == 0 and b.slope_before > 0)), text
+            elif at.amount >= 100:   # under $1 the exact lines may part from the whole cents the award is rounded to
+                assert at.route == b.route_after and set(b.binding_after) <= set(at.binding), text

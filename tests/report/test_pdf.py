@@ -378,5 +378,5 @@ def test_the_20000_row_portfolio_packet_is_a_few_pages_not_four_hundred():
                             "priority", "big.csv")
     reader = PdfReader(io.BytesIO(pdf(made)))
     assert 5 <= len(reader.pages) <= 16
-    last = reader.pages[-1].extract_text()
+    last = reader.pages[-2].extract_text() + reader.pages[-1].extract_text()   # the readings may run onto the last page
     assert "The ruleset and the readings used" in last
