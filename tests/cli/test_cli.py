@@ -472,3 +472,23 @@ def test_template_writes_the_columns_and_one_illustrative_row(tmp_path, capsys):
         assert status == 0 and "1 applications ranked, 0 with errors" in err, err
     status, err = cli(capsys, "template", "-o", tmp_path / "portfolio.xlsx")
     assert status == 2 and "already exists; use --force" in err
+
+
+def test_allocate_says_what_goes_to_rows_short_of_the_match_and_takes_the_directions(tmp_path, capsys):
+    """Issue 35: the allocation to applicants short of their match said nothing; and which way a
+    consideration counts is the Department's setting, on the command line too."""
+    from core.law.portfolio import SAMPLE
+    out = tmp_path / "a.csv"
+    status, err = cli(capsys, "allocate", SAMPLE, "--budget", "4000000", "-o", out)
+    assert status == 0 and ("11 not yet meeting the local match ($2,007,500.00 short in all), allocated "
+                            "$2,557,500.00: payable only once the match is met") in err, err
+    rows = list(csv.DictReader(out.open(newline="")))
+    short = [r for r in rows if r["unmet_requirements"]]
+    assert len(short) == 11 and all(r["unmet_requirements"] == f"Local match: ${float(r['local_shortfall']):,.0f} short"
+                                    for r in short if r["local_shortfall"].endswith(".00"))
+    near = tmp_path / "near.csv"
+    assert cli(capsys, "allocate", SAMPLE, "--budget", "4000000", "--directions", "proximity=nearer", "-o", near)[0] == 0
+    assert [r["name"] for r in csv.DictReader(near.open(newline=""))] != [r["name"] for r in rows]
+    status, err = cli(capsys, "allocate", SAMPLE, "--budget", "1", "--directions", "proximity=closer",
+                      "-o", tmp_path / "bad.csv")
+    assert status == 2 and "--directions: proximity='closer'; use proximity=farther or nearer" in err
