@@ -185,7 +185,7 @@ def _scenario(item: Item, chart, first: bool) -> str:
     if a.route == "bpw_exception":
         plan += (("Without the Board's approval", f"{fmt(a.routes['standard'].award)} (the standard route)"),)
     parts.append("<div><h3>Funding plan</h3><table>" + "".join(
-        f"<tr><th>{label}</th><td class='num'>{esc(value)}</td></tr>" for label, value in plan)
+        f"<tr><th>{esc(label)}</th><td class='num'>{esc(value)}</td></tr>" for label, value in plan)
         + "</table></div></div>")
     parts.append('<div class="charts">' + chart(headroom_figure(a), chart_text.headroom(a)[0], half=True)
                  + chart(waterfall_figure(a, across=True), chart_text.waterfall(a)[0], half=True) + "</div>")

@@ -468,3 +468,10 @@ def test_allocations_to_rows_short_of_the_match_are_counted_and_said():
     lines = insight(r, load())
     assert "1 application does not yet meet the local match ($150,000 short in all); $600,000 of the allocation " \
            "goes to it, payable only once the match is met." in lines
+
+
+def test_counts_of_limits_that_add_to_more_than_the_applications_say_why():
+    """Issue 35: the sample's counts of limits added to 22 of 20 (two ties counted twice), unsaid."""
+    lines = insight(run(read_sample(), 400_000_000), load())
+    assert lines[-1] == ("2 of 20 are held down by two or more limits at once (a tie) and counted under each, so these "
+                         "counts add to 22.")

@@ -140,3 +140,16 @@ def test_the_waterfall_across_runs_left_to_right_with_the_same_bars():
     assert across.orientation == "h" and list(across.x) == list(down.y) and list(across.base) == list(down.base)
     assert [y.replace("<br>", " ") for y in across.y] == [x.replace("<br>", " ") for x in down.x]
     assert across.marker.color == down.marker.color and across.text == down.text
+
+
+def test_the_funding_gap_is_labelled_above_its_bar_where_a_thin_one_has_no_room_inside():
+    """Issue 35: a thin gap at the top of a stack lost its label (hidden where it did not fit inside)."""
+    from core.law.application import Application
+    from core.law.award import evaluate
+    from core.report.charts import funding_figure
+    a = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": 1_450_000,
+                                        "local_contribution": 725_000}))
+    fig = funding_figure([("One", a)])
+    gap = next(t for t in fig.data if t.name == "Funding gap")
+    assert gap.textposition == "outside" and gap.cliponaxis is False and list(gap.text) == ["$125,000"]
+    assert all(t.textposition == "inside" for t in fig.data if t.name != "Funding gap")

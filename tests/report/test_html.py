@@ -186,3 +186,56 @@ def test_the_comparison_keeps_the_order_given_and_is_drawn_against_the_baseline(
     assert "Change from the baseline: Smaller" not in doc
     with pytest.raises(ReportError, match="the baseline is scenario 4, but the report has 3"):
         render(Report(items, baseline=3))
+
+
+def test_the_boards_discretion_and_what_is_not_yet_met_are_said_wherever_the_award_is_counted():
+    """Issue 35: the funding plan and the comparison said "State grant award $550,000.01" with no
+    "if the Board approves", and the award box showed $600,000 beside a failed local match."""
+    from core.report.compare import table
+    board = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": 1_000_000,
+                                            "bpw_exception": {"local_property_value": "550000.01"}}))
+    short = evaluate(Application.from_dict({"project_type": "construction", "eligible_cost": 2_400_000,
+                                            "federal_grant": 300_000, "local_contribution": 900_000}))
+    doc = render(Report([Item("Board", board), Item("Short", short)]))
+    plan = doc.split("<h3>Funding plan</h3>")[1].split("</table>")[0]
+    assert "$550,000.01 if the Board approves" in plan and "Without the Board&#x27;s approval" in plan
+    assert "$500,000 (the standard route)" in plan
+    assert ("<b>Not yet met:</b> $600,000 once the local match reaches $1,050,000: it is $150,000 short." in doc)
+    people = table([("Board", board), ("Short", short)])
+    assert list(people["State grant award"]) == ["$550,000.01 if the Board approves", "$600,000"]
+    assert list(table([("Board", board)], machine=True)["State grant award"]) == ["550000.01"]
+    d = board.to_dict()
+    assert d["funding"]["if_board_approves"] is True and d["funding"]["state_without_board_approval"] == "500000.00"
+    assert short.to_dict()["unmet"] == [{"id": "local_match", "required": "1050000.00", "short": "150000.00",
+                                         "award_once_met": "600000.00",
+                                         "text": "$600,000 once the local match reaches $1,050,000: it is $150,000 short."}]
+
+
+def test_a_citation_is_lettered_as_its_reading_letters_the_text():
+    """Issue 35: on the Board's route without a federal grant the State share was cited §E (it is
+    §C); under f_reference=prior_grant a result named the seven-paragraph lettering but cited §G and §C."""
+    from core.law.provisions import citation, citations
+    from core.law.readings import parse
+    board = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": 1_000_000,
+                                            "bpw_exception": {"local_property_value": "550000.01"}}))
+    assert board.route == "bpw_exception" and citation("cost_share", board).words == "§C State share of the cost"
+    seven = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": 900_000,
+                                            "prior_program_funds": 250_000}), None, parse(["f_reference=prior_grant"]))
+    assert [c.words for c in citations(seven)] == ["§F Top-up for earlier grantees"]
+    assert citation("cost_share", seven).paragraph == "B" and citation("program_max", seven).paragraph == "A"
+    assert seven.to_dict()["citations"][0]["paragraph"] == "F"
+    doc = render(Report([Item("Seven", seven)]))
+    assert "(§F Top-up for earlier grantees)" in doc and "(§G Top-up" not in doc
+    assert "in seven paragraphs" in doc and "§E, the Board of Public Works exception" in doc
+
+
+def test_the_largest_change_is_the_largest_by_size_and_names_every_tie():
+    """Issue 35: '-$50,000.01' was called the largest change where others fell by $350,000.01 and
+    $450,000.01, and one of several tied scenarios was named."""
+    from core.report import chart_text
+    base = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": 1_200_000}))
+    fall = lambda cost: evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": cost}))  # noqa: E731
+    named = [("Base", base), ("A", fall("1099999.98")), ("B", fall("499999.98")), ("C", fall("299999.98")),
+             ("D", fall("299999.98"))]
+    alt, _ = chart_text.change(named, "Base")
+    assert alt == "Against the baseline Base, the largest change in the State award is -$450,000.01 (C and D)."
