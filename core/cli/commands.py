@@ -196,7 +196,7 @@ def add_allocate(sub) -> None:
 
 
 def cmd_allocate(args) -> int:
-    from core.law.money import fmt, to_cents
+    from core.law.money import to_cents
     from core.law.portfolio import (MODES, PortfolioError, formula_words, insight, parse_directions, parse_weights,
                                     read_portfolio, run)
     from core.law.batch import BatchError
@@ -232,24 +232,29 @@ def cmd_allocate(args) -> int:
     for path, data, _ in packets:
         write_atomic(path, data)
     print_problems(result.rows, result.table["error"].to_numpy(), args.output)
-    bad = int((~result.good).sum())
-    print(f"{int(result.good.sum())} applications ranked, {bad} with errors; allocated "
-          f"{fmt(int(result.allocated.sum()), True)} of {fmt(budget, True)} -> {args.output}", file=sys.stderr)
+    for line in _allocation_words(result, args, budget) + [f"{what} -> {path}" for path, _, what in packets]:
+        print(line, file=sys.stderr)
+    return 1 if (~result.good).any() else 0
+
+
+def _allocation_words(result, args, budget: int) -> list[str]:
+    """What allocate says on standard error: the rows ranked, the Board's discretion, the rows short of the match."""
+    from core.law.money import fmt
+    lines = [f"{int(result.good.sum())} applications ranked, {int((~result.good).sum())} with errors; allocated "
+             f"{fmt(int(result.allocated.sum()), True)} of {fmt(budget, True)} -> {args.output}"]
     on = int(result.on_exception.sum())
     if on:
         counted = "counted" if args.exceptions == "assumed" else "not counted (--exceptions excluded)"
-        print(f"{on} on the Board's exception route, {counted}: "
-              f"{fmt(int((result.best - result.standard)[result.on_exception].sum()), True)} depends on the "
-              f"Board's discretion", file=sys.stderr)
+        lines.append(f"{on} on the Board's exception route, {counted}: "
+                     f"{fmt(int((result.best - result.standard)[result.on_exception].sum()), True)} depends on the "
+                     f"Board's discretion")
     unmet = result.unmet
     if unmet.any():
-        print(f"{int(unmet.sum())} not yet meeting the local match "
-              f"({fmt(int(result.shortfall[unmet].sum()), True)} short in all), allocated "
-              f"{fmt(int(result.allocated[unmet].sum()), True)}: payable only once the match is met "
-              "(column unmet_requirements)", file=sys.stderr)
-    for path, _, what in packets:
-        print(f"{what} -> {path}", file=sys.stderr)
-    return 1 if bad else 0
+        lines.append(f"{int(unmet.sum())} not yet meeting the local match "
+                     f"({fmt(int(result.shortfall[unmet].sum()), True)} short in all), allocated "
+                     f"{fmt(int(result.allocated[unmet].sum()), True)}: payable only once the match is met "
+                     "(column unmet_requirements)")
+    return lines
 
 
 def _portfolio_packet(args, result, rs, weights, title: str, prepared_by: str) -> tuple[bytes | None, bytes | None]:

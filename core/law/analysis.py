@@ -212,6 +212,8 @@ def _breakpoints(app, rs, field, lo: int, start: int, hi: int, readings: Reading
                                   - award_amount(app.replace(**{field: 0}), rs, readings) - after.slope) >= 1
         if (before.binding, before.route) != (after.binding, after.route) or jumps_at_first_cent:
             breakpoints.append(_breakpoint(app, rs, field, Fraction(1), before, after, readings))
+            if stop is not None and stop(breakpoints[-1]):
+                return tuple(breakpoints), jumps
 
     def steps_on(x: Fraction) -> tuple:
         return tuple(_present(m, x.numerator, x.denominator) for m in margins)

@@ -49,6 +49,49 @@ class Course:
         return self.route == BOARD
 
 
+class _Walk:
+    """The course along the breakpoints as the sweep finds them (core.law.analysis.sweep's `stop`):
+    a breakpoint is judged once the next one is known (the award must keep to the course to the
+    end of its stretch), and the sweep stops at the first that ends the course."""
+
+    def __init__(self, x: int, current: int, at, here: State):
+        self.x, self.at, self.here = x, at, here
+        self.start, self.award, self.until = x, current, None
+        self.pending, self.below = None, False   # the breakpoint awaiting its end; one seen at or below x
+
+    def line(self, v: int) -> Fraction:
+        return self.award + self.here.slope * (v - self.start)
+
+    def reached(self, b: Breakpoint) -> bool:
+        if b.value <= self.x:   # at or just below the input: what holds after it holds at x
+            self.here, self.below = State(b.route_after, b.binding_after, b.slope_after), True
+            return False
+        if self.pending is None:   # the first above x: what holds before it holds at x
+            if not self.below:
+                self.here = State(b.route_before, b.binding_before, b.slope_before)
+            self.pending = b
+            return False
+        ended = self.judge(self.pending, b.value - 1)
+        self.pending = b
+        return ended
+
+    def last(self) -> None:
+        """The last breakpoint found, whose stretch runs to the largest amount (if none ended the course)."""
+        if self.until is None and self.pending is not None:
+            self.judge(self.pending, MAX_CENTS)
+
+    def judge(self, b: Breakpoint, end: int) -> bool:
+        """Whether `b` ends the course (its stretch runs to `end`); a bend within a dollar restarts it."""
+        if b.route_after == self.here.route and abs(b.award - self.line(b.value)) < 1 \
+                and abs(self.at(end) - self.line(end)) < 1:
+            return False   # the award keeps to the course (rounded down to the cent, it is never a cent off it)
+        if b.value < self.x + NEAR and abs(b.award - self.line(b.value)) <= NEAR:   # a bend within a dollar
+            self.here, self.start, self.award = State(b.route_after, b.binding_after, b.slope_after), b.value, b.award
+            return False
+        self.until = b
+        return True
+
+
 def course(app: Application, field: str, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> Course:
     """The award's course along one input, from the input's value up (exact: core.law.analysis).
 
@@ -66,33 +109,21 @@ def course(app: Application, field: str, rs: Ruleset | None = None, readings: Re
     def at(value: int) -> int:
         return award_amount(app.replace(**{field: value}), rs, readings)
 
-    every = sweep(app, field, 0, MAX_CENTS, rs, points=False, readings=readings).breakpoints if x < MAX_CENTS else ()
-    below, above = [b for b in every if b.value <= x], [b for b in every if b.value > x]
-    if below:
-        here = State(below[-1].route_after, below[-1].binding_after, below[-1].slope_after)
-    elif above:
-        here = State(above[0].route_before, above[0].binding_before, above[0].slope_before)
-    else:
-        here = _regime(_lines(app, rs, field, readings), Fraction(x) + Fraction(1, 2))[0]
-    start, award, until = x, current, None
-    for i, b in enumerate(above):
-        end = above[i + 1].value - 1 if i + 1 < len(above) else MAX_CENTS   # the last cent of its stretch
-        def line(v: int) -> Fraction:
-            return award + here.slope * (v - start)
-        if b.route_after == here.route and abs(b.award - line(b.value)) < 1 and abs(at(end) - line(end)) < 1:
-            continue   # the award keeps to the course (rounded down to the cent, it is never a cent off it)
-        if b.value < x + NEAR and abs(b.award - line(b.value)) <= NEAR:   # a bend within a dollar: from there
-            here, start, award = State(b.route_after, b.binding_after, b.slope_after), b.value, b.award
-            continue
-        until = b
-        break
+    walk = _Walk(x, current, at, _regime(_lines(app, rs, field, readings), Fraction(x) + Fraction(1, 2))[0])
+    # Sweeping from x - 1 finds the same breakpoints above x (the regime is the same anywhere
+    # between two adjacent candidates); the sweep ends one breakpoint past the course's end.
+    if x < MAX_CENTS:
+        sweep(app, field, max(0, x - 1), MAX_CENTS, rs, points=False, readings=readings, stop=walk.reached)
+        walk.last()
+    here, start, award, until = walk.here, walk.start, walk.award, walk.until
     if award == 0 and here.slope < 0:   # nothing below $0 to take away
         here = State(here.route, here.binding, Fraction(0))
     if until is not None and until.value == start + 1:   # a course of one cent: the input's own value
         here = State(award_and_route(app, rs, readings)[1], here.binding, Fraction(0))
     since = None
     if field == "eligible_cost" and here.slope == 0 and award > 0:   # 'costs above $X no longer raise the award'
-        since = _flat_since(at, below, x, here, award) if start == x else start if award > at(start - 1) else None
+        since = (_flat_since(at, sweep(app, field, 0, x + 1, rs, points=False, readings=readings).breakpoints,
+                             x, here, award) if start == x else start if award > at(start - 1) else None)
     return Course(field, x, current, start, award, here.route, here.binding, here.slope, until, since)
 
 
@@ -100,6 +131,8 @@ def _flat_since(at, below: list, x: int, here: State, award: int) -> int | None:
     """Where the flat stretch the input is on began, if the award rose into it there and has
     kept its amount since: 'costs above $1,200,000 no longer raise the award'."""
     for b in reversed(below):
+        if b.value > x:
+            continue
         if at(b.value) != award or b.route_after != here.route:
             return None
         if b.slope_before > 0 and at(b.value - 1) < award:

@@ -296,10 +296,10 @@ SENTENCES = [
         "Raising the federal grant from $0.01 does not change the $0 award.",
         "Raising the local contribution from $0 does not change the $0 award.",
         "Raising the prior program funds from $0 does not change the $0 award."]),
-    # 8. The largest accepted cost: no range above it is swept; the federal grant and the local contribution
-    #    reach what the project still lacks far above the input.
+    # 8. The largest accepted cost: no range above it, and costs stopped raising the award long before it;
+    #    the federal grant and the local contribution reach what the project still lacks far above the input.
     ("cost at the largest amount", app(eligible_cost=10**12, local_contribution=10**11), None, None, [
-        "Raising the total cost of eligible work from $1,000,000,000,000 does not change the award.",
+        "Costs above $100,000,600,000 no longer raise the award (the program maximum holds the award down).",
         "Raising the federal grant from $0 does not change the award until $899,999,400,000, where "
         "what the project still lacks takes over.",
         "Raising the local contribution from $100,000,000,000 does not change the award until "
