@@ -39,6 +39,7 @@ PRINT_WIDTH = 700        # one chart across the column
 PRINT_HALF = 344         # two side by side, a 16 px gap between them
 PRINT_TEXT = 13          # ticks, axis titles, legends, bar labels, annotations
 PRINT_TITLE = 16         # 12 pt
+LEGEND_THIRD = 18         # characters of a legend entry that fit a third of the printed column at PRINT_TEXT
 PRINT_HEIGHT = {PRINT_WIDTH: 360, PRINT_HALF: 300}   # with its words, well under half a page (10 in, 960 px)
 
 
@@ -61,11 +62,14 @@ def for_print(fig: go.Figure, width: int = PRINT_WIDTH) -> go.Figure:
     fig.update_yaxes(**axis)
     if width == PRINT_HALF:
         fig.update_xaxes(nticks=4)   # "$0 $200k $400k $600k $800k" touched at half width
-    entries = sum(1 for t in fig.data if t.showlegend is not False and t.type not in ("heatmap", "contour"))
+    named = [t.name or "" for t in fig.data if t.showlegend is not False and t.type not in ("heatmap", "contour")]
+    entries = len(named)
     if fig.layout.showlegend and width == PRINT_WIDTH and entries > 2:
-        # three entries a line across the column, not one (six lines took a third of a chart)
-        lines = -(-entries // 3)
-        fig.update_layout(legend=dict(entrywidth=1 / 3), margin=dict(t=top - 20 * (entries - lines)))
+        # three entries a line across the column, not one (six lines took a third of a chart); two
+        # where a name would not fit a third ("State's share of the cost" was cut to "...of the c")
+        per_line = 3 if max(len(n) for n in named) <= LEGEND_THIRD else 2
+        lines = -(-entries // per_line)
+        fig.update_layout(legend=dict(entrywidth=1 / per_line), margin=dict(t=top - 20 * (entries - lines)))
     fig.update_annotations(font=dict(size=PRINT_TEXT))
     fig.update_traces(textfont=dict(size=PRINT_TEXT), selector=lambda t: "textfont" in t)
     return fig
@@ -233,8 +237,8 @@ def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False, foc
                                                                                  for n, _ in named])),
                            width=0.75, text=[fmt(a.amount) for _, a in named],
                            textposition="inside", insidetextanchor="start", insidetextfont=dict(color="white"),
-                           customdata=[label(n, 24) for n, _ in named],
-                           hovertemplate="%{customdata}: award %{text}<extra></extra>"))
+                           customdata=[[label(n, 24), fmt(a.amount)] for n, a in named],
+                           hovertemplate="%{customdata[0]}: award %{customdata[1]}<extra></extra>"))
     size = 18 if large else 13
     for cap in caps:
         rows = [(i, a.caps[cap.id], cap.id in a.binding) for i, (_, a) in enumerate(named) if cap.id in a.caps]
@@ -246,10 +250,15 @@ def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False, foc
             text=[fmt(r[1]) + (" (holds it down)" if r[2] else "") for r in rows],
             customdata=[label(named[r[0]][0], 24) for r in rows],
             hovertemplate=f"%{{customdata}}: {cap.label} %{{text}}<extra></extra>"))
-    ticks = [f"<b>{label(n, 24)}</b>" if n == focus else label(n, 24) for n, _ in named]
+    top = max([a.amount for _, a in named] + [v for _, a in named for v in a.caps.values()] + [1])
+    # a bar too short to hold its amount (under a sixth of the axis) has it under its name instead,
+    # where no marker at the bar's end covers it: inside, it was hidden, and the bar had no label
+    short = [a.amount * 6 < top * 1.08 for _, a in named]
+    fig.data[0].text = ["" if s else fmt(a.amount) for s, (_, a) in zip(short, named)]
+    ticks = [(f"<b>{label(n, 24)}</b>" if n == focus else label(n, 24)) + (f"<br>{fmt(a.amount)}" if s else "")
+             for s, (n, a) in zip(short, named)]
     fig.update_yaxes(autorange="reversed", tickmode="array", tickvals=ys, ticktext=ticks,
                      range=[len(named) - 0.5, -0.5], zeroline=False, showgrid=False)
-    top = max([a.amount for _, a in named] + [v for _, a in named for v in a.caps.values()] + [1])
     fig.update_xaxes(tickprefix="$", tickformat=",.0f", gridcolor=GRID, rangemode="tozero",
                      range=[0, _usd(top) * 1.08])
     fig = _layout(fig, "Award against every limit, by scenario", "Dollars", None,

@@ -125,14 +125,31 @@ def test_a_chart_for_paper_is_drawn_as_wide_as_printed_with_every_type_size_set(
     assert all(len(line) <= width / (16 * 0.56) for line in lines)
 
 
-def test_a_full_width_legend_on_paper_takes_three_entries_a_line():
+def test_a_full_width_legend_on_paper_takes_three_entries_a_line_or_two_where_a_name_is_long():
+    """Three short names a line; "State's share of the cost" did not fit a third and was cut
+    ("State's share of the c", issue 35): then two a line."""
     named = [("A", AWARD)]
     fig = charts.compare_caps_figure(named)
     top = fig.layout.margin.t
-    entries = sum(1 for t in fig.data if t.showlegend is not False)
+    names = [t.name for t in fig.data if t.showlegend is not False]
     fig = charts.for_print(fig)
-    assert entries == 4 and fig.layout.legend.entrywidth == 1 / 3
-    assert fig.layout.margin.t == top - 20 * (entries - 2)
+    assert len(names) == 4 and max(map(len, names)) > charts.LEGEND_THIRD
+    assert fig.layout.legend.entrywidth == 1 / 2 and fig.layout.margin.t == top - 20 * (4 - 2)
+    short = charts.compare_caps_figure(named)
+    for t in short.data:
+        t.name = t.name[:10]
+    assert charts.for_print(short).layout.legend.entrywidth == 1 / 3
+
+
+def test_a_bar_too_short_for_its_amount_has_it_under_its_name():
+    """Issue 35: a $50,000 award beside $600,000 ones was a bar without its label."""
+    from core.law.application import Application
+    from core.law.award import evaluate
+    small = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": 900_000,
+                                            "prior_program_funds": 250_000}))
+    fig = charts.compare_caps_figure([("Big", AWARD), ("Small", small)])
+    assert list(fig.data[0].text) == ["$600,000", ""]
+    assert list(fig.layout.yaxis.ticktext) == ["Big", "Small<br>$50,000"]
 
 
 def test_the_waterfall_across_runs_left_to_right_with_the_same_bars():
