@@ -119,7 +119,8 @@ def sample_report(**kw) -> PortfolioReport:
 # With the "Local match" column the others give it room, the total unchanged: "Rank" still on one line.
 RANKING_WIDTHS = {"Rank": 7, "Application": 29, "Priority score": 9, "Maximum award": 12, "Held down by": 31,
                   "Board's exception": 14, "Allocated": 12, "Local match": 12}
-NARROWER = {"Application": 25, "Held down by": 26, "Maximum award": 11, "Board's exception": 13, "Allocated": 11}
+NARROWER = {"Application": 26, "Held down by": 26, "Maximum award": 11, "Board's exception": 12,
+            "Allocated": 11}
 
 
 def _table(rows: list[dict], cls: str = "", widths: dict | None = None) -> str:
