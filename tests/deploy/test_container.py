@@ -268,5 +268,5 @@ def test_the_server_setup_of_docs_deploy_md_makes_the_account_and_folders_the_un
     got = done.stdout.splitlines()
     assert got[:6] == ["/opt/grants root root 755", "/opt/grants/data grants grants 750",
                        "/etc/grants root grants 750", "/etc/grants/env root grants 640",
-                       "/var/backups/grants grants grants 750", "/var/log/grants root adm 750"]
+                       "/var/backups/grants grants grants 700", "/var/log/grants root adm 750"]
     assert "(grants)" in got[6] and got[7] == "2"
