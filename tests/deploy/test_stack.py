@@ -34,6 +34,8 @@ case "$1 $2" in
   "kube down") cat > /dev/null; exit 0 ;;
 esac
 [ "$1" = import ] && { cat > /dev/null; exit 0; }
+[ "$1" = ps ] && { printf '%s\n' grants-stack-db grants-stack-replica-1 grants-stack-replica-2 grants-stack-proxy; exit 0; }
+[ "$1" = exec ] && [ "$2" = -i ] && cat > /dev/null
 exit 0
 """
 
@@ -232,3 +234,33 @@ def test_restore_refuses_what_it_cannot_use_before_touching_the_stack(fake, tmp_
     done = fake.stack("restore", str(dump), "--check", str(tmp_path / "missing.json"))
     assert done.returncode == 2 and "--check" in done.stderr and "no such file" in done.stderr
     assert not [c for c in fake.calls() if "exec" in c or "stop" in c]
+
+
+@pytest.mark.parametrize("fail, step", [("pg_restore --list", "reading"), ("pg_restore --no-owner", "loading"),
+                                        ("deploy/restore", "checking grants_restore against")])
+def test_restore_that_fails_before_the_swap_leaves_the_library_in_use_and_its_replicas_alone(fake, tmp_path,
+                                                                                             fail, step):
+    dump, export = tmp_path / "library.pgdump", tmp_path / "scenarios.json"
+    dump.write_bytes(b"PGDMP")
+    export.write_text('{"scenarios": []}')
+    done = fake.stack("restore", str(dump), "--check", str(export), fail=fail)
+    assert done.returncode == 1
+    said = [line for line in done.stderr.splitlines() if line.startswith("stack: failed:")]
+    assert len(said) == 1 and step in said[0], done.stderr
+    assert not [c for c in fake.calls() if c.startswith(("stop", "start")) or "RENAME" in c]
+
+
+def test_restore_loads_checks_then_swaps_with_the_replicas_stopped_and_starts_them_again(fake, tmp_path):
+    dump, export = tmp_path / "library.pgdump", tmp_path / "scenarios.json"
+    dump.write_bytes(b"PGDMP")
+    export.write_text('{"scenarios": []}')
+    done = fake.stack("restore", str(dump), "--check", str(export))
+    assert done.returncode == 0, done.stderr
+    calls = fake.calls()
+    order = [next(i for i, c in enumerate(calls) if want in c) for want in (
+        "pg_restore --list", "CREATE DATABASE grants_restore", "pg_restore --no-owner", "deploy/restore",
+        "stop grants-stack-replica-1 grants-stack-replica-2", "ALTER DATABASE grants RENAME TO grants_replaced_",
+        "ALTER DATABASE grants_restore RENAME TO grants", "start grants-stack-replica-1 grants-stack-replica-2",
+        "deploy/healthcheck")]
+    assert order == sorted(order), calls
+    assert "kept as the database grants_replaced_" in done.stderr and "restored: the stack serves" in done.stderr

@@ -186,3 +186,17 @@ def test_the_page_asked_for_is_where_streamlit_keeps_it():
     pm = PagesManager("dashboard.py")
     pm.set_script_intent("", "nonexistent")
     assert (pm.intended_page_script_hash, pm.intended_page_name) == ("", "nonexistent")
+
+
+def test_what_streamlits_sign_in_imports_is_pinned_for_a_server():
+    """Streamlit 1.67's /auth/login imports Authlib's Starlette client, which imports httpx; the
+    tests' venv had httpx only through oidc-provider-mock, so `pip install -r requirements.txt` (the
+    container image) failed at every Sign in (issue 36, found in the stack)."""
+    import inspect
+    import re
+
+    from streamlit.web.server.starlette import starlette_auth_routes as routes
+    assert "from authlib.integrations import starlette_client" in inspect.getsource(routes)
+    pinned = {re.split(r"[=<>~ ]", line)[0].lower() for line in (ROOT / "requirements.txt").read_text().splitlines()
+              if line.strip() and not line.startswith("#")}
+    assert {"streamlit", "authlib", "httpx", "httpcore"} <= pinned
