@@ -553,3 +553,29 @@ def test_an_output_that_names_no_file_says_what_to_write(tmp_path, args, said):
                        timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
     one_line_error(r, said)
     assert r.stdout == "" and sorted(p.name for p in tmp_path.iterdir()) == ["in.csv", "s.json"]
+
+
+EXCEPTION_ROWS = ("name,locality,project_type,eligible_cost,local_contribution,bpw_exception_requested,"
+                  "local_property_value,senior_density,distance_to_center_miles,previously_funded\n"
+                  "Glenwood,Glenwood,conversion,900000,400000,yes,1240000,1623,3.0,yes\n"
+                  "Plain,Birch County,renovation,1000000,500000,no,,400,3,no\n")
+
+
+@pytest.mark.parametrize("exceptions, glenwood, said", [
+    ("assumed", "500000.00", "1 on the Board's exception route, counted: $50,000.00 depends on the Board's discretion"),
+    ("excluded", "450000.00", "1 on the Board's exception route, not counted (--exceptions excluded): $50,000.00 "
+                              "depends on the Board's discretion"),
+])
+def test_allocate_counts_the_boards_exception_only_when_assumed(tmp_path, capsys, exceptions, glenwood, said):
+    """Issue 36: no test passed --exceptions, so `allocate` ignoring it (allocating the exception
+    route's award anyway) passed the suite. Glenwood's award is $500,000 on the Board's exception
+    route and $450,000 without it; the budget covers both rows either way."""
+    src, out = tmp_path / "apps.csv", tmp_path / "out.csv"
+    src.write_text(EXCEPTION_ROWS)
+    status, err = cli(capsys, "allocate", src, "--budget", "5000000", "--exceptions", exceptions, "-o", out)
+    assert status == 0, err
+    rows = {r["name"]: r for r in csv.DictReader(out.open(newline=""))}
+    assert (rows["Glenwood"]["award"], rows["Glenwood"]["standard_award"]) == (glenwood, "450000.00")   # counted
+    assert rows["Glenwood"]["allocated"] == glenwood and rows["Plain"]["allocated"] == "500000.00"
+    total = f"{450_000 + 500_000 + (50_000 if exceptions == 'assumed' else 0):,}"
+    assert f"allocated ${total}.00 of $5,000,000.00" in err and said in err
