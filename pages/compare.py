@@ -257,6 +257,7 @@ else:
 if total and names and not present.on():
     library.section(lib, listing, owned, me, auth.person)
 library.undo_box()
+library.refusals()   # when there was no library to show them in
 
 if not present.on():
     library.deleted_view(lib, auth.person)

@@ -152,23 +152,28 @@ def deleted_view(lib, person) -> None:
 
 
 def messages() -> None:
-    """What the last action said (its callback ran before this run): done, or refused and why."""
+    """At the top of the page: what the last action did (its callback ran before this run)."""
     for note in st.session_state.pop(NOTES, []):
         st.success(shown(note), icon=":material/check:")   # Markdown made with names literal
-    for said in st.session_state.pop(ERRORS, []):
-        st.error(shown(said), icon=":material/block:")
     if st.session_state.pop(OPEN, False):
         st.switch_page("pages/calculator.py")
+
+
+def refusals() -> None:
+    """Where the user pressed (the library), or wherever the page got to: what was refused, and why."""
+    for said in st.session_state.pop(ERRORS, []):
+        st.error(shown(said), icon=":material/block:")
 
 
 def section(lib, listing: list, owned, me: str, person) -> None:
     """The library: a scenario of the page found (by uid: a name can change under it), what it is,
     and every action on it as shown now."""
     st.header("Library")
+    refusals()
     picks = lib.picks(listing)
     by_uid = {sc.uid: sc for sc in listing}
-    if st.session_state.get("w:lib_pick") not in by_uid:   # gone, or not on this page: the first instead
-        st.session_state.pop("w:lib_pick", None)
+    if st.session_state.get("w:lib_pick") not in by_uid:   # gone, or not on this page: the first instead,
+        st.session_state["w:lib_pick"] = listing[0].uid        # set (not dropped), so the browser shows it too
     uid = st.selectbox("Scenario (from the page found above)", list(by_uid), key="w:lib_pick",
                        format_func=lambda u: plain_text(owned(by_uid[u].name) if owned else by_uid[u].name))
     sc, pick = by_uid[uid], picks[uid]
