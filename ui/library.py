@@ -169,7 +169,8 @@ def section(lib, listing: list, owned, me: str, person) -> None:
     """The library: a scenario of the page found (by uid: a name can change under it), what it is,
     and every action on it as shown now."""
     st.header("Library")
-    refusals()
+    with st.container():   # always drawn, so what follows keeps its place once a refusal has gone (an
+        refusals()         # open popover stays open on the next run)
     picks = lib.picks(listing)
     by_uid = {sc.uid: sc for sc in listing}
     if st.session_state.get("w:lib_pick") not in by_uid:   # gone, or not on this page: the first instead,
