@@ -10,15 +10,12 @@ from core.report import chart_text
 from core.report.charts import change_figure, compare_caps_figure, funding_figure
 from core.report.compare import ANSWER, column_groups, differs, inputs_rows, place_words, plural, table
 from core.law.provisions import ROUTES
-from core.law.rulesets import version_words
 from core.report.export import csv_bytes
-from core.report.words import when_words
-from core.law.money import ValidationError, fmt
-from core.law.award import evaluate
+from core.law.money import fmt
 from core.law.explain import other_readings_words, shortfall_words
 from core.store.model import ScenarioError
 from core.store.imports import import_export_apart, preview_apart
-from ui import auth, comparison, present, state
+from ui import auth, comparison, library, present, state
 from ui.charts import chart
 from ui.library import store
 from ui.reporting import report_buttons
@@ -161,55 +158,7 @@ def imported_note(n: int, file_name: str, names: list[str], left_out: bool):
             + md(". " + joined + (" What had problems was left out." if left_out else "")))
 
 
-def _events_table(events) -> None:
-    st.dataframe({"#": [e.id for e in events], "When": [when_words(e.at) for e in events],
-                  "Who": [plain_text(auth.person(e.actor)) for e in events], "What": [e.action for e in events],
-                  "Scenario": [plain_text(e.scenario) for e in events]}, hide_index=True, width="stretch")
-
-
-def _restore(event_id: int, label: str, name: str | None = None, before: bool = False) -> None:
-    try:
-        back = lib.restore_version(event_id, actor=me, name=name, before=before)
-        st.session_state["library_notes"] = [message("Restored {} as it was " + label + ".", back.name)]
-        st.rerun()
-    except (ValidationError, ScenarioError) as err:
-        st.error(error_text(err), icon=":material/block:")
-
-
-def history_view(name: str) -> None:
-    """Every change of one scenario (through its renames), and restoring any earlier version."""
-    with st.expander("History of this scenario"):
-        events = lib.history(name)
-        _events_table(events)
-        versions = [f"after change #{e.id}" for e in reversed(events[:-1])]   # after each change but the last
-        if events and events[0].before is not None:                           # and before the first recorded
-            versions.append(f"before change #{events[0].id}")
-        if versions:
-            version = st.selectbox("Version", versions, key="w:hist_event", format_func=lambda v: plain_text(f"as it was {v}"))
-            if st.button("Restore this version", key="w:hist_restore"):
-                when, _, number = version.partition(" change #")
-                _restore(int(number), version, before=when == "before")
-
-
-def deleted_view() -> None:
-    """Deleted scenarios stay in the history; any of them can be brought back."""
-    gone = lib.deleted()
-    if not gone:
-        return
-    with st.expander(md(f"Deleted scenarios ({len(gone)})")):
-        _events_table(gone)
-        by_id = {e.id: e for e in gone}
-        pick_event = st.selectbox("Deleted scenario", list(by_id), key="w:del_pick",
-                                  format_func=lambda i: plain_text(f"{by_id[i].scenario} (deleted by {by_id[i].actor})"))
-        st.caption("Its history")
-        _events_table(lib.history(uid=by_id[pick_event].uid))   # this one, even if its name is taken since
-        other = st.text_input("Restore under another name (if its name is taken)", key="w:del_name", max_chars=120)
-        if st.button("Restore it", key="w:del_restore"):
-            _restore(pick_event, f"before it was deleted (change #{pick_event})", other.strip() or None)
-
-
-for note in st.session_state.pop("library_notes", []):
-    st.success(shown(note), icon=":material/check:")   # Markdown made below, with names literal
+library.messages()   # what the library's last action said (its callback ran before this run)
 
 # Bounded work per view (issue 19): the page reads a count, one page of names and the chosen
 # scenarios, never the whole library, so its cost stays flat as the library grows to 10,000.
@@ -307,65 +256,12 @@ else:
             report_buttons(lambda: items, "cmp", baseline=chosen.index(base))
 
 if total and names and not present.on():
-    st.header("Library")
-    pick = st.selectbox("Scenario (from the page found above)", names, key="w:lib_pick",
-                        **({"format_func": owned} if owned else {}))
-    sc = next(s for s in listing if s.name == pick)
-    st.text(plain_text(f"Name: {sc.name}\nOwner: {auth.person(sc.owner)}   Last changed by: {auth.person(sc.changed_by)}\n"
-                       f"Notes: {sc.notes or '—'}\nRuleset: {version_words(sc.saved_ruleset())}\n"
-                       f"Saved: {when_words(sc.created_at)}   Updated: {when_words(sc.updated_at)}",
-                       limit=6_000, lines=True))
-    if not lib.may_change(sc, me):
-        st.caption("Only its owner (or an administrator) may rename, replace or delete this scenario; "
-                   "you may duplicate it as your own.")
-    c1, c2, c3 = st.columns(3)
-    if c1.button("Open in the calculator", key="w:lib_load"):
-        state.load_application(sc.application, sc.ruleset_id if sc.current_ruleset() else None, sc.readings)
-        notes = [message("Opened the scenario {}.", sc.name)]
-        if sc.outdated:
-            now_rs = sc.current_ruleset()
-            notes.append(md(f"It was saved under {version_words(sc.saved_ruleset())}, which is now "
-                            f"{version_words(now_rs)}. Award then: {fmt(sc.award().amount)}; "
-                            f"award now: {fmt(evaluate(sc.application, now_rs).amount)}."))
-        st.session_state["loaded_notes"] = notes
-        st.switch_page("pages/calculator.py")
-    with c2.popover("Rename or duplicate"):
-        new = st.text_input("New name", key="w:lib_new", max_chars=120)
-        r1, r2 = st.columns(2)
-        for button, action, verb in ((r1, lib.rename, "Renamed"), (r2, lib.duplicate, "Duplicated")):
-            if button.button(md(verb[:-1] if verb == "Renamed" else "Duplicate"), key=f"w:lib_{verb}"):
-                try:
-                    action(pick, new, actor=me)
-                    if verb == "Renamed":   # in the comparison, it keeps its place (and stays the baseline)
-                        comparison.renamed(pick, new.strip())
-                    st.session_state["library_notes"] = [message(verb + " {} as {}.", pick, new.strip())]
-                    st.rerun()
-                except (ValidationError, ScenarioError) as err:
-                    st.error(error_text(err), icon=":material/error:")
-    with c3.popover("Delete"):
-        st.text(plain_text(f"Delete “{pick}”? You can undo it right after."))
-        if st.button("Yes, delete it", key="w:lib_delete", type="primary"):
-            try:
-                st.session_state["undo"] = lib.delete(pick, actor=me)
-                st.rerun()
-            except ScenarioError as err:
-                st.error(error_text(err), icon=":material/block:")
-    history_view(pick)
-
-undo = st.session_state.get("undo")
-if undo is not None:
-    st.info("Scenario deleted.", icon=":material/delete:")
-    st.text(plain_text(undo.name))
-    if st.button("Undo delete", key="w:undo"):
-        try:
-            lib.restore(undo, actor=me)
-            st.session_state.pop("undo")
-            st.rerun()
-        except ScenarioError as err:
-            st.error(error_text(err), icon=":material/error:")
+    library.section(lib, listing, owned, me, auth.person)
+library.undo_box()
+library.refusals()   # when there was no library to show them in
 
 if not present.on():
-    deleted_view()
+    library.deleted_view(lib, auth.person)
 
 if present.on():
     st.stop()  # a projector shows the comparison, not the library's housekeeping

@@ -151,8 +151,13 @@ def remember(url_path: str, missing: bool = False) -> None:
 
 
 def _read(known: set[str]) -> dict | None:
+    return kept_address(st.context.cookies.get(COOKIE), known)
+
+
+def kept_address(raw: str | None, known: set[str]) -> dict | None:
+    """The address a `grants_return_to` cookie holds, if this server signed it within MAX_AGE
+    seconds and it is one this app may go to (clean); else None."""
     from itsdangerous import BadData
-    raw = st.context.cookies.get(COOKIE)
     if not raw:
         return None
     try:

@@ -1,4 +1,5 @@
-"""The scenario library as the pages use it: one store per server process.
+"""The scenario library as the pages use it: one store per server process, and the Compare page's
+library section, whose every action acts on the scenario as it was shown.
 
 Not st.cache_resource: Streamlit empties its caches on a `clear_cache` message, which any
 browser may send whatever the toolbar shows (issue 30: 15 messages made 15 stores, each with
@@ -10,7 +11,15 @@ from __future__ import annotations
 
 import threading
 
+import streamlit as st
+
+from core.law.money import ValidationError, fmt
+from core.law.award import evaluate
+from core.law.rulesets import version_words
+from core.report.words import when_words
+from core.store.model import Pick, ScenarioError, ScenarioStale
 from core.store.repository import ScenarioStore
+from ui.text import error_text, md, message, plain_text, shown
 
 _STORES: dict[str, ScenarioStore] = {}
 _LOCK = threading.Lock()
@@ -33,3 +42,171 @@ def store() -> ScenarioStore:
     from core.store.db import default_url
     from ui.auth import admins
     return shared(default_url(), admins())
+
+
+# -- the actions, each a callback bound to the Pick shown -------------------------------------------
+NOTES, ERRORS, UNDO, OPEN = "library_notes", "library_errors", "undo", "lib:open"
+
+
+def _said(err: Exception) -> None:
+    text = message(err.template, *err.names) if isinstance(err, ScenarioStale) else error_text(err)
+    st.session_state.setdefault(ERRORS, []).append(text)
+
+
+def _open(lib, me, pick: Pick) -> None:
+    from ui import state
+    sc = lib.picked(pick)
+    state.load_application(sc.application, sc.ruleset_id if sc.current_ruleset() else None, sc.readings)
+    notes = [message("Opened the scenario {}.", sc.name)]
+    if sc.outdated:
+        now_rs = sc.current_ruleset()
+        notes.append(md(f"It was saved under {version_words(sc.saved_ruleset())}, which is now "
+                        f"{version_words(now_rs)}. Award then: {fmt(sc.award().amount)}; "
+                        f"award now: {fmt(evaluate(sc.application, now_rs).amount)}."))
+    st.session_state["loaded_notes"] = notes
+    st.session_state[OPEN] = True   # the page switches (st.switch_page does nothing in a callback)
+
+
+def _renamed(lib, me, pick: Pick) -> None:
+    from ui import comparison
+    new = str(st.session_state.get("w:lib_new") or "")
+    after = lib.rename(pick, new, actor=me)
+    comparison.renamed(pick.name, after.name)   # in the comparison, it keeps its place (and stays the baseline)
+    st.session_state[NOTES] = [message("Renamed {} as {}.", pick.name, after.name)]
+
+
+def _duplicated(lib, me, pick: Pick) -> None:
+    copy = lib.duplicate(pick, str(st.session_state.get("w:lib_new") or ""), actor=me)
+    st.session_state[NOTES] = [message("Duplicated {} as {}.", pick.name, copy.name)]
+
+
+def _deleted(lib, me, pick: Pick) -> None:
+    gone = lib.delete(pick, actor=me)
+    st.session_state[UNDO] = (gone, Pick(gone.uid, lib.versions([gone.uid])[gone.uid], gone.name, deleted=True))
+
+
+def _undone(lib, me, _pick) -> None:
+    gone, pick = st.session_state.pop(UNDO)   # offered once: refused, it stays among the deleted scenarios
+    lib.restore(gone, actor=me, picked=pick)
+
+
+def _restored(lib, me, pick: Pick, event_id: int, label: str, before: bool = False, under_key: str = "") -> None:
+    name = str(st.session_state.get(under_key) or "").strip() if under_key else ""
+    back = lib.restore_version(event_id, actor=me, name=name or None, before=before, picked=pick)
+    st.session_state[NOTES] = [message("Restored {} as it was " + label + ".", back.name)]
+
+
+def act(action, pick: Pick | None, *args, **kw) -> None:
+    """on_click: `action` on the scenario as `pick` was when its button was drawn; a refusal said."""
+    from ui.auth import actor
+    try:
+        action(store(), actor(), pick, *args, **kw)
+    except (ValidationError, ScenarioError) as err:
+        _said(err)
+
+
+def button(label: str, key: str, action, pick: Pick | None, *args, **kw) -> None:
+    """A library action's button; `label` is our words (every caller passes a constant)."""
+    st.button(md(label), key=key, on_click=act, args=(action, pick, *args), kwargs=kw or None,
+              **({"type": "primary"} if action is _deleted else {}))
+
+
+# -- the section ---------------------------------------------------------------------------------
+def _events_table(events, person) -> None:
+    st.dataframe({"#": [e.id for e in events], "When": [when_words(e.at) for e in events],
+                  "Who": [plain_text(person(e.actor)) for e in events], "What": [e.action for e in events],
+                  "Scenario": [plain_text(e.scenario) for e in events]}, hide_index=True, width="stretch")
+
+
+def history_view(lib, pick: Pick, person) -> None:
+    """Every change of the picked scenario (through its renames), and restoring any earlier version."""
+    with st.expander("History of this scenario"):
+        events = lib.history(uid=pick.uid)
+        _events_table(events, person)
+        versions = [f"after change #{e.id}" for e in reversed(events[:-1])]   # after each change but the last
+        if events and events[0].before is not None:                           # and before the first recorded
+            versions.append(f"before change #{events[0].id}")
+        if versions:
+            version = st.selectbox("Version", versions, key="w:hist_event",
+                                   format_func=lambda v: plain_text(f"as it was {v}"))
+            when, _, number = version.partition(" change #")
+            button("Restore this version", "w:hist_restore", _restored, pick, int(number), version,
+                   before=when == "before")
+
+
+def deleted_view(lib, person) -> None:
+    """Deleted scenarios stay in the history; any of them can be brought back."""
+    gone = lib.deleted()
+    if not gone:
+        return
+    with st.expander(md(f"Deleted scenarios ({len(gone)})")):
+        _events_table(gone, person)
+        by_id = {e.id: e for e in gone}
+        pick_event = st.selectbox("Deleted scenario", list(by_id), key="w:del_pick",
+                                  format_func=lambda i: plain_text(f"{by_id[i].scenario} (deleted by {by_id[i].actor})"))
+        ev = by_id[pick_event]
+        st.caption("Its history")
+        _events_table(lib.history(uid=ev.uid), person)   # this one, even if its name is taken since
+        st.text_input("Restore under another name (if its name is taken)", key="w:del_name", max_chars=120)
+        button("Restore it", "w:del_restore", _restored, Pick(ev.uid, ev.id, ev.scenario, deleted=True), ev.id,
+               f"before it was deleted (change #{ev.id})", under_key="w:del_name")
+
+
+def messages() -> None:
+    """At the top of the page: what the last action did (its callback ran before this run)."""
+    for note in st.session_state.pop(NOTES, []):
+        st.success(shown(note), icon=":material/check:")   # Markdown made with names literal
+    if st.session_state.pop(OPEN, False):
+        st.switch_page("pages/calculator.py")
+
+
+def refusals() -> None:
+    """Where the user pressed (the library), or wherever the page got to: what was refused, and why."""
+    for said in st.session_state.pop(ERRORS, []):
+        st.error(shown(said), icon=":material/block:")
+
+
+def section(lib, listing: list, owned, me: str, person) -> None:
+    """The library: a scenario of the page found (by uid: a name can change under it), what it is,
+    and every action on it as shown now."""
+    st.header("Library")
+    with st.container():   # always drawn, so what follows keeps its place once a refusal has gone (an
+        refusals()         # open popover stays open on the next run)
+    picks = lib.picks(listing)
+    by_uid = {sc.uid: sc for sc in listing}
+    if st.session_state.get("w:lib_pick") not in by_uid:   # gone, or not on this page: the first instead,
+        st.session_state["w:lib_pick"] = listing[0].uid        # set (not dropped), so the browser shows it too
+    uid = st.selectbox("Scenario (from the page found above)", list(by_uid), key="w:lib_pick",
+                       format_func=lambda u: plain_text(owned(by_uid[u].name) if owned else by_uid[u].name))
+    sc, pick = by_uid[uid], picks[uid]
+    st.text(plain_text(f"Name: {sc.name}\nOwner: {person(sc.owner)}   Last changed by: {person(sc.changed_by)}\n"
+                       f"Notes: {sc.notes or '—'}\nRuleset: {version_words(sc.saved_ruleset())}\n"
+                       f"Saved: {when_words(sc.created_at)}   Updated: {when_words(sc.updated_at)}",
+                       limit=6_000, lines=True))
+    if not lib.may_change(sc, me):
+        st.caption("Only its owner (or an administrator) may rename, replace or delete this scenario; "
+                   "you may duplicate it as your own.")
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        button("Open in the calculator", "w:lib_load", _open, pick)
+    with c2.popover("Rename or duplicate"):
+        st.text_input("New name", key="w:lib_new", max_chars=120)
+        r1, r2 = st.columns(2)
+        with r1:
+            button("Rename", "w:lib_Renamed", _renamed, pick)
+        with r2:
+            button("Duplicate", "w:lib_Duplicated", _duplicated, pick)
+    with c3.popover("Delete"):
+        st.text(plain_text(f"Delete “{sc.name}”? You can undo it right after."))
+        button("Yes, delete it", "w:lib_delete", _deleted, pick)
+    history_view(lib, pick, person)
+
+
+def undo_box() -> None:
+    """After a delete: what was deleted, and its undo (only while nobody has brought it back)."""
+    kept = st.session_state.get(UNDO)
+    if kept is None:
+        return
+    st.info("Scenario deleted.", icon=":material/delete:")
+    st.text(plain_text(kept[0].name))
+    button("Undo delete", "w:undo", _undone, None)

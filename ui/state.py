@@ -28,6 +28,7 @@ K = "app:"
 # Compare page's scenarios and baseline (ui/comparison.py).
 PAGE_PARAMS = ("present", "scenario", "baseline")
 LIST_PARAMS = ("scenario",)  # given once per value: ?scenario=A&scenario=B
+READ = frozenset(APP_FIELDS + READING_IDS + ("ruleset",))   # what of a link sets the application
 
 
 def _defaults(example: bool) -> dict:
@@ -51,7 +52,7 @@ def _repeated() -> dict[str, list[str]]:
     keeps the last silently, so a link could say two things and show one."""
     out = {}
     for name in st.query_params:
-        if name in PAGE_PARAMS:
+        if name in PAGE_PARAMS or name not in READ:
             continue
         given = st.query_params.get_all(name)
         if len(given) > 1:
@@ -99,13 +100,28 @@ def _bad_link_message(problems: list[str]) -> str:
     and that the example is shown whole."""
     return (md("This link cannot be shown as it is: ") + md("; ").join(problems)
             + md(". None of its values are used, so that no award mixes the link with made-up numbers: "
-                 "showing the example instead (renovation, $1,000,000 of eligible work, $500,000 local "
-                 "contribution). Correct the link, or set the inputs."))
+                 f"showing the example instead ({EXAMPLE_WORDS}). Correct the link, or set the inputs."))
 
 
 def _app_params() -> dict:
     """The URL's query parameters that describe the application (not the page's own, such as present)."""
     return {k: v for k, v in st.query_params.to_dict().items() if k not in PAGE_PARAMS}
+
+
+EXAMPLE_WORDS = "renovation, $1,000,000 of eligible work, $500,000 local contribution"
+
+
+def _ignored_message(unknown: list[str], known: bool, fresh: bool) -> str:
+    """What a link's parameters the dashboard does not read came to: ignored, said, and what is
+    shown instead (a link of only such parameters opened with $0 local contribution, saying nothing)."""
+    names = md(", ").join(literal(n, 40) for n in unknown[:3]) + md(f" and {len(unknown) - 3} more"
+                                                                   if len(unknown) > 3 else "")
+    said = md(f"This link's {'parameters' if len(unknown) > 1 else 'parameter'} ") + names + md(
+        f" {'are' if len(unknown) > 1 else 'is'} not among those the dashboard reads, so "
+        f"{'they were' if len(unknown) > 1 else 'it was'} ignored")
+    if known:
+        return said + md("; the rest of the link is shown.")
+    return said + md(f": showing the example ({EXAMPLE_WORDS})." if fresh else ": the inputs are as they were.")
 
 
 _run = threading.local()   # per script thread: did dashboard.py route this run?
@@ -136,20 +152,27 @@ def init() -> None:
     """Call at the top of every run: seed from the URL or the example, once per change."""
     _ensure_routed()
     params = _app_params()
+    known = {k: v for k, v in params.items() if k in READ}
+    unknown = [k for k in params if k not in READ]
     fresh = K + "eligible_cost" not in st.session_state
     if fresh:
-        for name, value in _defaults(example=not params).items():
+        for name, value in _defaults(example=not known).items():
             st.session_state[K + name] = value
         st.session_state[K + "ruleset"] = "regulation"
         for rid in READING_IDS:
             st.session_state[K + "reading:" + rid] = READING[rid].default
     if params and not _written_here(params):
+        ignored = [_ignored_message(unknown, bool(known), fresh)] if unknown else []
+        st.session_state["url_problems"] = ignored
+        if not known:   # nothing the dashboard reads: the example (or the inputs as they were), said
+            st.session_state.setdefault("_urls_written", []).append(params)
+            return
         values, problems, reading_problems = _from_url(params, _repeated())
-        st.session_state["url_problems"] = reading_problems
+        st.session_state["url_problems"] = reading_problems + ignored
         if problems:   # never a mix of the link's values and the example's: the example, whole
             values = dict(_defaults(example=True), ruleset="regulation",
                           **{"reading:" + rid: READING[rid].default for rid in READING_IDS})
-            st.session_state["url_problems"] = [_bad_link_message(problems)]
+            st.session_state["url_problems"] = [_bad_link_message(problems)] + ignored
         elif not fresh:  # a new link in a running session: fields it omits take their defaults
             for name, value in _defaults(example=False).items():
                 st.session_state[K + name] = value

@@ -6,7 +6,7 @@ import json
 import sys
 
 from core.cli.common import CliError, check_paths, force_option, read_json, readings_option, ruleset_option
-from core.cli.files import write_atomic
+from core.cli.files import shown, write_atomic
 from core.law.inputs import MAX_CSV_BYTES, read_source
 from core.law.money import ValidationError
 from core.law.readings import parse as parse_readings
@@ -97,7 +97,7 @@ def cmd_batch(args) -> int:
     bad = int((out["error"] != "").sum())
     good = len(out) - bad
     print_problems(table.rows, out["error"].to_numpy(), args.output)
-    print(f"{good} {'row' if good == 1 else 'rows'} evaluated, {bad} with errors -> {args.output}", file=sys.stderr)
+    print(f"{good} {'row' if good == 1 else 'rows'} evaluated, {bad} with errors -> {shown(args.output)}", file=sys.stderr)
     return 1 if bad else 0
 
 
@@ -232,7 +232,7 @@ def cmd_allocate(args) -> int:
     for path, data, _ in packets:
         write_atomic(path, data)
     print_problems(result.rows, result.table["error"].to_numpy(), args.output)
-    for line in _allocation_words(result, args, budget) + [f"{what} -> {path}" for path, _, what in packets]:
+    for line in _allocation_words(result, args, budget) + [f"{what} -> {shown(path)}" for path, _, what in packets]:
         print(line, file=sys.stderr)
     return 1 if (~result.good).any() else 0
 
@@ -241,7 +241,7 @@ def _allocation_words(result, args, budget: int) -> list[str]:
     """What allocate says on standard error: the rows ranked, the Board's discretion, the rows short of the match."""
     from core.law.money import fmt
     lines = [f"{int(result.good.sum())} applications ranked, {int((~result.good).sum())} with errors; allocated "
-             f"{fmt(int(result.allocated.sum()), True)} of {fmt(budget, True)} -> {args.output}"]
+             f"{fmt(int(result.allocated.sum()), True)} of {fmt(budget, True)} -> {shown(args.output)}"]
     on = int(result.on_exception.sum())
     if on:
         counted = "counted" if args.exceptions == "assumed" else "not counted (--exceptions excluded)"
@@ -293,7 +293,7 @@ def cmd_template(args) -> int:
     check_paths(args, **{"-o": args.output})
     write_atomic(args.output, template_xlsx() if is_workbook(args.output) else template_csv())
     print(f"portfolio template ({'Excel workbook' if is_workbook(args.output) else 'CSV'}, one illustrative row) "
-          f"-> {args.output}", file=sys.stderr)
+          f"-> {shown(args.output)}", file=sys.stderr)
     return 0
 
 
@@ -347,8 +347,8 @@ def cmd_report(args) -> int:
         except ReportError as exc:
             raise CliError(f"--pdf: {exc}") from None
     write_atomic(args.output, document)
-    print(f"report of {len(good)} scenario(s) -> {args.output}", file=sys.stderr)
+    print(f"report of {len(good)} scenario(s) -> {shown(args.output)}", file=sys.stderr)
     if packet is not None:
         write_atomic(args.pdf, packet)
-        print(f"PDF packet -> {args.pdf}", file=sys.stderr)
+        print(f"PDF packet -> {shown(args.pdf)}", file=sys.stderr)
     return 0

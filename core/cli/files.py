@@ -1,6 +1,7 @@
 """Files the CLI writes: whole or not at all, never over its own input, never two outputs
 on one path, an existing file replaced only when asked (--force), and a temporary file
-that cannot be a link planted by someone else.
+that cannot be a link planted by someone else. `-` is standard output, as it is standard
+input where a command reads a file (one output at most may go there).
 
 The temporary file is made by `tempfile.mkstemp` in the target's folder: a fresh name
 opened with O_CREAT|O_EXCL, so an existing file or symbolic link of that name is never
@@ -11,6 +12,7 @@ On any failure the temporary file is removed.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -30,7 +32,14 @@ def check_outputs(outputs: dict[str, str], inputs: list[str], force: bool) -> No
     """Refuse before any work is done: `outputs` maps the option (-o, --pdf) to its path."""
     seen: dict[str, str] = {}
     for option, path in outputs.items():
-        if path in (None, "-"):
+        if path is None:
+            continue
+        if not str(path).strip():
+            raise WriteError(f"{option}: no file name given; write {option} FILE, or {option} - for standard output")
+        if path == "-":
+            if "-" in seen:
+                raise WriteError(f"{option} -: standard output already takes {seen['-']}; write one of them to a file")
+            seen["-"] = f"{option} -"
             continue
         target = Path(path)
         key = os.path.realpath(target)
@@ -48,8 +57,19 @@ def check_outputs(outputs: dict[str, str], inputs: list[str], force: bool) -> No
             raise WriteError(f"{option} {path}: already exists; use --force to replace it")
 
 
+def shown(path: str) -> str:
+    """An output as the status line names it."""
+    return "standard output" if path == "-" else path
+
+
 def write_atomic(path: str, data: bytes) -> None:
-    """Write `data` to `path` whole, through a fresh temporary file in the same folder."""
+    """Write `data` to `path` whole, through a fresh temporary file in the same folder; `-`:
+    to standard output."""
+    if path == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     try:

@@ -11,10 +11,14 @@ from core.cli.common import CliError, check_paths, force_option, read_json
 from core.cli.files import write_atomic
 from core.law.money import ValidationError, fmt
 from core.store.fileformat import parse_export
-from core.store.history import check_retention_date
+from core.law.names import hidden_character, visible
+from core.store.history import MAX_EVENT_ID, check_retention_date
 from core.store.model import NotAllowed, ScenarioError, default_actor
 from core.store.repository import ScenarioStore
 from core.store.verify import relabelled
+
+
+MAX_ACTOR = 320   # the owner and changed_by columns' width (core/store/model.py)
 
 
 def add_scenarios(sub) -> None:
@@ -215,10 +219,7 @@ def _export(store, args) -> None:
     check_paths(args, **{"-o": args.output})
     data = store.export()
     text = json.dumps(data, indent=2)
-    if args.output == "-":
-        sys.stdout.write(text + "\n")
-    else:
-        write_atomic(args.output, text.encode("utf-8"))  # never leave a half-written backup
+    write_atomic(args.output, (text + ("\n" if args.output == "-" else "")).encode("utf-8"))  # whole or not at all
     print(f"exported {len(data['scenarios'])} scenarios", file=sys.stderr)
 
 
@@ -242,6 +243,30 @@ ACTIONS = {"list": _list, "history": _history, "rename": _change, "duplicate": _
            "restore": _change, "export": _export, "import": _import}
 
 
+def _actor(value: str) -> str:
+    """--as, checked as a name is (core.law.names): who every change is recorded as, in the history
+    and as the owner, so never empty and never with a character that hides or reorders text."""
+    text = value.strip()
+    if not text:
+        raise CliError("--as: is empty; give who makes the changes, such as --as ann@agency.gov")
+    if len(text) > MAX_ACTOR:
+        raise CliError(f"--as: is {len(text):,} characters long; at most {MAX_ACTOR} are allowed")
+    problem = hidden_character(text)
+    if problem:
+        raise CliError(f"--as: {visible(text)!r} {problem}; type the address or name without it")
+    return text
+
+
+def _event(number: int) -> int:
+    if not 1 <= number <= MAX_EVENT_ID:
+        raise CliError(f"EVENT_ID: {str(number)[:30]} is not the number of a history event; "
+                       f"`scenarios history` lists them in its EVENT column")
+    return number
+
+
 def cmd_scenarios(args) -> int:
+    args.actor = _actor(args.actor)
+    if args.action == "restore":
+        _event(args.event)
     ACTIONS[args.action](_open(), args)
     return 0

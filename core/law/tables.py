@@ -46,6 +46,11 @@ _OTHER_KINDS = {".xls": "an Excel 97-2003 workbook (.xls)", ".ods": "an OpenDocu
                 ".zip": "a zip archive", ".png": "an image", ".jpg": "an image", ".jpeg": "an image",
                 ".toml": "a TOML file", ".html": "a web page", ".htm": "a web page"}
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"   # .xls, .doc, and any password-protected Office file
+# Files known by their first bytes, whatever their name says (a PDF renamed .csv was read as a
+# table and got "missing column 'project_type'").
+_MAGIC = {b"%PDF-": "a PDF file", b"\x89PNG": "an image", b"\xff\xd8\xff": "an image", b"GIF8": "an image",
+          b"{\\rtf": "a Word (RTF) document"}
+_UTF16 = (b"\xff\xfe", b"\xfe\xff")   # the byte-order marks of UTF-16 text (Excel's "Unicode Text")
 WHAT_IS_READ = "a table is read from a CSV file (.csv) or an Excel workbook (.xlsx)"
 SAVE_AS = "in Excel, use Save As and pick Excel Workbook (.xlsx) or CSV UTF-8"
 
@@ -83,6 +88,10 @@ def kind(data: bytes | str, name: str = "file") -> str:
         if suffix in _OTHER_KINDS and suffix != ".zip":
             raise TableError(f"{name}: {_OTHER_KINDS[suffix]}; {WHAT_IS_READ}")
         return "xlsx"
+    found = next((what for magic, what in _MAGIC.items() if data.startswith(magic)), None)
+    if found:
+        named = f", though its name ends in {suffix}" if suffix and _OTHER_KINDS.get(suffix) != found else ""
+        raise TableError(f"{name}: {found}{named}; {WHAT_IS_READ}")
     if data[:8] == _OLE:
         raise TableError(f"{name}: an Excel 97-2003 workbook (.xls) or a password-protected file; {WHAT_IS_READ}: "
                          f"{SAVE_AS}, without a password")
@@ -101,7 +110,12 @@ def kind(data: bytes | str, name: str = "file") -> str:
 def _decode(data: bytes | str, name: str) -> str:
     if isinstance(data, str):
         return data.lstrip("\ufeff")
-    if b"\x00" in data[:4096]:
+    head = data[:4096]
+    zeros = sorted((head[::2].count(0), head[1::2].count(0)))   # UTF-16 of Latin text: one byte of two is 0
+    if head.startswith(_UTF16) or (zeros[1] >= 0.4 * len(head) and zeros[0] <= 0.05 * len(head)):
+        raise TableError(f"{name}: UTF-16 text (what Excel calls Unicode Text), which is not read; save it as "
+                         f"CSV UTF-8 (in Excel: Save As, CSV UTF-8 (Comma delimited)) and choose that file")
+    if b"\x00" in head:
         raise TableError(f"{name}: this is not a text file (it holds binary data); {WHAT_IS_READ}")
     try:
         return data.decode("utf-8-sig")

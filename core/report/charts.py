@@ -2,7 +2,6 @@
 the exported report so both draw the very same charts."""
 from __future__ import annotations
 
-import html
 import textwrap
 
 import plotly.graph_objects as go
@@ -92,16 +91,28 @@ def _usd(cents: int) -> float:
     return cents / 100  # display only: charts take numbers, the labels carry exact text
 
 
+# Plotly's own markup in chart text: a few tags (<br>, <b>, <a href=...>: a link among them) and the
+# entities it decodes (&amp; &lt; &gt;, a few names, numeric ones). Only & < > are written as entities,
+# those it shows as the characters; html.escape's &quot; and &#x27; are not Plotly's, and a name
+# with a quotation mark showed as `Option &quot;B&quot;` in every chart (issue 36).
+_PLOTLY_MARKUP = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
+def plotly_text(text) -> str:
+    """Text Plotly shows as typed: its markup characters made inert, nothing else changed."""
+    return str(text).translate(_PLOTLY_MARKUP)
+
+
 def user_text(text) -> str:
-    """User text for a chart: its hidden characters shown as their code (core.names.visible), then
-    escaped (Plotly reads a little HTML: links among it)."""
-    return html.escape(visible(text))
+    """User text for a chart: its hidden characters shown as their code (core.names.visible), and
+    Plotly's markup made inert (a link among it)."""
+    return plotly_text(visible(text))
 
 
 def label(name: str, width: int = 18) -> str:
-    """User text as a chart label: hidden characters shown, escaped, and wrapped."""
+    """User text as a chart label: hidden characters shown, Plotly's markup inert, and wrapped."""
     lines = textwrap.wrap(visible(name), width, break_long_words=True) or [""]
-    return "<br>".join(html.escape(line) for line in lines)  # names are at most 120 characters
+    return "<br>".join(plotly_text(line) for line in lines)  # names are at most 120 characters
 
 
 def _layout_dict(title: str, x_title: str | None, y_title: str | None, height: int, legend: bool | int,
@@ -337,8 +348,8 @@ def sweep_figure(curves: list, field_label: str, current: int | None = None, lar
         else:
             fig.add_trace(go.Scatter(x=[_usd(p[0]) for p in pts], y=[_usd(p[1]) for p in pts], mode="lines",
                                      line=dict(width=3, dash="dash", color=OVERLAYS[(k - 1) % len(OVERLAYS)]),
-                                     name=user_text(name),
-                                     hovertemplate=f"{user_text(name)}: award %{{y:$,.2f}}<extra></extra>"))
+                                     name=user_text(name),   # the name in the template by reference: a
+                                     hovertemplate="%{fullData.name}: award %{y:$,.2f}<extra></extra>"))  # %{ in it stays text
     if current is not None:
         fig.add_vline(x=_usd(current), line=dict(color="#555", dash="dot", width=2),
                       annotation_text=f"Now: {fmt(current)}", annotation_position="top left")

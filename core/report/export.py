@@ -6,6 +6,10 @@ can end the row for a reader that does not expect it, so that what follows (`x\\
 starts a new row as a formula. Every such cell is prefixed with an apostrophe (shown as
 text by every spreadsheet) and every cell holding a CR or LF is quoted: rows end with
 CRLF (RFC 4180), so the CSV writer quotes any cell with either character in it.
+
+A character that hides or reorders text (a bidirectional override such as U+202E, a zero-width
+space) is written as its code, "[U+202E]", as the screen shows it: a refused row's name kept it
+raw, and the file showed a name other than the one on screen.
 """
 from __future__ import annotations
 
@@ -13,7 +17,10 @@ import re
 
 import pandas as pd
 
+from core.law.names import visible
+
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_CONTROLS = "".join(map(chr, range(32))) + "\x7f"   # made safe below (apostrophe, quoting), not written as codes
 _RISKY_CELL = r"^[=+\-@\t\r]|[\r\n]"
 _ANY_RISKY = re.compile("\x00[=+\\-@\t\r]|[\r\n]")
 LINE_END = "\r\n"   # the writer quotes every cell holding a character of this: CR and LF both
@@ -26,7 +33,10 @@ def dangerous(value) -> bool:
 
 def safe_cell(value):
     """A text cell a spreadsheet would run as a formula (or one holding a line break) gets a
-    leading apostrophe; everything else is left alone."""
+    leading apostrophe, and its hidden characters are written as their codes; everything else is
+    left alone."""
+    if isinstance(value, str) and not value.isprintable():
+        value = visible(value, keep=_CONTROLS)
     if dangerous(value):
         return "'" + value
     return value
@@ -38,10 +48,11 @@ def spreadsheet_safe(df: pd.DataFrame) -> pd.DataFrame:
         s = out[col]
         if pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
             continue
-        if isinstance(s.dtype, pd.StringDtype):   # text columns (pandas 3): one vectorised regex
-            risky = s.str.contains(_RISKY_CELL, regex=True).fillna(False).astype(bool)
-            if risky.any():
-                out[col] = s.where(~risky, "'" + s)
+        if isinstance(s.dtype, pd.StringDtype):   # text columns (pandas 3): vectorised tests
+            hidden = ~s.map(str.isprintable, na_action="ignore").fillna(True).astype(bool)
+            odd = s.str.contains(_RISKY_CELL, regex=True).fillna(False).astype(bool) | hidden
+            if odd.any():
+                out[col] = s.where(~odd, s[odd].map(safe_cell))
             continue
         values = s.to_numpy(dtype=object)
         try:   # the batch writes 200,000 rows: one C-level scan finds the columns with nothing risky
@@ -49,7 +60,7 @@ def spreadsheet_safe(df: pd.DataFrame) -> pd.DataFrame:
         except TypeError:   # not all text: cell by cell
             out[col] = s.map(safe_cell)
             continue
-        if not _ANY_RISKY.search(joined):
+        if not _ANY_RISKY.search(joined) and joined.replace("\x00", "").isprintable():
             continue
         out[col] = [safe_cell(v) for v in values]
     out.columns = [safe_cell(str(c)) for c in out.columns]

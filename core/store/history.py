@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 
-from sqlalchemy import insert, select, text, update
+from sqlalchemy import func, insert, select, text, update
 
 from core.store.kept_rulesets import Keeper, data_of
 from core.store.model import LOCAL, Scenario, ScenarioError, history, scenarios
@@ -120,10 +120,28 @@ def deleted(conn) -> list[Event]:
     return events_of(conn, rows.all())
 
 
+def versions(conn, uids) -> dict[str, int]:
+    """Each scenario's version: the id of its last history event (every change appends one, in
+    the change's transaction); 0 for one that has none (a library of the first release)."""
+    uids = list(uids)
+    found: dict[str, int] = {}
+    for start in range(0, len(uids), 500):
+        query = (select(history.c.scenario_uid, func.max(history.c.id))
+                 .where(history.c.scenario_uid.in_(uids[start:start + 500])).group_by(history.c.scenario_uid))
+        found.update((uid, last) for uid, last in conn.execute(query))
+    return {uid: found.get(uid, 0) for uid in uids}
+
+
+MAX_EVENT_ID = 2 ** 63 - 1   # the largest id a database keeps (a bigger number overflowed SQLite's driver)
+
+
 def event_by_id(conn, event_id: int) -> Event:
+    missing = ScenarioError(f"no history event {str(event_id)[:30]}; the history lists every event by its number")
+    if isinstance(event_id, bool) or not isinstance(event_id, int) or not 1 <= event_id <= MAX_EVENT_ID:
+        raise missing
     row = conn.execute(select(history).where(history.c.id == event_id)).first()
     if row is None:
-        raise ScenarioError(f"no history event {event_id}")
+        raise missing
     return events_of(conn, [row])[0]
 
 

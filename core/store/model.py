@@ -73,6 +73,38 @@ class NotAllowed(ScenarioError):
     """The actor may not make this change; the message says whose scenario it is and what they may do."""
 
 
+class ScenarioStale(ScenarioError):
+    """The scenario picked was deleted, changed or restored by someone else since: nothing was done.
+    `template` holds a {} for each of `names` (a page shows them as typed); str() quotes them."""
+
+    def __init__(self, template: str, *names: str):
+        super().__init__(template.format(*(f"“{n}”" for n in names)))
+        self.template, self.names = template, names
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A scenario as someone picked it: its uid (kept through renames), its version (the id of its
+    last history event: every change appends one) and its name then; `deleted` for one picked
+    among the deleted. An action given a Pick acts on that scenario in that version, or not at all."""
+    uid: str
+    version: int
+    name: str
+    deleted: bool = False
+
+    def stale(self, exists: bool, now_name: str | None = None) -> ScenarioStale:
+        """Why this pick can no longer be acted on, in words; `exists`: the scenario is in the library now."""
+        if self.deleted:
+            done = "restored" if exists else "changed (restored and deleted again)"
+        else:
+            done = "changed" if exists else "deleted"
+        renamed = exists and now_name and now_name != self.name
+        return ScenarioStale("{} was " + done + " by someone else since you picked it"
+                             + (" (it is now called {})" if renamed else "") + "; nothing was changed."
+                             + (" It is shown as it is now: look at it again, then try again." if exists else ""),
+                             self.name, *([now_name] if renamed else []))
+
+
 def default_actor() -> str:
     """Who the command line acts as when not told: the operating-system user."""
     try:

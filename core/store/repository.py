@@ -24,8 +24,8 @@ from core.store import history as hist
 from core.store.db import bulk_insert, default_url, open_engine
 from core.store.fileformat import export_document, scenario_from_snapshot
 from core.store.kept_rulesets import Keeper
-from core.store.model import (LOCAL, NotAllowed, Scenario, ScenarioError, ScenarioExists, check_name, check_notes,
-                              now, rulesets, scenarios)
+from core.store.model import (LOCAL, NotAllowed, Pick, Scenario, ScenarioError, ScenarioExists, check_name,
+                              check_notes, now, rulesets, scenarios)
 from core.store.history import Event
 
 
@@ -91,6 +91,32 @@ class ScenarioStore:
         row = conn.execute(self._select().where(scenarios.c.name == name).with_for_update(of=scenarios)).first()
         return self._row(row) if row else None
 
+    # -- a scenario as someone picked it: its uid and version (model.Pick) -----------------------
+    def versions(self, uids) -> dict[str, int]:
+        with self.engine.connect() as conn:
+            return hist.versions(conn, uids)
+
+    def picks(self, listed: list[Scenario]) -> dict[str, Pick]:
+        """The Pick of each scenario listed (by uid), for actions that must act on what was shown."""
+        version = self.versions(sc.uid for sc in listed)
+        return {sc.uid: Pick(sc.uid, version[sc.uid], sc.name) for sc in listed}
+
+    def _target(self, conn, target: str | Pick) -> Scenario | None:
+        """The scenario an action names, locked: by name, or as picked (ScenarioStale when it was
+        deleted or changed since)."""
+        if not isinstance(target, Pick):
+            return self._get_for_update(conn, target)
+        row = conn.execute(self._select().where(scenarios.c.uid == target.uid).with_for_update(of=scenarios)).first()
+        sc = self._row(row) if row else None
+        if target.deleted or sc is None or hist.versions(conn, [target.uid])[target.uid] != target.version:
+            raise target.stale(sc is not None, sc.name if sc else None)
+        return sc
+
+    def picked(self, pick: Pick) -> Scenario:
+        """The scenario as it was picked (to open it), or ScenarioStale."""
+        with self.engine.connect() as conn:
+            return self._target(conn, pick)
+
     # -- writing: every change and its history event in one transaction ----------------------
     @staticmethod
     def _values(sc: Scenario, keeper: Keeper) -> dict:
@@ -138,14 +164,14 @@ class ScenarioStore:
             hist.record(conn, actor, "save", None, sc)
         return sc
 
-    def rename(self, old: str, new: str, actor: str = LOCAL) -> Scenario:
+    def rename(self, old: str | Pick, new: str, actor: str = LOCAL) -> Scenario:
         new = check_name(new)
         with self.engine.begin() as conn:
-            sc = self._get_for_update(conn, old)
+            sc = self._target(conn, old)
             if sc is None:
                 raise ScenarioError(f"no scenario named {old!r}")
             self._check(sc, actor, "rename")
-            if new != old and conn.execute(select(scenarios.c.id).where(scenarios.c.name == new)).first():
+            if new != sc.name and conn.execute(select(scenarios.c.id).where(scenarios.c.name == new)).first():
                 raise ScenarioExists(f"a scenario named {new!r} already exists")
             after = Scenario(**{**sc.__dict__, "name": new, "updated_at": now(), "changed_by": actor})
             try:
@@ -157,11 +183,11 @@ class ScenarioStore:
             hist.record(conn, actor, "rename", sc, after)
         return after
 
-    def duplicate(self, name: str, new: str, actor: str = LOCAL) -> Scenario:
+    def duplicate(self, name: str | Pick, new: str, actor: str = LOCAL) -> Scenario:
         """Anyone may duplicate any scenario; the copy is theirs."""
         new = check_name(new)
         with self.engine.begin() as conn:
-            sc = self._get_for_update(conn, name)
+            sc = self._target(conn, name)
             if sc is None:
                 raise ScenarioError(f"no scenario named {name!r}")
             stamp = now()
@@ -173,11 +199,11 @@ class ScenarioStore:
             hist.record(conn, actor, "duplicate", sc, copy)
         return copy
 
-    def delete(self, name: str, actor: str = LOCAL) -> Scenario:
+    def delete(self, name: str | Pick, actor: str = LOCAL) -> Scenario:
         """Delete and return the scenario, so the caller can offer an undo (`restore`).
         Its history stays, and it can be restored from there later too."""
         with self.engine.begin() as conn:
-            sc = self._get_for_update(conn, name)
+            sc = self._target(conn, name)
             if sc is None:
                 raise ScenarioError(f"no scenario named {name!r}")
             self._check(sc, actor, "delete")
@@ -185,9 +211,12 @@ class ScenarioStore:
             hist.record(conn, actor, "delete", sc, None)
         return sc
 
-    def restore(self, sc: Scenario, actor: str = LOCAL) -> Scenario:
-        """Bring back a deleted scenario as it was (same owner, same place in the history)."""
+    def restore(self, sc: Scenario, actor: str = LOCAL, picked: Pick | None = None) -> Scenario:
+        """Bring back a deleted scenario as it was (same owner, same place in the history); with
+        `picked` (the deleted one as shown), only if nobody restored or changed it since."""
         with self.engine.begin() as conn:
+            if picked is not None:
+                self._still(conn, picked)
             return self._restore_deleted(conn, sc, actor)
 
     def _restore_deleted(self, conn, sc: Scenario, actor: str, name: str | None = None) -> Scenario:
@@ -204,13 +233,19 @@ class ScenarioStore:
         return back
 
     def restore_version(self, event_id: int, actor: str = LOCAL, name: str | None = None,
-                        before: bool = False) -> Scenario:
+                        before: bool = False, picked: Pick | None = None) -> Scenario:
         """Make a scenario as it was after history event `event_id` (before it, for a delete or
         with before=True: so even the version a first-release library held can come back).
         If the scenario still exists its current name and owner stay and only its contents go
-        back; if it was deleted it comes back (under `name` if given). Recorded as a restore."""
+        back; if it was deleted it comes back (under `name` if given). Recorded as a restore.
+        With `picked` (the scenario, or the deleted one, as the history was shown for it), only
+        if it is still as it was then (else ScenarioStale)."""
         with self.engine.begin() as conn:
             ev = hist.event_by_id(conn, event_id)
+            if picked is not None:
+                if ev.uid != picked.uid:
+                    raise ScenarioError(f"history event {event_id} is not of “{picked.name}”")
+                self._still(conn, picked)
             if ev.action == "redact":
                 raise ScenarioError(f"history event {event_id} is a redaction of the history, not a version "
                                     f"of a scenario")
@@ -228,6 +263,14 @@ class ScenarioStore:
             self._write(conn, back, uid=cur.uid)
             hist.record(conn, actor, "restore", cur, back)
             return back
+
+    @staticmethod
+    def _still(conn, picked: Pick) -> None:
+        """The scenario is as `picked` saw it (there, or deleted, and in that version): else ScenarioStale."""
+        row = conn.execute(select(scenarios.c.name).where(scenarios.c.uid == picked.uid)
+                           .with_for_update(of=scenarios)).first()
+        if (row is None) != picked.deleted or hist.versions(conn, [picked.uid])[picked.uid] != picked.version:
+            raise picked.stale(row is not None, row.name if row else None)
 
     def export(self, names: list[str] | None = None) -> dict:
         chosen = self.list() if names is None else self.get_many(list(names))   # only what is asked for

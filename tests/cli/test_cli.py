@@ -492,3 +492,110 @@ def test_allocate_says_what_goes_to_rows_short_of_the_match_and_takes_the_direct
     status, err = cli(capsys, "allocate", SAMPLE, "--budget", "1", "--directions", "proximity=closer",
                       "-o", tmp_path / "bad.csv")
     assert status == 2 and "--directions: proximity='closer'; use proximity=farther or nearer" in err
+
+
+# -- issue 36: what the command line was given carelessly, each refused in one line -------------------
+
+@pytest.fixture
+def library(tmp_path):
+    from core.store.repository import ScenarioStore
+    url = f"sqlite:///{tmp_path / 'lib.db'}"
+    store = ScenarioStore(url)
+    store.save("A", Application.from_dict({"project_type": "renovation", "eligible_cost": 1}), actor="ann@agency.gov")
+    store.dispose()
+    return {"SCENARIO_DB_URL": url}
+
+
+@pytest.mark.parametrize("args, said", [
+    (["restore", "99999999999999999999999"], "EVENT_ID: 99999999999999999999999 is not the number of a history event"),
+    (["restore", "0"], "EVENT_ID: 0 is not the number of a history event"),
+    (["restore", str(2 ** 63)], f"EVENT_ID: {2 ** 63} is not the number of a history event"),
+    (["restore", "4242"], "no history event 4242; the history lists every event by its number"),
+    (["--as", "", "delete", "A"], "--as: is empty; give who makes the changes"),
+    (["--as", "   ", "list"], "--as: is empty"),
+    (["delete", "A", "--as", "ann\u202e@agency.gov"],
+     "--as: 'ann[U+202E]@agency.gov' contains an invisible formatting character (U+202E RIGHT-TO-LEFT OVERRIDE)"),
+    (["--as", "ann\u200b@agency.gov", "delete", "A"], "(U+200B ZERO WIDTH SPACE) at position 4"),
+    (["--as", "ann\n@agency.gov", "list"], "contains a control character (U+000A)"),
+    (["--as", "a" * 321, "list"], "--as: is 321 characters long; at most 320 are allowed"),
+])
+def test_scenarios_refuses_a_careless_or_hostile_argument_in_one_line_and_changes_nothing(library, args, said):
+    from core.store.repository import ScenarioStore
+    r = run("scenarios", *args, env=library)
+    one_line_error(r, said)
+    assert "\u202e" not in r.stderr and "\u200b" not in r.stderr          # shown as their codes, never raw
+    store = ScenarioStore(library["SCENARIO_DB_URL"])
+    try:
+        assert store.names() == ["A"] and [(e.actor, e.action) for e in store.history()] == [("ann@agency.gov", "save")]
+    finally:
+        store.dispose()
+
+
+def test_as_is_recorded_as_given_once_checked(library):
+    from core.store.repository import ScenarioStore
+    r = run("scenarios", "--as", "  ann@agency.gov ", "rename", "A", "B", env=library)
+    assert r.returncode == 0, r.stderr
+    store = ScenarioStore(library["SCENARIO_DB_URL"])
+    try:
+        assert store.history()[-1].actor == "ann@agency.gov"
+    finally:
+        store.dispose()
+
+
+@pytest.mark.parametrize("args", [["template", "-o", "-"], ["batch", "in.csv", "-o", "-"],
+                                  ["allocate", "in.csv", "--budget", "1000000", "-o", "-"],
+                                  ["report", "s.json", "-o", "-"], ["scenarios", "export", "-o", "-"]])
+def test_dash_as_the_output_is_standard_output_never_a_file_named_dash(tmp_path, library, args):
+    """`-` is standard input wherever a command reads a file; as an output it wrote a file named `-`."""
+    (tmp_path / "in.csv").write_text("name,project_type,eligible_cost,local_contribution\na,renovation,1000000,500000\n")
+    (tmp_path / "s.json").write_text(json.dumps([{"name": "x", "project_type": "renovation", "eligible_cost": 1}]))
+    r = subprocess.run([sys.executable, "-m", "core", *args], capture_output=True, cwd=tmp_path, timeout=120,
+                       env={**os.environ, **library, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 0, r.stderr
+    assert not (tmp_path / "-").exists()
+    first = r.stdout.decode("utf-8").lstrip()
+    assert first.startswith(("# Portfolio template", "name,", "row,", "<!doctype html>", "<!DOCTYPE html>", "{")), first[:80]
+    if args[0] != "scenarios":
+        assert r.stderr.decode().rstrip().endswith("-> standard output")
+
+
+@pytest.mark.parametrize("args, said", [
+    (["template", "-o", ""], "-o: no file name given; write -o FILE, or -o - for standard output"),
+    (["template", "-o", "  "], "-o: no file name given"),
+    (["report", "s.json", "-o", "r.html", "--pdf", ""], "--pdf: no file name given; write --pdf FILE"),
+    (["report", "s.json", "-o", "-", "--pdf", "-"], "--pdf -: standard output already takes -o -; write one of them"),
+    (["allocate", "in.csv", "--budget", "1", "-o", "-", "--html", "-"], "--html -: standard output already takes -o -"),
+])
+def test_an_output_that_names_no_file_says_what_to_write(tmp_path, args, said):
+    (tmp_path / "in.csv").write_text("name,project_type,eligible_cost\na,renovation,1\n")
+    (tmp_path / "s.json").write_text(json.dumps([{"name": "x", "project_type": "renovation", "eligible_cost": 1}]))
+    r = subprocess.run([sys.executable, "-m", "core", *args], capture_output=True, text=True, cwd=tmp_path,
+                       timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    one_line_error(r, said)
+    assert r.stdout == "" and sorted(p.name for p in tmp_path.iterdir()) == ["in.csv", "s.json"]
+
+
+EXCEPTION_ROWS = ("name,locality,project_type,eligible_cost,local_contribution,bpw_exception_requested,"
+                  "local_property_value,senior_density,distance_to_center_miles,previously_funded\n"
+                  "Glenwood,Glenwood,conversion,900000,400000,yes,1240000,1623,3.0,yes\n"
+                  "Plain,Birch County,renovation,1000000,500000,no,,400,3,no\n")
+
+
+@pytest.mark.parametrize("exceptions, glenwood, said", [
+    ("assumed", "500000.00", "1 on the Board's exception route, counted: $50,000.00 depends on the Board's discretion"),
+    ("excluded", "450000.00", "1 on the Board's exception route, not counted (--exceptions excluded): $50,000.00 "
+                              "depends on the Board's discretion"),
+])
+def test_allocate_counts_the_boards_exception_only_when_assumed(tmp_path, capsys, exceptions, glenwood, said):
+    """Issue 36: no test passed --exceptions, so `allocate` ignoring it (allocating the exception
+    route's award anyway) passed the suite. Glenwood's award is $500,000 on the Board's exception
+    route and $450,000 without it; the budget covers both rows either way."""
+    src, out = tmp_path / "apps.csv", tmp_path / "out.csv"
+    src.write_text(EXCEPTION_ROWS)
+    status, err = cli(capsys, "allocate", src, "--budget", "5000000", "--exceptions", exceptions, "-o", out)
+    assert status == 0, err
+    rows = {r["name"]: r for r in csv.DictReader(out.open(newline=""))}
+    assert (rows["Glenwood"]["award"], rows["Glenwood"]["standard_award"]) == (glenwood, "450000.00")   # counted
+    assert rows["Glenwood"]["allocated"] == glenwood and rows["Plain"]["allocated"] == "500000.00"
+    total = f"{450_000 + 500_000 + (50_000 if exceptions == 'assumed' else 0):,}"
+    assert f"allocated ${total}.00 of $5,000,000.00" in err and said in err

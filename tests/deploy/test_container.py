@@ -1,7 +1,8 @@
 """The container stack end to end (docs/deploy.md, "Containers"): the three images built from
 ./Containerfile by `deploy/stack build`, the pod of deploy/grants-stack.yaml started by
 `deploy/stack up` (PostgreSQL, two replicas, nginx), driven through nginx by Chromium, backed up,
-stopped and started again on its volume.
+stopped and started again on its volume, its backup restored inside the pod after the library is
+lost, and started again with sign-in through a real OpenID Connect provider.
 
 Needs podman with runc, debootstrap (only to make the base image when there is none) and
 Chromium. Where one is missing these tests skip with the reason, unless REQUIRE_CONTAINER=1 (CI),
@@ -145,7 +146,8 @@ def pod(images):
             (ARTIFACTS / f"container-{c}.log").write_text(logs.stdout + logs.stderr)
         subprocess.run([str(STACK), "down", "--name", s.name], cwd=ROOT, env=images, capture_output=True)
         _podman(images, "volume", "rm", "-f", f"{s.name}-db")
-        _podman(images, "secret", "rm", f"{s.name}-secrets")
+        for secret in ("secrets", "signin"):
+            _podman(images, "secret", "rm", f"{s.name}-{secret}")
 
 
 def test_the_images_run_as_their_own_users_and_hold_no_secret(images):
@@ -268,5 +270,181 @@ def test_the_server_setup_of_docs_deploy_md_makes_the_account_and_folders_the_un
     got = done.stdout.splitlines()
     assert got[:6] == ["/opt/grants root root 755", "/opt/grants/data grants grants 750",
                        "/etc/grants root grants 750", "/etc/grants/env root grants 640",
-                       "/var/backups/grants grants grants 750", "/var/log/grants root adm 750"]
+                       "/var/backups/grants grants grants 700", "/var/log/grants root adm 750"]
     assert "(grants)" in got[6] and got[7] == "2"
+
+
+def test_up_refuses_every_address_without_sign_in_and_starts_nothing(images):
+    name = f"grants-open-{uuid.uuid4().hex[:6]}"
+    done = subprocess.run([str(STACK), "up", "--name", name, "--port", str(free_port())], cwd=ROOT, env=images,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "refusing to publish the dashboard on every address of this host without sign-in" in done.stderr
+    assert _podman(images, "pod", "exists", name).returncode != 0
+    assert _podman(images, "secret", "inspect", f"{name}-secrets").returncode != 0
+
+
+def _library(pod) -> tuple[list, list]:
+    """The stack's library as the command line reads it in a replica: every scenario (as exported,
+    owners and dates included) and the whole history."""
+    export = json.loads(pod.exec("replica-1", "python", "-m", "core", "scenarios", "export", "-o", "-").stdout)
+    history = json.loads(pod.exec("replica-1", "python", "-m", "core", "scenarios", "history", "--json").stdout)
+    return export["scenarios"], history
+
+
+def test_the_stacks_backup_restores_inside_the_pod_after_its_library_is_lost(pod, tmp_path):
+    """docs/deploy.md, "Backups and the restore drill", for the stack: back up, lose the library
+    (the volume removed), start again on an empty one, `deploy/stack restore FILE --check`, and
+    every scenario and history event is back as it was."""
+    pod.exec("replica-1", "python", "-m", "core", "scenarios", "--as", "drill@example.org", "duplicate",
+             pod.saved, "Copied before the backup")
+    scenarios, history = _library(pod)
+    assert len(scenarios) >= 2 and len(history) >= 2
+    backups = tmp_path / "backups"
+    stack(pod.env, "backup", "--name", pod.name, str(backups))
+    day = time.strftime("%Y-%m-%d")
+    dump, saved = backups / f"library-{day}.pgdump", backups / f"scenarios-{day}.json"
+    assert backups.stat().st_mode & 0o777 == 0o700
+    assert {f.stat().st_mode & 0o777 for f in (dump, saved)} == {0o600}   # people's addresses are in them
+    pod.down()
+    _podman(pod.env, "volume", "rm", f"{pod.name}-db", check=True)            # the library is lost
+    pod.up()
+    assert _library(pod) == ([], [])                                          # an empty one in its place
+    stack(pod.env, "restore", "--name", pod.name, str(dump), "--check", str(saved))
+    log = (ARTIFACTS / "stack-restore.log").read_text()
+    assert f"{len(scenarios)} scenarios and {len(history)} history events restored" in log
+    assert "every scenario equals" in log and "restored: the stack serves the library of" in log
+    wait_healthy(pod.url)
+    assert _library(pod) == (scenarios, history)                              # every owner, date and event
+    kept = pod.exec("db", "psql", "-U", "grants", "-d", "postgres", "-Atc",
+                    "SELECT datname FROM pg_database WHERE datname LIKE 'grants_replaced_%'").stdout.split()
+    assert len(kept) == 1                                                     # the emptied one, kept beside it
+    # and the restored library takes changes
+    pod.exec("replica-2", "python", "-m", "core", "scenarios", "--as", "drill@example.org", "delete",
+             "Copied before the backup")
+    assert "Copied before the backup" not in pod.exec("replica-1", "python", "-m", "core", "scenarios", "list").stdout
+
+
+USERS = {"alice": {"sub": "alice", "email": "alice@example.org", "name": "Alice Analyst"},
+         "carol": {"sub": "carol", "email": "carol@outside.example", "name": "Carol Outsider"}}
+CONTACT = "the Grants Office help desk (grants-help@example.org)"
+
+
+def _host_address() -> str:
+    """This host's own address on its network, which both a browser here and the pod's containers
+    reach (the pod's 127.0.0.1 is its own)."""
+    import socket
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))   # no packet is sent: this picks the outgoing interface
+        return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+@pytest.fixture(scope="module")
+def provider():
+    """`python -m oidc_provider_mock` as docs/deploy.md starts it for the stack: on this host's
+    address, so that the replicas fetch its configuration and tokens and the browser signs in there."""
+    import sys
+    host = _host_address()
+    if host.startswith("127."):
+        _missing("this host has no address but loopback: the pod cannot reach a sign-in provider on it")
+    try:
+        import oidc_provider_mock  # noqa: F401
+    except ImportError:
+        _missing("oidc-provider-mock is not installed (pip install -r requirements-dev.txt)")
+    port = free_port()
+    cmd = [sys.executable, "-m", "oidc_provider_mock", "--host", host, "--port", str(port)]
+    for claims in USERS.values():
+        cmd += ["--user-claims", json.dumps(claims)]
+    log = open(ARTIFACTS / "oidc-provider-stack.log", "w")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://{host}:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(url + "/.well-known/openid-configuration", timeout=2)
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, "oidc-provider-mock did not start"
+                time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        log.close()
+
+
+def _sign_in(browser, url: str, who: str, address: str = "/"):
+    context = browser.new_context(viewport={"width": 1400, "height": 2000})
+    page = context.new_page()
+    page.goto(url + address, timeout=120_000)
+    page.get_by_role("button", name="Sign in").click(timeout=120_000)
+    page.wait_for_url("**/oauth2/authorize?**", timeout=120_000)      # at the identity provider
+    page.get_by_role("button", name=who, exact=True).click()
+    page.wait_for_url(url + "/**", timeout=120_000)                    # back, through nginx and a replica
+    page.wait_for_selector('text="Sign out"', state="attached", timeout=120_000)
+    return page
+
+
+def test_with_sign_in_the_stack_admits_the_allowed_refuses_an_outsider_and_records_owners_by_email(
+        pod, provider, chromium, tmp_path):  # noqa: F811
+    """The issue's "done when": docs/deploy.md, "Sign-in in the stack", followed with the provider the
+    tests use: alice (example.org) comes in and what she saves is hers by email; carol (outside)
+    sees only the page saying whom to ask."""
+    settings = tmp_path / "signin.toml"
+    settings.write_text(f"""[auth]
+redirect_uri = "{pod.url}/oauth2callback"
+cookie_secret = "{uuid.uuid4().hex}{uuid.uuid4().hex}"
+client_id = "grant-dashboard"
+client_secret = "test-only-client-secret"
+server_metadata_url = "{provider}/.well-known/openid-configuration"
+
+[library]
+allowed_domains = ["example.org"]
+access_contact = "{CONTACT}"
+""")
+    pod.down()
+    t0 = time.monotonic()
+    stack(pod.env, "up", "--name", pod.name, "--port", str(pod.port), "--address", "127.0.0.1",
+          "--sign-in", str(settings))
+    wait_healthy(pod.url)
+    TIMES.setdefault("stack up with sign-in until /healthz answers", time.monotonic() - t0)
+    for r in ("replica-1", "replica-2"):   # the settings reached each replica, for its user only
+        mode = pod.exec(r, "stat", "-L", "-c", "%U %a", "/opt/grants/.streamlit/secrets.toml").stdout.split()
+        assert mode == ["grants", "600"]
+    # signed out: the sign-in screen alone
+    page = chromium.new_page()
+    page.goto(pod.url + "/compare", timeout=120_000)
+    page.get_by_role("button", name="Sign in").wait_for(timeout=120_000)
+    assert pod.saved not in page.inner_text("body")
+    page.close()
+    # alice comes back to the address she asked for, and saves
+    page = _sign_in(chromium, pod.url, "alice", "/compare")
+    assert page.url.startswith(pod.url + "/compare")
+    assert "Alice Analyst (alice@example.org)" in page.inner_text("body")
+    page.goto(pod.url + "/?" + QUERY, timeout=120_000)
+    page.get_by_label("Scenario name").fill("Alice's plan in the stack")
+    page.get_by_role("button", name="Save scenario").click()
+    page.wait_for_selector("text=Saved: Alice's plan in the stack", timeout=60_000)
+    no_error_on(page)
+    page.context.close()
+    listed = pod.exec("replica-2", "python", "-m", "core", "scenarios", "list").stdout
+    line = next(x for x in listed.splitlines() if x.startswith("Alice's plan in the stack\t"))
+    assert line.split("\t")[-2:] == ["alice@example.org", "alice@example.org"]    # owner, last changed by
+    history = json.loads(pod.exec("replica-1", "python", "-m", "core", "scenarios", "history",
+                                  "Alice's plan in the stack", "--json").stdout)
+    assert [(e["actor"], e["action"]) for e in history] == [("alice@example.org", "save")]
+    # carol is refused, told whom to ask, and shown nothing of the library
+    page = _sign_in(chromium, pod.url, "carol")
+    body = page.inner_text("body")
+    assert "This account may not use the dashboard" in body and f"To be let in, ask {CONTACT}" in body
+    for never in ("Alice's plan", pod.saved, "Compare scenarios", "State grant calculator"):
+        assert never not in body
+    page.screenshot(path=str(ARTIFACTS / "stack-signin-refused.png"))
+    no_error_on(page)
+    page.context.close()

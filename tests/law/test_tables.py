@@ -18,6 +18,7 @@ from core.law.tables import (MAX_COLUMNS, TableError, cell_text, column_letter, 
 from tests.support.workbooks import rewritten, workbook, workbook_of_csv
 
 HEADER = ["name", "project_type", "eligible_cost", "local_contribution"]
+CSV_TEXT = "name,project_type,eligible_cost,local_contribution\nCafé Ämter,renovation,1000000,500000\n"
 
 
 def sample_text() -> str:
@@ -245,6 +246,18 @@ def _zip(parts: dict[str, bytes]) -> bytes:
      "password"),
     (b"%PDF-1.4 ...", "board.pdf", "board.pdf: a PDF file; a table is read from a CSV file (.csv) or an Excel workbook "
                                    "(.xlsx)"),
+    # issue 36: a PDF renamed .csv was read as a table ("missing column 'project_type'"); UTF-16 text
+    # ("not a text file") said nothing of how to save it
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "applications.csv",
+     "applications.csv: a PDF file, though its name ends in .csv; a table is read from a CSV file (.csv) or an "
+     "Excel workbook (.xlsx)"),
+    (b"%PDF-1.7\n", "-", "-: a PDF file; a table is read from a CSV file (.csv) or an Excel workbook (.xlsx)"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", "photo.csv", "photo.csv: an image, though its name ends in .csv; a table is read"),
+    *[(CSV_TEXT.encode(codec), "unicode.csv", "unicode.csv: UTF-16 text (what Excel calls Unicode Text), which is "
+                                              "not read; save it as CSV UTF-8 (in Excel: Save As, CSV UTF-8 (Comma "
+                                              "delimited)) and choose that file")
+      for codec in ("utf-16", "utf-16-le", "utf-16-be")],
+    (b"\x00\x01\x02\x03binary" * 10, "data.csv", "data.csv: this is not a text file (it holds binary data)"),
     (_zip({"mimetype": b"application/vnd.oasis.opendocument.spreadsheet"}), "budget.ods",
      "budget.ods: an OpenDocument spreadsheet (.ods); a table is read from a CSV file (.csv) or an Excel workbook "
      "(.xlsx)"),

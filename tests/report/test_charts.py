@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from core.law.application import Application
 from core.law.award import evaluate
 from core.report import chart_text, charts
+from tests.support.figures import QUOTED, every_figure as _every_figure
 from tests.support.strategies import applications
 
 
@@ -170,3 +171,34 @@ def test_the_funding_gap_is_labelled_above_its_bar_where_a_thin_one_has_no_room_
     gap = next(t for t in fig.data if t.name == "Funding gap")
     assert gap.textposition == "outside" and gap.cliponaxis is False and list(gap.text) == ["$125,000"]
     assert all(t.textposition == "inside" for t in fig.data if t.name != "Funding gap")
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+@pytest.mark.parametrize("chart", list(_every_figure("x")))
+def test_a_name_with_quotation_marks_is_escaped_for_plotly_only(chart):
+    """Issue 36: html.escape turned `"` into &quot;, which Plotly does not decode: `Option &quot;B&quot;`
+    on every chart label. Only Plotly's own markup (& < >) is escaped, as the entities it decodes."""
+    fig = _every_figure(QUOTED)[chart]
+    texts = list(_strings(json.loads(fig.to_json())))
+    assert not [t for t in texts if "&quot;" in t or "&#x27;" in t or "&#39;" in t]
+    joined = " ".join(t.replace("<br>", " ") for t in texts)
+    assert 'Option "B" (board\'s pick) &amp; &lt;b&gt;co&lt;/b&gt;' in joined     # wrapped at spaces, if at all
+    assert "<b>co</b>" not in joined                                                # never markup
+
+
+def test_plotly_text_escapes_what_plotly_decodes_and_nothing_else():
+    assert charts.plotly_text("a & b <br> \"c\" 'd' &amp; %{y}") == "a &amp; b &lt;br&gt; \"c\" 'd' &amp;amp; %{y}"
+    # a name in a hover template goes by reference, so a %{...} in it is not filled in
+    fig = _every_figure("50%{y} off")["sweep"]
+    overlay = [t for t in fig.data if t.name == "50%{y} off"]
+    assert overlay and overlay[0].hovertemplate == "%{fullData.name}: award %{y:$,.2f}<extra></extra>"

@@ -134,3 +134,48 @@ def test_the_comparison_says_what_holds_each_award_down_in_words_and_in_ids():
     assert table([("A", a)])["Held down by"].tolist() == [
         "the State's share of the cost and what the project still lacks (both $500,000)"]
     assert table([("A", a)], machine=True)["Held down by"].tolist() == ["cost_share;funding_need"]
+
+
+HIDDEN_ROWS = ("name,locality,project_type,eligible_cost,local_contribution,senior_density,distance_to_center_miles,"
+               "previously_funded\nAl\u202eder,Al\u200bder Co,renovation,1000000,500000,10,1,no\n"
+               "=Birch\u2066,Birch Co,renovation,1000000,500000,10,1,no\nOk,Ok Co,renovation,1000000,500000,10,1,no\n")
+
+
+def _every_text(data: bytes, workbook: bool) -> str:
+    if not workbook:
+        return data.decode("utf-8")
+    import openpyxl
+    book = openpyxl.load_workbook(io.BytesIO(data))
+    return "\n".join(str(c) for ws in book.worksheets for row in ws.iter_rows(values_only=True) for c in row
+                     if c is not None)
+
+
+@pytest.mark.parametrize("export", ["portfolio csv", "portfolio workbook", "batch csv", "batch workbook"])
+def test_rows_refused_for_hidden_characters_show_them_by_code_in_every_export(export):
+    """Issue 36: the screen shows a refused row's U+202E as [U+202E]; the CSV and workbook exports
+    kept the character itself, which reorders the text around it (the name read otherwise). The
+    same for every text a batch passes through."""
+    from core.law.batch import evaluate_table
+    from core.law.portfolio import read_portfolio, run as allocate
+    from core.law.rulesets import load
+    from core.law.tables import read
+    from core.report.spreadsheets import batch_xlsx, results_csv, results_xlsx
+    if export.startswith("portfolio"):
+        table = read_portfolio(HIDDEN_ROWS.encode(), "rows.csv")
+        result = allocate(table.frame, 100_000_000, "priority", {"density": 1, "proximity": 1, "new_locality": 1},
+                          load(), rows=table.rows)
+        data = results_xlsx(result) if export.endswith("workbook") else results_csv(result)
+    else:
+        out = evaluate_table(read(HIDDEN_ROWS.encode(), "rows.csv").frame, load())
+        data = batch_xlsx(out) if export.endswith("workbook") else csv_bytes(out)
+    text = _every_text(data, export.endswith("workbook"))
+    assert not [ch for ch in "\u202e\u200b\u2066" if ch in text]
+    assert "Al[U+202E]der" in text and "Al[U+200B]der Co" in text and "'=Birch[U+2066]" in text   # and still safe
+    if export.startswith("portfolio"):   # the portfolio refuses such a row (batch passes names through)
+        assert "(U+202E RIGHT-TO-LEFT OVERRIDE)" in text
+
+
+def test_raw_csv_for_programs_keeps_every_character():
+    df = pd.DataFrame({"name": ["Al\u202eder", "=x"]})
+    assert cells(csv_bytes(df, raw=True)) == [["name"], ["Al\u202eder"], ["=x"]]
+    assert cells(csv_bytes(df)) == [["name"], ["Al[U+202E]der"], ["'=x"]]

@@ -4,6 +4,8 @@ offline rendering in Chromium."""
 
 import html
 
+import pytest
+
 from core.law.application import Application
 from core.law.award import evaluate
 from core.law.fields import FIELDS
@@ -119,6 +121,27 @@ def test_the_readings_are_labelled_default_or_not_as_they_are():
         alt = r.alternative(getattr(changed, rid))
         assert f"{r.title}: {alt.title} (" + ("not the default" if rid in ("local_match_effect", "funding_need_cap")
                                               else "the default") + ")" in doc, rid
+
+
+@pytest.mark.parametrize("changed", [("local_match_effect", "condition"), ("f_reference", "prior_grant")])
+def test_the_portfolio_packets_readings_are_labelled_default_or_not_as_they_are(changed):
+    """Issue 36: the twin of the test above for the Portfolio packet (core/report/portfolio.py),
+    whose labels could be the wrong way round with every test passing."""
+    import html
+    from core.law.portfolio import read_sample, run
+    from core.law.readings import DEFAULT, READING, READING_IDS
+    from core.law.rulesets import load
+    from core.report.portfolio import portfolio_report, render as render_packet
+    rid_changed, alt_changed = changed
+    readings = DEFAULT.replace(**{rid_changed: alt_changed})
+    weights = {"density": 1.0, "proximity": 1.0, "new_locality": 1.0}
+    result = run(read_sample(), 400_000_000, "priority", weights, load(), readings)
+    doc = html.unescape(_text(render_packet(portfolio_report(result, load(), weights, "priority", "sample.csv"))))
+    for rid in READING_IDS:
+        r = READING[rid]
+        alt = r.alternative(getattr(readings, rid))
+        said = "not the default" if rid == rid_changed else "the default"
+        assert f"{r.title}: {alt.title} ({said})" in doc, rid
 
 
 def test_user_text_in_the_report_shows_hidden_characters_as_their_code():

@@ -380,3 +380,24 @@ def test_the_20000_row_portfolio_packet_is_a_few_pages_not_four_hundred():
     assert 5 <= len(reader.pages) <= 16
     last = reader.pages[-2].extract_text() + reader.pages[-1].extract_text()   # the readings may run onto the last page
     assert "The ruleset and the readings used" in last
+
+
+def test_a_name_with_quotation_marks_reads_as_typed_in_both_pdf_packets():
+    """Issue 36: the packets' chart labels read `Option &quot;B&quot;`; they read as typed now, and
+    so does the Portfolio packet's running-total chart and ranking."""
+    require_chromium()
+    from pypdf import PdfReader
+
+    from core.law.portfolio import read_sample, run as allocate
+    from core.report.pdf import pdf
+    from core.report.portfolio import portfolio_report
+    from tests.support.figures import QUOTED
+    board = Report([Item("As submitted", evaluate(SMALL)), Item(QUOTED, evaluate(BIG))])
+    frame = read_sample()
+    frame.loc[frame.index[0], "name"] = QUOTED
+    rs, weights = load(), {"density": 1.0, "proximity": 1.0, "new_locality": 1.0}
+    packet = portfolio_report(allocate(frame, 200_000_000, "priority", weights, rs), rs, weights, "priority", "x.csv")
+    for made in (board, packet):
+        text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf(made))).pages)
+        assert 'Option "B"' in text and "(board's" in text and "<b>co</b>" in text
+        assert not [e for e in ("&quot;", "&#x27;", "&amp;", "&lt;") if e in text]

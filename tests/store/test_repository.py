@@ -511,9 +511,10 @@ def test_restoring_refuses_and_records_exactly(team_store):
     s.save("A", APP.replace(federal_grant=100), overwrite=True, actor=OWNER)
     s.save("Other", APP, actor=OWNER)
     first, second = s.history("A")
-    with pytest.raises(ScenarioError) as err:
-        s.restore_version(9_999, actor=OWNER)
-    assert str(err.value) == "no history event 9999"
+    for missing in (9_999, 99999999999999999999999, 0, -1, 2 ** 63):   # a number past the database's overflowed
+        with pytest.raises(ScenarioError) as err:
+            s.restore_version(missing, actor=OWNER)
+        assert str(err.value) == f"no history event {missing}; the history lists every event by its number"
     with pytest.raises(ScenarioError) as err:
         s.restore_version(first.id, actor=OWNER, before=True)
     assert str(err.value) == f"history event {first.id} has no scenario before it (it was new then)"

@@ -160,6 +160,20 @@ def test_the_kept_address_is_signed_and_short_lived():
     assert addresses.MAX_AGE == 600
 
 
+@pytest.mark.parametrize("age, kept", [(0, True), (540, True), (660, False), (86_400 * 30, False)])
+def test_a_kept_address_is_read_only_within_its_ten_minutes(age, kept):
+    """Issue 36: with the maximum age left out of the read, a cookie signed days ago (or stolen
+    from another visit) still sent a fresh sign-in to its address; the browser test of it is
+    not in every run (tests/browser/test_signin.py), this one is."""
+    import time
+    from unittest import mock
+    address = {"page": "rules", "query": {"present": "1"}}
+    with mock.patch("time.time", return_value=time.time() - age):   # itsdangerous stamps with time.time()
+        value = addresses._serializer().dumps(address)
+    assert addresses.kept_address(value, KNOWN) == (address if kept else None)
+    assert addresses.kept_address(value + "x", KNOWN) is None and addresses.kept_address(None, KNOWN) is None
+
+
 def test_what_streamlit_does_with_a_sign_in_is_what_the_docs_say():
     """Streamlit 1.67's auth routes: the identity cookie lives 30 days from signing in (the screens
     say so), the callback always lands on the app's root (so the address needs keeping), and
@@ -186,3 +200,35 @@ def test_the_page_asked_for_is_where_streamlit_keeps_it():
     pm = PagesManager("dashboard.py")
     pm.set_script_intent("", "nonexistent")
     assert (pm.intended_page_script_hash, pm.intended_page_name) == ("", "nonexistent")
+
+
+def test_what_streamlits_sign_in_imports_is_pinned_for_a_server():
+    """Streamlit 1.67's /auth/login imports Authlib's Starlette client, which imports httpx; the
+    tests' venv had httpx only through oidc-provider-mock, so `pip install -r requirements.txt` (the
+    container image) failed at every Sign in (issue 36, found in the stack)."""
+    import inspect
+    import re
+
+    from streamlit.web.server.starlette import starlette_auth_routes as routes
+    assert "from authlib.integrations import starlette_client" in inspect.getsource(routes)
+    pinned = {re.split(r"[=<>~ ]", line)[0].lower() for line in (ROOT / "requirements.txt").read_text().splitlines()
+              if line.strip() and not line.startswith("#")}
+    assert {"streamlit", "authlib", "httpx", "httpcore"} <= pinned
+
+
+def test_changes_are_recorded_by_the_signed_in_users_email_not_the_providers_subject(db):
+    """Issue 36: with the subject read before the email, every owner and history event said
+    "00u1a2b3c4" (the provider's id) instead of the person, and owners no longer matched the
+    [library] lists; only a user without an email claim is recorded by subject."""
+    from tests.support.pages import save
+    at = app({"email": "jane@agency.gov", "sub": "00u1a2b3c4", "name": "Jane"})
+    assert not at.exception and shows_the_dashboard(at)
+    save(at, "Jane's plan")
+    assert not at.exception
+    sc = db.get("Jane's plan")
+    assert (sc.owner, sc.changed_by) == ("jane@agency.gov", "jane@agency.gov")
+    assert [(e.actor, e.action) for e in db.history()] == [("jane@agency.gov", "save")]
+    # without the lists, a user the provider gives no email is let in and recorded by subject
+    at = app({"sub": "00u9z8y7x6", "name": "No email"}, library={"administrators": ["ada@agency.gov"]})
+    save(at, "Subject's plan")
+    assert db.get("Subject's plan").owner == "00u9z8y7x6"

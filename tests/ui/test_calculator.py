@@ -220,6 +220,32 @@ def test_a_bad_link_never_mixes_its_values_with_the_example(params):
     assert at.query_params["eligible_cost"] == "1000000"    # the link now says what is shown
 
 
+@pytest.mark.parametrize("params", [{"utm_source": "newsletter"}, {"eligable_cost": "2000000"},
+                                    {"a": "1", "b": "2", "c": "3", "d": "4"}])
+def test_a_link_of_only_parameters_the_dashboard_does_not_read_opens_the_example_and_says_so(params):
+    """Issue 36: such a link opened with $0 local contribution (the example's other inputs), saying nothing."""
+    at = app(params)
+    assert award(at) == "$500,000"
+    inputs = Panel(at)
+    assert (inputs["eligible_cost"]["cents"], inputs["local_contribution"]["cents"]) == (100_000_000, 50_000_000)
+    said = [w.value.replace("\\", "") for w in at.warning]
+    first = next(iter(params))
+    assert len(said) == 1 and f"` {first} `" in said[0]
+    assert "not among those the dashboard reads" in said[0] and said[0].endswith(
+        "ignored: showing the example (renovation, $1,000,000 of eligible work, $500,000 local contribution).")
+    if len(params) > 3:
+        assert "and 1 more are not among" in said[0]
+
+
+def test_a_link_with_a_parameter_the_dashboard_does_not_read_uses_the_rest_and_says_which_was_ignored():
+    at = app({"project_type": "renovation", "eligible_cost": "3000000", "local_contribution": "1500000",
+              "fbclid": "x1"})
+    assert award(at) == "$600,000"
+    said = [w.value.replace("\\", "") for w in at.warning]
+    assert said == ["This link's parameter ` fbclid ` is not among those the dashboard reads, so it was ignored; "
+                    "the rest of the link is shown."]
+
+
 def test_a_bad_link_on_another_page_says_so():
     at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=60)
     at.query_params["eligible_cost"] = "oops"

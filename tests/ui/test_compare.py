@@ -30,6 +30,11 @@ def test_bad_name_is_refused_clearly(db):
     assert db.names() == []
 
 
+def pick(at, db, name: str):
+    """The library's select box on the scenario of that name (its options are the scenarios' uids)."""
+    return at.selectbox(key="w:lib_pick").set_value(db.get(name).uid).run()
+
+
 def to_compare(at):
     at.switch_page("pages/compare.py").run()
     assert not at.exception
@@ -83,20 +88,20 @@ def test_load_rename_duplicate_delete_undo(db):
     at = save(start({"project_type": "renovation", "eligible_cost": "3000000", "local_contribution": "1500000"}), "Big")
     at = save(start(), "Small")
     to_compare(at)
-    at.selectbox(key="w:lib_pick").set_value("Big").run()
+    pick(at, db, "Big")
     at.text_input(key="w:lib_new").input("Bigger").run()
     at.button(key="w:lib_Renamed").click().run()
     assert sorted(db.names()) == ["Bigger", "Small"]
-    at.selectbox(key="w:lib_pick").set_value("Bigger").run()
+    pick(at, db, "Bigger")
     at.text_input(key="w:lib_new").input("Copy").run()
     at.button(key="w:lib_Duplicated").click().run()
     assert sorted(db.names()) == ["Bigger", "Copy", "Small"]
-    at.selectbox(key="w:lib_pick").set_value("Copy").run()
+    pick(at, db, "Copy")
     at.button(key="w:lib_delete").click().run()
     assert sorted(db.names()) == ["Bigger", "Small"]
     at.button(key="w:undo").click().run()
     assert sorted(db.names()) == ["Bigger", "Copy", "Small"]
-    at.selectbox(key="w:lib_pick").set_value("Bigger").run()
+    pick(at, db, "Bigger")
     at.button(key="w:lib_load").click().run()
     assert not at.exception
     assert next(m.value for m in at.metric if m.label == "State grant award") == "$600,000"
@@ -448,7 +453,7 @@ def test_the_report_takes_the_screens_order_and_baseline(db, monkeypatch):
 def test_a_renamed_scenario_keeps_its_place_and_stays_the_baseline(db):
     at = three(db)
     at.selectbox(key="w:cmp_baseline").set_value("Smaller").run()
-    at.selectbox(key="w:lib_pick").set_value("Smaller").run()
+    pick(at, db, "Smaller")
     at.text_input(key="w:lib_new").input("Reduced scope").run()
     at.button(key="w:lib_Renamed").click().run()
     assert at.multiselect(key="w:cmp_names").value == ["As submitted", "With a federal grant", "Reduced scope"]
@@ -463,3 +468,121 @@ def test_moving_keeps_a_scenario_within_the_list_and_the_baseline_falls_back_to_
     assert moved(order, "Z", 1) == order
     assert baseline_of(order, None) == "A" and baseline_of(order, "B") == "B"
     assert baseline_of(order, "Gone") == "A" and baseline_of([], "A") is None
+
+
+# -- two sessions on one library: every action acts on the scenario as it was picked (issue 36) ------
+
+STALE = "` target ` was deleted by someone else since you picked it; nothing was changed."
+
+
+def two_sessions(db, edited: bool = False):
+    """"keep me" and "target" saved (`edited`: "target" overwritten once, so it has a version to
+    restore); this session has "target" picked on Compare, and another session (its own AppTest,
+    the same library) has the Compare page open too."""
+    db.save("keep me", APP)
+    db.save("target", APP.replace(federal_grant=100_000_00), notes="the one asked about")
+    if edited:
+        db.save("target", APP.replace(federal_grant=100_000_00), notes="edited", overwrite=True)
+    mine, theirs = compare(), compare()
+    pick(mine, db, "target")
+    assert "Name: target" in mine.text[0].value
+    return mine, theirs
+
+
+def said(at) -> list[str]:
+    return [e.value.replace("\\", "") for e in at.error]
+
+
+def others_delete_target(db, theirs) -> None:
+    pick(theirs, db, "target")
+    theirs.button(key="w:lib_delete").click().run()
+    assert not theirs.exception and "target" not in db.names()
+
+
+def test_a_delete_pressed_after_another_session_deleted_the_pick_deletes_nothing_and_says_so(db):
+    """The finding: with "target" picked and "Delete "target"?" open, another session deletes
+    "target"; "Yes, delete it" then said "Scenario deleted." and deleted "keep me"."""
+    mine, theirs = two_sessions(db)
+    others_delete_target(db, theirs)
+    mine.button(key="w:lib_delete").click().run()
+    assert not mine.exception
+    assert db.names() == ["keep me"]
+    assert said(mine) == [STALE]
+    assert "Scenario deleted." not in [i.value for i in mine.info]
+    assert [e.action for e in db.history()] == ["save", "save", "delete"]   # only theirs
+
+
+@pytest.mark.parametrize("action", ["open", "rename", "duplicate"])
+def test_open_rename_or_duplicate_of_a_pick_deleted_meanwhile_does_nothing_and_says_so(db, action):
+    mine, theirs = two_sessions(db)
+    others_delete_target(db, theirs)
+    if action != "open":
+        mine.text_input(key="w:lib_new").input("new name")
+    key = {"open": "w:lib_load", "rename": "w:lib_Renamed", "duplicate": "w:lib_Duplicated"}[action]
+    mine.button(key=key).click().run()
+    assert not mine.exception
+    assert said(mine) == [STALE]
+    assert db.names() == ["keep me"] and len(db.history()) == 3
+    assert [t.value for t in mine.title] == ["Compare scenarios"]    # not the calculator, with another's inputs
+    assert "eligible_cost" not in mine.query_params or mine.query_params["federal_grant"] != "100000"
+
+
+@pytest.mark.parametrize("action", ["open", "rename", "duplicate", "delete", "history"])
+def test_an_action_on_a_pick_another_session_changed_does_nothing_and_says_so(db, action):
+    mine, theirs = two_sessions(db, edited=action == "history")
+    events = [e.action for e in db.history()]
+    db.save("target", APP.replace(federal_grant=5), overwrite=True, actor="local")   # changed meanwhile
+    if action in ("rename", "duplicate"):
+        mine.text_input(key="w:lib_new").input("new name")
+    key = {"open": "w:lib_load", "rename": "w:lib_Renamed", "duplicate": "w:lib_Duplicated",
+           "delete": "w:lib_delete", "history": "w:hist_restore"}[action]
+    mine.button(key=key).click().run()
+    assert not mine.exception
+    assert said(mine) == ["` target ` was changed by someone else since you picked it; nothing was changed. It is "
+                          "shown as it is now: look at it again, then try again."]
+    assert sorted(db.names()) == ["keep me", "target"] and db.get("target").application.federal_grant == 5
+    assert [e.action for e in db.history()] == events + ["overwrite"]
+    # shown as it is now: pressed again, it acts on this version
+    if action == "delete":
+        mine.button(key="w:lib_delete").click().run()
+        assert db.names() == ["keep me"] and said(mine) == []
+
+
+def test_a_renamed_pick_is_said_by_both_names_and_a_delete_pressed_after_it_deletes_nothing(db):
+    mine, theirs = two_sessions(db)
+    db.rename("target", "target (theirs now)")
+    mine.button(key="w:lib_delete").click().run()
+    assert said(mine) == ["` target ` was changed by someone else since you picked it (it is now called "
+                          "` target (theirs now) `); nothing was changed. It is shown as it is now: look at it "
+                          "again, then try again."]
+    assert sorted(db.names()) == ["keep me", "target (theirs now)"]
+
+
+def test_restoring_a_deleted_scenario_someone_restored_meanwhile_does_not_restore_it_over(db):
+    db.save("keep me", APP)
+    db.save("target", APP)
+    db.delete("target")
+    mine = compare()
+    assert mine.selectbox(key="w:del_pick").options == ["target (deleted by local)"]
+    db.restore_version(db.deleted()[0].id)                                # another session brings it back
+    db.save("target", APP.replace(federal_grant=7), overwrite=True)      # and changes it
+    mine.button(key="w:del_restore").click().run()
+    assert not mine.exception
+    assert said(mine) == ["` target ` was restored by someone else since you picked it; nothing was changed. It is "
+                          "shown as it is now: look at it again, then try again."]
+    assert db.get("target").application.federal_grant == 7
+
+
+def test_undo_of_a_delete_someone_undid_meanwhile_does_nothing_and_says_so(db):
+    db.save("keep me", APP)
+    db.save("target", APP)
+    mine = compare()
+    pick(mine, db, "target")
+    mine.button(key="w:lib_delete").click().run()
+    assert db.names() == ["keep me"] and [i.value for i in mine.info] == ["Scenario deleted."]
+    db.restore_version(db.deleted()[0].id)                                # brought back elsewhere
+    mine.button(key="w:undo").click().run()
+    assert not mine.exception and sorted(db.names()) == ["keep me", "target"]
+    assert said(mine) == ["` target ` was restored by someone else since you picked it; nothing was changed. It is "
+                          "shown as it is now: look at it again, then try again."]
+    assert [e.action for e in db.history()].count("restore") == 1

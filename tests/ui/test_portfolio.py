@@ -140,6 +140,16 @@ def test_a_file_of_another_kind_is_said_in_words():
     assert unescaped(at.error[0].value).startswith("` apps.xlsx `: not an Excel workbook, though its name ends in .xlsx")
     # the templates are offered even then
     assert {b.key for b in at.get("download_button")} >= {"w:pf_template_xlsx", "w:pf_template_csv"}
+    # issue 36: a PDF renamed .csv got "missing column 'project_type'"; a UTF-16 CSV no word of how to save it
+    at.file_uploader(key="w:pf_file").upload("apps.csv", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "text/csv").run()
+    assert [unescaped(e.value) for e in at.error] == [
+        "` apps.csv `: a PDF file, though its name ends in .csv; a table is read from a CSV file (.csv) or an Excel "
+        "workbook (.xlsx)"]
+    text = "name,project_type,eligible_cost,local_contribution\nAlder,renovation,1000000,500000\n"
+    at.file_uploader(key="w:pf_file").upload("unicode.csv", text.encode("utf-16"), "text/csv").run()
+    assert [unescaped(e.value) for e in at.error] == [
+        "` unicode.csv `: UTF-16 text (what Excel calls Unicode Text), which is not read; save it as CSV UTF-8 (in "
+        "Excel: Save As, CSV UTF-8 (Comma delimited)) and choose that file"]
 
 
 def test_the_templates_and_both_downloads_are_offered():

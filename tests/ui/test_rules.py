@@ -69,6 +69,20 @@ def test_a_loaded_variants_edition_is_shown_inert_and_one_with_hidden_characters
     assert "RIGHT-TO-LEFT OVERRIDE" in refused and "\u202e" not in refused
 
 
+def test_an_uploaded_ruleset_with_a_huge_number_says_where_and_what_to_write(db):
+    """Issue 36: the page showed Python's words cut mid-word ("... value has 5000 di)")."""
+    text = to_toml(load().with_changes("mine", "Mine", {"capital_cap": "900000"}))
+    huge = text.replace('value = "900000"', "value = " + "9" * 5000)
+    at = start(page="pages/rules.py")
+    at.file_uploader(key="w:variant_file").upload("huge.toml", huge.encode(), "application/toml").run()
+    assert not at.exception
+    refused = next(e.value for e in at.error if "Not loaded" in e.value).replace("\\", "")
+    line = huge[:huge.index("9" * 5000)].count("\n") + 1
+    assert f"line {line} holds a number of 5,000 digits, too long for an amount or a share" in refused
+    assert "write money as dollars, such as \"600000.00\"" in refused
+    assert "Exceeds the limit" not in refused and "set_int_max_str_digits" not in refused
+
+
 def test_the_rules_page_says_once_that_the_letters_are_inferred(db):
     at = start(page="pages/rules.py")
     shown = " ".join(c.value for c in at.caption) + " ".join(m.value for m in at.markdown)

@@ -271,11 +271,22 @@ def load_text(text: str, source: str = "ruleset") -> Ruleset:
         raise RulesetError(f"{source}: {exc}") from None
     except RecursionError:  # arrays nested thousands deep
         raise RulesetError(f"{source}: nested more than {MAX_DEPTH} levels deep; not a ruleset file") from None
-    except ValueError as exc:  # for example an integer of thousands of digits
-        raise RulesetError(f"{source}: cannot be read ({str(exc).splitlines()[0][:80]})") from None
+    except ValueError:  # an integer of thousands of digits (Python's own words, cut, said nothing useful)
+        raise RulesetError(f"{source}: {_long_number(text)}") from None
     if depth(data) > MAX_DEPTH:
         raise RulesetError(f"{source}: nested more than {MAX_DEPTH} levels deep; not a ruleset file")
     return from_data(data)
+
+
+def _long_number(text: str) -> str:
+    """Where the number too long to read is, in words."""
+    import re
+    found = max(re.finditer(r"\d[\d_]*", text), key=lambda m: len(m.group()), default=None)
+    if found is None:
+        return "a value cannot be read; check the file is a ruleset written as the shipped ones are"
+    line = text.count("\n", 0, found.start()) + 1
+    return (f"line {line} holds a number of {len(found.group()):,} digits, too long for an amount or a share; "
+            f"write money as dollars, such as \"600000.00\"")
 
 
 def load_file(path: Path) -> Ruleset:
