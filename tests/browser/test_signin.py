@@ -18,7 +18,7 @@ import pytest
 
 from harness.serve import free_port, streamlit_server, wait_ready as _wait_ready
 from tests.support import ROOT
-from tests.support.browser import no_error_on
+from tests.support.browser import ACCESS_CONTACT, no_error_on, signin_settings
 
 
 ARTIFACTS = ROOT / "test-artifacts"
@@ -32,7 +32,7 @@ USERS = {"alice": {"sub": "alice", "email": "alice@example.org", "name": "Alice 
          "carol": {"sub": "carol", "email": "carol@outside.example", "name": "Carol Outsider"}}
 
 
-CONTACT = "the Grants Office help desk (grants-help@example.org)"
+CONTACT = ACCESS_CONTACT
 
 
 STREAMLIT_NOT_FOUND = "does not seem to exist"   # Streamlit's own "Page not found" box
@@ -112,17 +112,8 @@ def server(provider, tmp_path_factory, chromium):  # noqa: F811
     db_url = f"sqlite:///{home / 'lib.db'}"
     port = free_port()
     secrets = home / "secrets.toml"
-    secrets.write_text(f"""[auth]
-redirect_uri = "http://127.0.0.1:{port}/oauth2callback"
-cookie_secret = "{COOKIE_SECRET}"
-client_id = "grant-dashboard"
-client_secret = "test-only-client-secret"
-server_metadata_url = "{provider}/.well-known/openid-configuration"
-
-[library]
-allowed_domains = ["example.org"]
-access_contact = "{CONTACT}"
-""", encoding="utf-8")
+    secrets.write_text(signin_settings(f"http://127.0.0.1:{port}/oauth2callback", COOKIE_SECRET, provider),
+                       encoding="utf-8")
     from core.store.repository import ScenarioStore
     from tests.support.store import APP
     seed = ScenarioStore(db_url)

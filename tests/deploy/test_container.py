@@ -23,7 +23,7 @@ import pytest
 
 from harness.serve import free_port
 from tests.support import ROOT
-from tests.support.browser import no_error_on
+from tests.support.browser import ACCESS_CONTACT, no_error_on, signin_settings
 from tests.support.deploy import QUERY, REPLICAS, Session, get, save
 
 
@@ -327,7 +327,7 @@ def test_the_stacks_backup_restores_inside_the_pod_after_its_library_is_lost(pod
 
 USERS = {"alice": {"sub": "alice", "email": "alice@example.org", "name": "Alice Analyst"},
          "carol": {"sub": "carol", "email": "carol@outside.example", "name": "Carol Outsider"}}
-CONTACT = "the Grants Office help desk (grants-help@example.org)"
+CONTACT = ACCESS_CONTACT
 
 
 def _host_address() -> str:
@@ -397,17 +397,7 @@ def test_with_sign_in_the_stack_admits_the_allowed_refuses_an_outsider_and_recor
     tests use: alice (example.org) comes in and what she saves is hers by email; carol (outside)
     sees only the page saying whom to ask."""
     settings = tmp_path / "signin.toml"
-    settings.write_text(f"""[auth]
-redirect_uri = "{pod.url}/oauth2callback"
-cookie_secret = "{uuid.uuid4().hex}{uuid.uuid4().hex}"
-client_id = "grant-dashboard"
-client_secret = "test-only-client-secret"
-server_metadata_url = "{provider}/.well-known/openid-configuration"
-
-[library]
-allowed_domains = ["example.org"]
-access_contact = "{CONTACT}"
-""")
+    settings.write_text(signin_settings(f"{pod.url}/oauth2callback", uuid.uuid4().hex + uuid.uuid4().hex, provider))
     pod.down()
     t0 = time.monotonic()
     stack(pod.env, "up", "--name", pod.name, "--port", str(pod.port), "--address", "127.0.0.1",

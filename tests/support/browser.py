@@ -49,3 +49,23 @@ def no_error_on(page) -> None:
     assert page.locator('[data-testid="stException"]').count() == 0
     body = page.inner_text("body")
     assert "Traceback" not in body and "This app has encountered an error" not in body
+
+
+# Whom a refused visitor is told to ask, in the sign-in tests (the stack's and the single app's).
+ACCESS_CONTACT = "the Grants Office help desk (grants-help@example.org)"
+
+
+def signin_settings(redirect_uri: str, cookie_secret: str, provider: str) -> str:
+    """secrets.toml for sign-in through the tests' OpenID Connect provider, letting in example.org
+    only and naming ACCESS_CONTACT to everyone else (docs/deploy.md, "Sign-in")."""
+    return f"""[auth]
+redirect_uri = "{redirect_uri}"
+cookie_secret = "{cookie_secret}"
+client_id = "grant-dashboard"
+client_secret = "test-only-client-secret"
+server_metadata_url = "{provider}/.well-known/openid-configuration"
+
+[library]
+allowed_domains = ["example.org"]
+access_contact = "{ACCESS_CONTACT}"
+"""
