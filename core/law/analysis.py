@@ -205,15 +205,13 @@ def _breakpoints(app, rs, field, lo: int, start: int, hi: int, readings: Reading
     cuts, jumps, margins = _candidates(by_route, start, hi)
     edges = [Fraction(start)] + cuts + [Fraction(hi)]
     regimes = [_regime(by_route, (a + b) / 2)[0] for a, b in zip(edges, edges[1:])]
-    breakpoints = []
+    breakpoints, offered = [], 0   # breakpoints[:offered] have been shown to `stop`
     if start != lo:  # a cap or route appears (or goes) at one cent
         before, after = _regime(_constant_lines(app, rs, field, 0, readings), Fraction(0))[0], regimes[0]
         jumps_at_first_cent = abs(award_amount(app.replace(**{field: 1}), rs, readings)
                                   - award_amount(app.replace(**{field: 0}), rs, readings) - after.slope) >= 1
         if (before.binding, before.route) != (after.binding, after.route) or jumps_at_first_cent:
             breakpoints.append(_breakpoint(app, rs, field, Fraction(1), before, after, readings))
-            if stop is not None and stop(breakpoints[-1]):
-                return tuple(breakpoints), jumps
 
     def steps_on(x: Fraction) -> tuple:
         return tuple(_present(m, x.numerator, x.denominator) for m in margins)
@@ -234,9 +232,14 @@ def _breakpoints(app, rs, field, lo: int, start: int, hi: int, readings: Reading
                 breakpoints.pop()
             if (b.binding_before, b.route_before, b.slope_before) == (b.binding_after, b.route_after, b.slope_after):
                 continue   # the two cuts undo each other
+            # `stop` sees a breakpoint only once no later cut can merge into it (one in the same cent)
+            if len(breakpoints) > offered and stop is not None:
+                offered = len(breakpoints)
+                if stop(breakpoints[-1]):
+                    return tuple(breakpoints), jumps
             breakpoints.append(b)
-            if stop is not None and stop(breakpoints[-1]):
-                break
+    if len(breakpoints) > offered and stop is not None:
+        stop(breakpoints[-1])
     return tuple(breakpoints), jumps
 
 
