@@ -325,6 +325,16 @@ def _portfolio_packet(args, result, rs, weights, title: str, prepared_by: str) -
     return packet, render(made).encode("utf-8") if args.html else None
 
 
+def _reach_option(text: str) -> tuple[str, int]:
+    """--reach FIELD=AMOUNT, checked: a money field and an amount in dollars."""
+    from core.law.analysis import SWEEP_FIELDS
+    from core.law.money import to_cents
+    field, eq, amount = text.partition("=")
+    if not eq or field not in SWEEP_FIELDS:
+        raise CliError(f"--reach: {text!r} is not FIELD=AMOUNT with FIELD one of {', '.join(SWEEP_FIELDS)}")
+    return field, to_cents(amount, f"--reach {field}")
+
+
 def add_template(sub) -> None:
     p = sub.add_parser("template", help="write a portfolio template (CSV or Excel) to start from",
                        description="The columns allocate and batch read, with one illustrative row; as a "
@@ -356,6 +366,9 @@ def add_report(sub) -> None:
     p.add_argument("--baseline", default=None, metavar="NAME",
                    help="the scenario the others are compared with (default: the first in the file); the "
                         "report keeps the file's order")
+    p.add_argument("--reach", action="append", default=[], metavar="FIELD=AMOUNT",
+                   help="also say, for each scenario, what value of FIELD (a money field) reaches an award of "
+                        "AMOUNT dollars: the sentence of `solve` (repeatable)")
     readings_option(p)
     force_option(p)
     p.set_defaults(run=cmd_report)
@@ -380,10 +393,17 @@ def cmd_report(args) -> int:
     prepared_by = check_text(args.prepared_by, "--prepared-by", 120, what="text", required=False)
     # --reading overrides the readings each scenario was saved under; without it each keeps its own
     names = [sc.name for sc in good]
+    questions = [_reach_option(text) for text in args.reach]
     if args.baseline is not None and args.baseline not in names:
         raise CliError(f"--baseline: no scenario named {args.baseline!r} in {args.file}")
-    report = Report([Item(sc.name, evaluate(sc.application, sc.saved_ruleset(), readings if args.reading else
-                                            sc.readings), sc.notes) for sc in good],
+    from core.law.solve import solve
+
+    def item(sc) -> Item:
+        a = evaluate(sc.application, sc.saved_ruleset(), readings if args.reading else sc.readings)
+        reach = tuple(solve(sc.application, f, t, rs=a.ruleset, readings=a.readings).sentence for f, t in questions)
+        return Item(sc.name, a, sc.notes, reach)
+
+    report = Report([item(sc) for sc in good],
                     prepared_by=prepared_by, baseline=names.index(args.baseline) if args.baseline is not None else 0,
                     **({"title": title} if title else {}))
     document = render(report).encode("utf-8")

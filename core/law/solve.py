@@ -202,12 +202,12 @@ def _sentence(s: Solution) -> str:
     if s.nearest is None:
         return f"No {label}{within} reaches {fmt(s.target)}: {_limits(s.max_award)}."
     n = s.nearest
-    ranges = ("" if s.intervals == ((n.value, n.value),) else
-              f" The award is at least {fmt(s.target)} whatever the {label}{within}." if s.intervals == ((s.lo, s.hi),)
-              else f" The award is at least {fmt(s.target)} at any {label} {_ranges(s.intervals)}.")
+    ranges = ("" if s.intervals == ((n.value, n.value),) else f", whatever the {label}{within}"
+              if s.intervals == ((s.lo, s.hi),) else f", as it is at any {label} {_ranges(s.intervals)}")
     if s.own is not None and n.value == s.own:
-        return (f"The award is already {fmt(s.current)}, at least {fmt(s.target)}, with the {label} at {fmt(s.own)}"
-                f" ({_limits(n)}).{ranges}")
+        return (f"The award is already {fmt(s.current)}, at least {fmt(s.target)}, with the {label} at "
+                f"{fmt(s.own)}{ranges}.")
     there = f" ({fmt(n.award)} there: {caps_words(n.binding)})" if n.award != s.target and n.binding else \
         f" ({fmt(n.award)} there)" if n.award != s.target else ""
-    return first_up(f"{_noun(s.field, n.value)} reaches an award of {fmt(s.target)}{there}.{ranges}")
+    ranges = ranges.replace(", as it is at", ", as does")
+    return first_up(f"{_noun(s.field, n.value)} reaches an award of {fmt(s.target)}{there}{ranges}.")

@@ -629,3 +629,20 @@ def test_solve_bad_field_or_amount_exits_2_in_one_line():
         r = run("solve", *args, "-", stdin=app)
         assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and text in r.stderr, (args, r.stderr)
         assert "Traceback" not in r.stderr
+
+
+def test_report_says_what_it_takes_to_reach_an_award_when_asked(tmp_path):
+    from core.law.solve import solve
+    src = tmp_path / "s.json"
+    src.write_text(json.dumps([{"name": "A", "project_type": "renovation", "eligible_cost": 2_000_000,
+                                "local_contribution": 200_000}]))
+    out = tmp_path / "r.html"
+    r = run("report", src, "-o", out)
+    assert r.returncode == 0 and "What it takes to reach an award" not in out.read_text()
+    r = run("report", src, "-o", out, "--force", "--reach", "local_contribution=700000")
+    assert r.returncode == 0, r.stderr
+    sentence = solve(Application(project_type="renovation", eligible_cost=200_000_000, local_contribution=20_000_000),
+                     "local_contribution", 70_000_000).sentence
+    assert "What it takes to reach an award" in out.read_text() and sentence in out.read_text()
+    one_line_error(run("report", src, "-o", out, "--force", "--reach", "colour=5"), "--reach: 'colour=5' is not FIELD=AMOUNT")
+    one_line_error(run("report", src, "-o", out, "--force", "--reach", "eligible_cost=x"), "--reach eligible_cost: 'x'")

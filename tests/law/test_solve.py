@@ -100,8 +100,8 @@ def test_a_target_reached_elsewhere_names_the_nearest_value_and_every_range():
     app = _app(eligible_cost=100_000_000, local_contribution=10_000_000)   # $500,000: the State's share
     s = check(app, "eligible_cost", 55_000_000, DEFAULT)
     assert s.intervals == ((110_000_000, MAX_CENTS),) and s.nearest.value == 110_000_000
-    assert s.sentence == ("A total cost of eligible work of $1,100,000 reaches an award of $550,000. The award is at "
-                          "least $550,000 at any total cost of eligible work of $1,100,000 or more.")
+    assert s.sentence == ("A total cost of eligible work of $1,100,000 reaches an award of $550,000, as does any total "
+                          "cost of eligible work of $1,100,000 or more.")
     s = check(app, "requested_amount", 30_000_000, DEFAULT)   # not asked for: the least request that reaches it
     assert s.nearest.value == 30_000_000 and s.sentence.startswith("A requested amount of $300,000 reaches")
 
@@ -113,8 +113,7 @@ def test_on_the_board_route_the_sentence_says_so_and_what_the_standard_route_giv
     assert s.intervals == ((0, 45_000_000),) and s.nearest.route == "bpw_exception"
     assert s.sentence == (
         "If the Board approves, the award is already $600,000, at least $550,000, with the local contribution at "
-        "$100,000 (the program maximum holds the award at $600,000). The award is at least $550,000 at any local "
-        "contribution from $0 to $450,000. Without that approval (the standard route), no local contribution "
+        "$100,000, as it is at any local contribution from $0 to $450,000. Without that approval (the standard route), no local contribution "
         "reaches $550,000: the State's share of the cost holds the award at $500,000.")
     assert s.standard.intervals == () and s.to_dict()["without_board_approval"]["max_award"]["award"] == "500000.00"
 
