@@ -20,6 +20,7 @@ from ui.components.chart_panel import chart_data, charts
 from ui.components.details_panel import details
 from ui.library import store
 from ui.reach import for_report, reach_box
+from ui.undo import undo_button
 from ui.reporting import report_buttons
 from ui.text import STATUS_BADGE, Markdown, unmet_words, error_text, law_caption, markup, md, ours, plain_text, shown
 from ui.widgets import application_inputs, exception_inputs, exception_switch
@@ -217,6 +218,7 @@ def calculator() -> None:
         with col_out:
             results(award)
         with col_in:
+            undo_button()
             application_inputs(rs)
             reach_box(award, rs)
         exception_panel(award)

@@ -68,3 +68,16 @@ def test_the_report_carries_the_sentence_when_asked():
     at.button(key="w:calc:html").click().run()
     doc = base64.b64decode(handed_over(at)["b64"]).decode()
     assert "What it takes to reach an award" in doc and esc(solve(EXAMPLE, "eligible_cost", 55_000_000).sentence) in doc
+
+
+def test_undo_puts_back_each_change_in_turn():
+    at = app()
+    assert at.button(key="w:undo").disabled
+    Panel(at).move("eligible_cost", 3_000_000)
+    Panel(at).move("eligible_cost", 2_000_000)
+    assert at.query_params["eligible_cost"] == "2000000" and not at.button(key="w:undo").disabled
+    at.button(key="w:undo").click().run()
+    assert at.query_params["eligible_cost"] == "3000000" and award(at) == "$600,000"
+    at.button(key="w:undo").click().run()
+    assert at.query_params["eligible_cost"] == "1000000" and award(at) == "$500,000"
+    assert Panel(at)["eligible_cost"]["cents"] == 100_000_000 and at.button(key="w:undo").disabled
