@@ -121,8 +121,6 @@ def bar(pages: list, current) -> None:
                       query_params={PARAM: "1"})
     row.button("Exit presentation mode", key="w:exit_presentation", icon=":material/close_fullscreen:",
                on_click=_exit)
-    row.caption("Clicker keys: Page Down, → , Space or N for next; Page Up or ← for previous (not while a box or "
-                "slider has the focus).")
     clicker()
 
 

@@ -19,7 +19,7 @@ def test_clicker_keys_step_through_the_scenarios(server, chromium):  # noqa: F81
     page.goto(f"{server}/compare?present=1&scenario={NAMES[0]}&scenario={NAMES[1]}&scenario={NAMES[2]}")
     wait_ready(page, 90_000)
     at(page, 1)
-    assert page.get_by_text("Clicker keys: Page Down", exact=False).first.is_visible()
+    assert page.get_by_text("Keys: Page Down", exact=False).first.is_visible()
     page.evaluate("() => document.activeElement && document.activeElement.blur()")   # the focus on the page
     page.keyboard.press("PageDown")
     at(page, 2)

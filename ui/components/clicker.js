@@ -35,5 +35,10 @@ export default function (component) {
     window.__grantClicker = true;
     document.addEventListener("keydown", onKey);
   }
-  component.parentElement.querySelector(".ck")?.setAttribute("hidden", "");
+  // The hint: fixed in a corner, so it takes no room from the first screen's answer.
+  const root = component.parentElement.querySelector(".ck");
+  if (root && !root.textContent) {
+    root.setAttribute("role", "note");
+    root.textContent = "Keys: Page Down, \u2192, Space, N next; Page Up, \u2190 previous (not in a text box or slider)";
+  }
 }
