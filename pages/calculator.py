@@ -19,6 +19,8 @@ from ui import auth, present, state
 from ui.components.chart_panel import chart_data, charts
 from ui.components.details_panel import details
 from ui.library import store
+from ui.reach import for_report, reach_box
+from ui.undo import undo_button
 from ui.reporting import report_buttons
 from ui.text import STATUS_BADGE, Markdown, unmet_words, error_text, law_caption, markup, md, ours, plain_text, shown
 from ui.widgets import application_inputs, exception_inputs, exception_switch
@@ -216,7 +218,9 @@ def calculator() -> None:
         with col_out:
             results(award)
         with col_in:
+            undo_button()
             application_inputs(rs)
+            reach_box(award, rs)
         exception_panel(award)
         details(award, changes(award.application, rs, award.readings))
     state.write_url()
@@ -229,7 +233,8 @@ def save_and_report() -> None:
     moment of the click."""
     save_box()
     name = st.session_state.get("w:scenario_name", "").strip() or "This application"
-    report_buttons(lambda: [Item(name, evaluate(on_screen["application"], on_screen["ruleset"], on_screen.get("readings")))],
+    report_buttons(lambda: [Item(name, evaluate(on_screen["application"], on_screen["ruleset"], on_screen.get("readings")),
+                                 reach=for_report(on_screen["application"], on_screen["ruleset"], on_screen.get("readings")))],
                    "calc")
 
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.components.elements import element
 from ui.text import Markdown, md, message
 
 PARAM = "present"           # the URL query parameter
+CLICKER = element("clicker", "clicker", "ck")
 KEY = "presentation"        # the sidebar toggle's key in session state
 _SEEN = "_present_url"      # the URL value last adopted or written
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
@@ -119,3 +121,9 @@ def bar(pages: list, current) -> None:
                       query_params={PARAM: "1"})
     row.button("Exit presentation mode", key="w:exit_presentation", icon=":material/close_fullscreen:",
                on_click=_exit)
+    clicker()
+
+
+def clicker() -> None:
+    """The keys of a projector's clicker (ui/components/clicker.js), while presenting."""
+    CLICKER(key="present_clicker", data=b"{}")

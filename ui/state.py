@@ -161,6 +161,9 @@ def init() -> None:
         st.session_state[K + "ruleset"] = "regulation"
         for rid in READING_IDS:
             st.session_state[K + "reading:" + rid] = READING[rid].default
+    if params and _history_step(params):   # Back or Forward: the address is the inputs it held, whoever wrote it
+        st.session_state["_urls_written"] = [u for u in st.session_state.get("_urls_written", []) if u != params]
+        st.session_state.pop("_url_written", None)
     if params and not _written_here(params):
         ignored = [_ignored_message(unknown, bool(known), fresh)] if unknown else []
         st.session_state["url_problems"] = ignored
@@ -181,6 +184,16 @@ def init() -> None:
         for name, value in values.items():
             st.session_state[K + name] = value
         st.session_state.setdefault("_urls_written", []).append(params)   # handled (said once): not new again
+
+
+def _history_step(params: dict) -> bool:
+    """Is this run the browser's Back or Forward (Streamlit pushes a history step each time the
+    inputs change the address, and reruns on a step with the address it comes back to)? Then the
+    address is read as a link, though this session wrote it: a step back brings the inputs back."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and getattr(ctx, "is_history_navigation", False)
+                and params != st.session_state.get("_url_written"))
 
 
 def _written_here(params: dict) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core.cli.commands import add_allocate, add_batch, add_evaluate, add_report, add_sweep, add_template
+from core.cli.commands import add_allocate, add_batch, add_evaluate, add_report, add_solve, add_sweep, add_template
 from core.cli.common import CliError
 from core.cli.files import WriteError
 from core.cli.scenarios import add_scenarios
@@ -22,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="State capital grants for senior citizen activity centers: the award, the cap that "
                     "binds, and why. Money is read as dollars (cents allowed) and written with two decimals.")
     sub = parser.add_subparsers(dest="command", required=True)
-    for add in (add_evaluate, add_batch, add_sweep, add_scenarios, add_allocate, add_template, add_report):
+    for add in (add_evaluate, add_batch, add_sweep, add_solve, add_scenarios, add_allocate, add_template, add_report):
         add(sub)
     return parser
 

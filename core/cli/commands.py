@@ -156,6 +156,53 @@ def cmd_sweep(args) -> int:
     return 0
 
 
+def add_solve(sub) -> None:
+    p = sub.add_parser("solve", help="what value of one input reaches an award (the inverse of evaluate)",
+                       description="Move FIELD alone, from --from to --to (dollars; default $0 to the largest "
+                                   "amount accepted), and print JSON: intervals (every range of FIELD where the "
+                                   "award is at least --target, in dollars with cents), nearest (the value in them "
+                                   "closest to the application's own, or null), max_award (the most reachable by "
+                                   "moving FIELD alone, with the limits that then hold) and a sentence. An answer "
+                                   "on the Board's exception route also gives the standard route's "
+                                   "(without_board_approval).")
+    p.add_argument("field", metavar="FIELD")
+    p.add_argument("--target", required=True, metavar="AMOUNT", help="the award to reach, in dollars")
+    p.add_argument("--from", dest="lo", default=None, metavar="LO")
+    p.add_argument("--to", dest="hi", default=None, metavar="HI")
+    p.add_argument("file", metavar="FILE|-")
+    ruleset_option(p)
+    readings_option(p)
+    p.set_defaults(run=cmd_solve)
+
+
+def cmd_solve(args) -> int:
+    from core.law.analysis import SWEEP_FIELDS
+    from core.law.application import Application
+    from core.law.money import MAX_CENTS, to_cents
+    from core.law.solve import solve
+
+    rs = load(args.ruleset)
+    readings = parse_readings(args.reading)
+    if args.field not in SWEEP_FIELDS:
+        raise CliError(f"FIELD: {args.field!r} is not an amount of the application; use one of {', '.join(SWEEP_FIELDS)}")
+    target = to_cents(args.target, "--target")
+    lo = 0 if args.lo is None else to_cents(args.lo, "--from")
+    hi = MAX_CENTS if args.hi is None else to_cents(args.hi, "--to")
+    if lo >= hi:
+        raise CliError(f"--from {fmt_cents(lo)} must be below --to {fmt_cents(hi)}")
+    app = Application.from_dict(read_json(args.file))
+    out = solve(app, args.field, target, lo, hi, rs, readings).to_dict()
+    out["readings"] = readings.as_dict()
+    json.dump(out, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def fmt_cents(cents: int) -> str:
+    from core.law.money import fmt
+    return fmt(cents)
+
+
 def add_allocate(sub) -> None:
     p = sub.add_parser("allocate", help="rank a portfolio by the Department's considerations and allocate a budget",
                        description="Columns (a CSV file, or the first sheet of an Excel workbook, or --sheet "
@@ -278,6 +325,16 @@ def _portfolio_packet(args, result, rs, weights, title: str, prepared_by: str) -
     return packet, render(made).encode("utf-8") if args.html else None
 
 
+def _reach_option(text: str) -> tuple[str, int]:
+    """--reach FIELD=AMOUNT, checked: a money field and an amount in dollars."""
+    from core.law.analysis import SWEEP_FIELDS
+    from core.law.money import to_cents
+    field, eq, amount = text.partition("=")
+    if not eq or field not in SWEEP_FIELDS:
+        raise CliError(f"--reach: {text!r} is not FIELD=AMOUNT with FIELD one of {', '.join(SWEEP_FIELDS)}")
+    return field, to_cents(amount, f"--reach {field}")
+
+
 def add_template(sub) -> None:
     p = sub.add_parser("template", help="write a portfolio template (CSV or Excel) to start from",
                        description="The columns allocate and batch read, with one illustrative row; as a "
@@ -309,6 +366,9 @@ def add_report(sub) -> None:
     p.add_argument("--baseline", default=None, metavar="NAME",
                    help="the scenario the others are compared with (default: the first in the file); the "
                         "report keeps the file's order")
+    p.add_argument("--reach", action="append", default=[], metavar="FIELD=AMOUNT",
+                   help="also say, for each scenario, what value of FIELD (a money field) reaches an award of "
+                        "AMOUNT dollars: the sentence of `solve` (repeatable)")
     readings_option(p)
     force_option(p)
     p.set_defaults(run=cmd_report)
@@ -333,10 +393,17 @@ def cmd_report(args) -> int:
     prepared_by = check_text(args.prepared_by, "--prepared-by", 120, what="text", required=False)
     # --reading overrides the readings each scenario was saved under; without it each keeps its own
     names = [sc.name for sc in good]
+    questions = [_reach_option(text) for text in args.reach]
     if args.baseline is not None and args.baseline not in names:
         raise CliError(f"--baseline: no scenario named {args.baseline!r} in {args.file}")
-    report = Report([Item(sc.name, evaluate(sc.application, sc.saved_ruleset(), readings if args.reading else
-                                            sc.readings), sc.notes) for sc in good],
+    from core.law.solve import solve
+
+    def item(sc) -> Item:
+        a = evaluate(sc.application, sc.saved_ruleset(), readings if args.reading else sc.readings)
+        reach = tuple(solve(sc.application, f, t, rs=a.ruleset, readings=a.readings).sentence for f, t in questions)
+        return Item(sc.name, a, sc.notes, reach)
+
+    report = Report([item(sc) for sc in good],
                     prepared_by=prepared_by, baseline=names.index(args.baseline) if args.baseline is not None else 0,
                     **({"title": title} if title else {}))
     document = render(report).encode("utf-8")

@@ -35,6 +35,7 @@ class Item:
     name: str
     award: Award
     notes: str = ""
+    reach: tuple = ()   # what it takes to reach an award (core.law.solve's sentences), when asked
 
 
 @dataclass
@@ -175,6 +176,9 @@ def _scenario(item: Item, chart, first: bool) -> str:
                  f'{esc(a.readings.describe())}</div></div></div>')
     parts.append("<p class='cite'>The award is the most the State may give under the regulation; the Department "
                  "sets the amount within it.</p>")
+    if item.reach:
+        parts.append("<div class='keep reach'><h3>What it takes to reach an award</h3>"
+                     + "".join(f"<p>{esc(t)}</p>" for t in item.reach) + "</div>")
     others = other_readings_words(a)
     parts.append("<div class='keep readings'><h3>Readings that would change this award</h3>" + (
         "<ul>" + "".join(f"<li>{esc(t)}</li>" for t in others) + "</ul>" if others else

@@ -599,3 +599,50 @@ def test_allocate_counts_the_boards_exception_only_when_assumed(tmp_path, capsys
     assert rows["Glenwood"]["allocated"] == glenwood and rows["Plain"]["allocated"] == "500000.00"
     total = f"{450_000 + 500_000 + (50_000 if exceptions == 'assumed' else 0):,}"
     assert f"allocated ${total}.00 of $5,000,000.00" in err and said in err
+
+
+def test_solve_prints_every_range_the_nearest_and_the_most_reachable():
+    app = json.dumps({"project_type": "renovation", "eligible_cost": 2_000_000, "local_contribution": 200_000})
+    r = run("solve", "local_contribution", "--target", "700000", "-", stdin=app)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["intervals"] == [] and d["nearest"] is None
+    assert d["max_award"] | {"value": None} == {"value": None, "award": "600000.00", "route": "standard",
+                                                 "if_board_approves": False, "binding": ["program_max"]}
+    assert d["sentence"] == "No local contribution reaches $700,000: the program maximum holds the award at $600,000."
+    # the funding need falls as local money rises: the award is at least $500,000 only up to $1,500,000 of it
+    r = run("solve", "local_contribution", "--target", "500000", "--from", "100000", "--to", "3000000", "-", stdin=app)
+    d = json.loads(r.stdout)
+    assert d["intervals"] == [{"from": "100000.00", "to": "1500000.00"}]
+    assert d["nearest"]["value"] == "200000.00" and d["readings"]["funding_need_cap"] == "applies"
+    r = run("solve", "federal_grant", "--target", "550000", "-", "--reading", "funding_need_cap=none", stdin=app)
+    assert json.loads(r.stdout)["intervals"] == [{"from": "0.00", "to": "900000.00"}]
+
+
+def test_solve_bad_field_or_amount_exits_2_in_one_line():
+    app = json.dumps({"project_type": "renovation", "eligible_cost": 2_000_000})
+    for args, text in [(["colour", "--target", "5"], "FIELD: 'colour' is not an amount of the application"),
+                       (["eligible_cost", "--target", "lots"], "--target: 'lots' is not a number"),
+                       (["eligible_cost", "--target", "-1"], "--target: '-1' is negative"),
+                       (["eligible_cost", "--target", "5", "--from", "9", "--to", "2"], "--from $9 must be below --to $2"),
+                       (["eligible_cost", "--target", "0.001"], "--target: '0.001' has fractions of a cent")]:
+        r = run("solve", *args, "-", stdin=app)
+        assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and text in r.stderr, (args, r.stderr)
+        assert "Traceback" not in r.stderr
+
+
+def test_report_says_what_it_takes_to_reach_an_award_when_asked(tmp_path):
+    from core.law.solve import solve
+    src = tmp_path / "s.json"
+    src.write_text(json.dumps([{"name": "A", "project_type": "renovation", "eligible_cost": 2_000_000,
+                                "local_contribution": 200_000}]))
+    out = tmp_path / "r.html"
+    r = run("report", src, "-o", out)
+    assert r.returncode == 0 and "What it takes to reach an award" not in out.read_text()
+    r = run("report", src, "-o", out, "--force", "--reach", "local_contribution=700000")
+    assert r.returncode == 0, r.stderr
+    sentence = solve(Application(project_type="renovation", eligible_cost=200_000_000, local_contribution=20_000_000),
+                     "local_contribution", 70_000_000).sentence
+    assert "What it takes to reach an award" in out.read_text() and sentence in out.read_text()
+    one_line_error(run("report", src, "-o", out, "--force", "--reach", "colour=5"), "--reach: 'colour=5' is not FIELD=AMOUNT")
+    one_line_error(run("report", src, "-o", out, "--force", "--reach", "eligible_cost=x"), "--reach eligible_cost: 'x'")

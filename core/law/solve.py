@@ -1,0 +1,213 @@
+"""What it takes to reach an award: the values of one input at which the award is at least a target.
+
+The inverse of the calculator (a spreadsheet's Goal Seek), computed, not searched. Along one money
+input core.law.analysis gives the exact breakpoints of the award; between two of them the award
+before rounding is one line, and on whole cents it is that line rounded down (each cap is a share
+rounded down or a whole number of cents, so the least of them is the least line rounded down).
+So on each stretch the cents where the award is at least the target are one end of it, found by
+solving the line for the target, and the answer is the union over the stretches: not always one
+range, as the award is not monotone in every input (what the project still lacks falls as local
+money rises). tests/law/test_solve.py checks each range's ends, and one cent outside them, with
+core.law.award.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from core.law.analysis import SWEEP_FIELDS, _lines, _regime, caps_words, first_up, sweep
+from core.law.application import Application
+from core.law.award import award_amount, evaluate
+from core.law.fields import FIELD
+from core.law.money import MAX_CENTS, fmt, plain
+from core.law.readings import DEFAULT, Readings
+from core.law.rulesets import Ruleset, load
+
+BOARD = "bpw_exception"
+LISTED = 3   # ranges named in the sentence; the JSON has every one
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Where along the input the award reaches one amount: `value`, the award there, its route and limits."""
+    value: int
+    award: int
+    route: str
+    binding: tuple
+
+    def to_dict(self) -> dict:
+        return {"value": plain(self.value), "award": plain(self.award), "route": self.route,
+                "if_board_approves": self.route == BOARD, "binding": list(self.binding)}
+
+
+@dataclass(frozen=True)
+class Solution:
+    field: str
+    target: int
+    lo: int
+    hi: int
+    own: int | None             # the application's own value of the field
+    current: int                # the application's award
+    intervals: tuple            # (from, to) in cents, both included, ascending, apart
+    nearest: Reach | None       # the value in `intervals` closest to `own`
+    max_award: Reach            # the most reachable by moving the field alone, nearest `own`
+    sentence: str
+    standard: "Solution | None" = None   # the standard route's answer, when this one needs the Board
+    counts: bool = True         # False: the field counts only on the exception route, not requested
+
+    def to_dict(self) -> dict:
+        return {"field": self.field, "target": plain(self.target), "from": plain(self.lo), "to": plain(self.hi),
+                "value": None if self.own is None else plain(self.own), "award": plain(self.current),
+                "intervals": [{"from": plain(a), "to": plain(b)} for a, b in self.intervals],
+                "nearest": None if self.nearest is None else self.nearest.to_dict(),
+                "max_award": self.max_award.to_dict(), "sentence": self.sentence,
+                "without_board_approval": None if self.standard is None else self.standard.to_dict()}
+
+
+def _stretches(app: Application, rs: Ruleset, field: str, lo: int, hi: int, readings: Readings) -> list[tuple]:
+    """[s, e] (cents, both included) on each of which the award on whole cents is one line rounded
+    down; 0 alone (at 0 some caps and routes are not there yet; the lines are measured from 1 cent)."""
+    if FIELD[field].group == "exception" and not app.bpw_exception_requested:
+        return [(lo, hi)]   # the field counts only on the exception route, which is not asked for: flat
+    edges = {lo} | {b.value for b in sweep(app, field, lo, hi, rs, points=False, readings=readings).breakpoints
+                    if lo < b.value <= hi}
+    if lo == 0 and hi > 0:
+        edges.add(1)
+    edges = sorted(edges)
+    return [(s, e - 1) for s, e in zip(edges, edges[1:] + [hi + 1])]
+
+
+def _where(app, rs, field, readings, s: int, e: int, target: int) -> tuple[int, int] | None:
+    """The cents of [s, e] at which the award is at least `target`: one end of the stretch, or none."""
+    def at(x: int) -> int:
+        return award_amount(app.replace(**{field: x}), rs, readings)
+
+    a_s, a_e = at(s), at(e)
+    if s == e or (a_s >= target) == (a_e >= target):
+        return (s, e) if a_s >= target else None
+    if FIELD[field].group == "exception" and not app.bpw_exception_requested:
+        return (s, e) if a_s >= target else None
+    # The line through the exact awards (before rounding) at both ends; rounded down it is at
+    # least the whole-cent target exactly where the line is.
+    lines = _lines(app, rs, field, readings)
+    v_s, v_e = _regime(lines, Fraction(s))[1], _regime(lines, Fraction(e))[1]
+    slope = (v_e - v_s) / (e - s)
+    cross = s + (target - v_s) / slope
+    if slope > 0:
+        return (max(s, math.ceil(cross)), e)
+    return (s, min(e, math.floor(cross)))
+
+
+def _merge(parts: list) -> tuple:
+    out = []
+    for a, b in parts:
+        if out and a <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return tuple(out)
+
+
+def _closest(intervals: tuple, own: int) -> int | None:
+    """The value in the ranges closest to `own` (the lower one on a tie)."""
+    best = None
+    for a, b in intervals:
+        v = min(max(own, a), b)
+        if best is None or abs(v - own) < abs(best - own):
+            best = v
+    return best
+
+
+def _reach(app, rs, field, readings, value: int) -> Reach:
+    r = evaluate(app.replace(**{field: value}), rs, readings)
+    return Reach(value, r.amount, r.route, r.binding)
+
+
+def solve(app: Application, field: str, target: int, lo: int = 0, hi: int = MAX_CENTS, rs: Ruleset | None = None,
+          readings: Readings = DEFAULT, _standard: bool = True) -> Solution:
+    """Every range of `field` in [lo, hi] (cents) where the award is at least `target` (cents), the
+    value in them nearest the application's own, the most the award reaches by moving the field alone,
+    and a sentence. An answer on the Board's exception route carries the standard route's as `standard`."""
+    rs = rs or load()
+    readings = readings or DEFAULT
+    if field not in SWEEP_FIELDS:
+        raise ValueError(f"FIELD: {field!r} cannot be solved for; use one of {', '.join(SWEEP_FIELDS)}")
+    if not 0 <= lo < hi <= MAX_CENTS:
+        raise ValueError(f"range: from {fmt(lo)} to {fmt(hi)} is empty; 'from' must be below 'to'")
+    if target < 0:
+        raise ValueError("target: must be $0 or more")
+    own = getattr(app, field)
+    at_own = 0 if own is None else own   # a request not made: the least request that reaches the target
+    stretches = _stretches(app, rs, field, lo, hi, readings)
+    intervals = _merge([w for s, e in stretches if (w := _where(app, rs, field, readings, s, e, target))])
+    near = _closest(intervals, at_own)
+    nearest = None if near is None else _reach(app, rs, field, readings, near)
+    top = max(award_amount(app.replace(**{field: x}), rs, readings) for s, e in stretches for x in (s, e))
+    top_at = _closest(_merge([w for s, e in stretches if (w := _where(app, rs, field, readings, s, e, top))]), at_own)
+    best = _reach(app, rs, field, readings, top_at)
+    current = award_amount(app, rs, readings)
+    counts = not (FIELD[field].group == "exception" and not app.bpw_exception_requested)
+    sol = Solution(field, target, lo, hi, own, current, intervals, nearest, best, "", counts=counts)
+    standard = None
+    needs_board = (nearest or best).route == BOARD
+    if _standard and needs_board and FIELD[field].group != "exception":
+        standard = solve(app.replace(bpw_exception_requested=False), field, target, lo, hi, rs, readings, False)
+    text = _sentence(sol)
+    if needs_board:
+        text = "If the Board approves, " + text[:1].lower() + text[1:]
+        if standard is not None:
+            text += " Without that approval (the standard route), " + standard.sentence[:1].lower() + standard.sentence[1:]
+        elif FIELD[field].group == "exception":
+            plain_award = award_amount(app.replace(bpw_exception_requested=False), rs, readings)
+            text += f" Without that approval the award is {fmt(plain_award)} (the standard route), whatever the " \
+                    f"{FIELD[field].label.lower()}."
+    return Solution(field, target, lo, hi, own, current, intervals, nearest, best, text, standard, counts)
+
+
+# --- the words ----------------------------------------------------------------------------
+
+def _noun(field: str, value: int) -> str:
+    """'a local contribution of $500,000', 'prior program funds of $100,000'."""
+    label = FIELD[field].label.lower()
+    return f"{'' if label.endswith('funds') else 'a '}{label} of {fmt(value)}"
+
+
+def _range(a: int, b: int) -> str:
+    return f"of {fmt(a)} or more" if b == MAX_CENTS else f"of {fmt(a)}" if a == b else f"from {fmt(a)} to {fmt(b)}"
+
+
+def _ranges(intervals: tuple) -> str:
+    shown = [_range(a, b) for a, b in intervals[:LISTED]]
+    more = len(intervals) - LISTED
+    words = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+    return words + (f" (and {more} more {'range' if more == 1 else 'ranges'})" if more > 0 else "")
+
+
+def _limits(r: Reach) -> str:
+    """'the program maximum holds the award at $600,000'."""
+    if not r.binding:
+        return f"the award is at most {fmt(r.award)}"
+    return f"{caps_words(r.binding)} {'holds' if len(r.binding) == 1 else 'hold'} the award at {fmt(r.award)}"
+
+
+def _sentence(s: Solution) -> str:
+    label = FIELD[s.field].label.lower()
+    within = "" if (s.lo, s.hi) == (0, MAX_CENTS) else f" from {fmt(s.lo)} to {fmt(s.hi)}"
+    if not s.counts:
+        why = f"the {label} counts only on the Board's exception route, which is not requested"
+        if s.current >= s.target:
+            return first_up(f"the award is {fmt(s.current)}, at least {fmt(s.target)}, whatever the {label} ({why}).")
+        return f"No {label}{within} reaches {fmt(s.target)}: {why}, and {_limits(s.max_award)}."
+    if s.nearest is None:
+        return f"No {label}{within} reaches {fmt(s.target)}: {_limits(s.max_award)}."
+    n = s.nearest
+    ranges = ("" if s.intervals == ((n.value, n.value),) else f", whatever the {label}{within}"
+              if s.intervals == ((s.lo, s.hi),) else f", as it is at any {label} {_ranges(s.intervals)}")
+    if s.own is not None and n.value == s.own:
+        return (f"The award is already {fmt(s.current)}, at least {fmt(s.target)}, with the {label} at "
+                f"{fmt(s.own)}{ranges}.")
+    there = f" ({fmt(n.award)} there: {caps_words(n.binding)})" if n.award != s.target and n.binding else \
+        f" ({fmt(n.award)} there)" if n.award != s.target else ""
+    ranges = ranges.replace(", as it is at", ", as does")
+    return first_up(f"{_noun(s.field, n.value)} reaches an award of {fmt(s.target)}{there}{ranges}.")

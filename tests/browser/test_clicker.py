@@ -1,0 +1,41 @@
+"""A projector's clicker in presentation mode on Compare with three scenarios: PageDown and
+ArrowRight show the next, PageUp and ArrowLeft the previous; not while a box or slider has focus."""
+import pytest
+
+from harness.serve import wait_ready
+from tests.browser.test_presentation import NAMES, server  # noqa: F401
+from tests.support.browser import chromium, no_error_on  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+
+def at(page, k: int) -> None:
+    page.wait_for_function(f"() => document.body.innerText.includes('Scenario {k} of 3')", timeout=20_000)
+    wait_ready(page)
+
+
+def test_clicker_keys_step_through_the_scenarios(server, chromium):  # noqa: F811
+    page = chromium.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{server}/compare?present=1&scenario={NAMES[0]}&scenario={NAMES[1]}&scenario={NAMES[2]}")
+    wait_ready(page, 90_000)
+    at(page, 1)
+    assert page.get_by_text("Keys: Page Down", exact=False).first.is_visible()
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")   # the focus on the page
+    page.keyboard.press("PageDown")
+    at(page, 2)
+    page.keyboard.press("ArrowRight")
+    at(page, 3)
+    page.keyboard.press("PageUp")
+    at(page, 2)
+    page.keyboard.press("ArrowLeft")
+    at(page, 1)
+    page.keyboard.press("n")
+    at(page, 2)
+    # a key in a text box is the box's: nothing moves
+    page.evaluate("() => { const i = document.createElement('input'); i.id = 'typing'; document.body.append(i); }")
+    page.locator("#typing").focus()
+    for key in ("PageDown", "ArrowRight", "n", "ArrowLeft"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(1500)
+    assert "Scenario 2 of 3" in page.locator("body").inner_text()
+    no_error_on(page)
