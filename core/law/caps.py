@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from core.law.fields import FIELDS, PROJECT_TYPES
+from core.law.fields import FIELDS, FUNDS, PROJECT_TYPES
 from core.law.readings import DEFAULT, Readings
 
 # Project types as small integers, for the batch's arrays.
@@ -252,9 +252,11 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
 
     # funding_need (no sentence: reading funding_need_cap). The State pays no more than the
     # project still lacks after the federal grant (when it is applied first) and local contributions.
+    # Its money is every source of funds of the field table (`funds`) but the federal grant, which
+    # `remaining` has already taken off.
     funding_need = A
     if readings.funding_need_cap == "applies":
-        funding_need = ops.pos(remaining - x.local_contribution)
+        funding_need = ops.pos(remaining - later_funds(x))
 
     # full_cost (§D): "the federal grant shall be applied to the costs of the project before a
     # grant under this program is applied", so the State grant never exceeds the cost left after
@@ -278,6 +280,23 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     exception = {"program_max": program_max, "cost_share": exception_share, "property_value": property_value,
                  "full_cost": full_cost} | common
     return Caps(remaining, base, match_required, standard, exception, exception_open)
+
+
+# The sources of funds besides the State award (the field table's `funds`, core/law/fields.py):
+# the one statement of which money counts toward the funding gap and what the project still lacks.
+FUND_NAMES = tuple(f.name for f in FUNDS)
+LATER_FUNDS = tuple(n for n in FUND_NAMES if n != "federal_grant")   # §D: the federal grant comes first
+
+
+def later_funds(x):
+    """The money besides the federal grant and the State award (local contributions and any other source)."""
+    return sum((getattr(x, n) for n in LATER_FUNDS), 0)
+
+
+def funding_gap(x, award, ops=INTS):
+    """What every source of funds and the State grant `award` leave of the cost of eligible work
+    (at least 0): the same formula for one application and for the batch's arrays."""
+    return ops.pos(x.eligible_cost - award - sum((getattr(x, n) for n in FUND_NAMES), 0))
 
 
 def given_or_presumed(f, value):
