@@ -75,7 +75,8 @@ def test_every_template_names_only_values_the_explanation_gives():
     not when a board member's case reaches that sentence."""
     given = {"cost", "federal", "remaining", "kind", "program_max", "local", "need", "reading", "prior", "ceiling",
              "room", "requested", "share", "of", "amount", "base", "required", "why", "value", "full_cost",
-             "after", "exception", "standard", "binding", "short", "measured", "gap", "type", "types", "grant", "conditions", "is_are", "more", "question", "once"}
+             "after", "exception", "standard", "binding", "short", "measured", "gap", "type", "types", "grant", "conditions", "is_are", "more", "question",
+             "once", "funds", "sources"}
     templates = [t for steps in P.STEPS.values() for t in steps.values()]
     templates += [t for c in P.CHECKS.values() for t in c.templates.values()]
     assert len(templates) == 57
