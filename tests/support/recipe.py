@@ -19,7 +19,7 @@ from tests.support import ROOT
 
 # What the law's tests read: the code, the tests and their data, the regulation's text.
 COPIED = ("core", "tests", "harness", "docs", "pyproject.toml")
-SKIPPED = shutil.ignore_patterns("__pycache__", ".hypothesis", "*.pyc", "test-artifacts", "*.db", "fixtures")
+SKIPPED = shutil.ignore_patterns("__pycache__", ".hypothesis", "*.pyc", "test-artifacts", "*.db")
 
 
 def copy_tree(dest: Path) -> Path:
