@@ -10,7 +10,9 @@ from core.law import explain, provisions
 from core.law.application import Application
 from core.law.explain import Check, Step, Unmet, binding_text, exception_conditions, pct, types_words  # noqa: F401
 from core.law.money import plain
+from core.law import caps as _caps
 from core.law.caps import INTS, caps, inputs_of
+from core.law.fields import FUNDING_PLAN
 from core.law.readings import DEFAULT, READING_IDS, Readings
 from core.law.rulesets import Ruleset, load
 
@@ -136,7 +138,7 @@ def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Reading
         is_variant=rs.is_variant, amount=chosen.award, route=chosen.id, caps=chosen.caps,
         binding=chosen.binding, routes=routes, remaining=law.remaining, base=law.base,
         checks=checks, steps=explain.steps(facts, conditions),
-        funding={"federal": app.federal_grant, "state": chosen.award, "local": app.local_contribution, "gap": gap},
+        funding=funding_plan(app, chosen.award, gap),
         readings=readings, ruleset=rs, ruleset_edition=rs.edition, unmet=_unmet(app, rs, readings, checks, law),
     )
 
@@ -153,8 +155,16 @@ def _unmet(app: Application, rs: Ruleset, readings: Readings, checks, law) -> tu
 
 
 def funding_gap(app: Application, award: int) -> int:
-    """What federal, State (`award`) and local funds leave of the cost of eligible work (cents, at least 0)."""
-    return max(0, app.eligible_cost - app.federal_grant - award - app.local_contribution)
+    """What every source of funds and the State grant (`award`) leave of the cost of eligible work
+    (cents, at least 0): core.law.caps.funding_gap, which the batch runs too."""
+    return _caps.funding_gap(inputs_of(app), award)
+
+
+def funding_plan(app: Application, award: int, gap: int) -> dict:
+    """Each source of funds (the field table's `funds`) by its key, the State award after the federal
+    grant (§D applies that first), and the gap they leave: what the waterfall, the report and the
+    JSON show."""
+    return {key: award if name is None else getattr(app, name) for key, _, name in FUNDING_PLAN} | {"gap": gap}
 
 
 def award_amount(app: Application, ruleset: Ruleset | None = None, readings: Readings = DEFAULT) -> int:

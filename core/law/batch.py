@@ -15,7 +15,7 @@ from core.law.application import Application, parse_field
 from core.law.fields import FIELD, FIELDS
 from core.law.provisions import CAP_IDS
 from core.law.money import MAX_CENTS, ValidationError, not_a_number
-from core.law.caps import ARRAYS, COMPUTED, OPTIONAL, TYPE_CODES, Inputs, caps, given_or_presumed
+from core.law.caps import ARRAYS, COMPUTED, OPTIONAL, TYPE_CODES, Inputs, caps, funding_gap, given_or_presumed
 from core.law.readings import DEFAULT, Readings
 from core.law.rulesets import Ruleset, load
 
@@ -157,7 +157,7 @@ def evaluate_parsed(v: pd.DataFrame, rs: Ruleset | None = None, readings: Readin
         "route": np.where(use_exc, "bpw_exception", "standard"),
         "standard_award": standard,   # what the row gets without the Board's exception
         "local_shortfall": np.where(use_exc, 0, np.maximum(0, law.match_required - local)),
-        "funding_gap": np.maximum(0, x.eligible_cost - x.federal_grant - award - local),
+        "funding_gap": funding_gap(x, award, ARRAYS),   # core.law.caps's, as for one application
     }, index=v.index)
 
 

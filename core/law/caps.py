@@ -21,7 +21,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from core.law.fields import FIELDS, PROJECT_TYPES
+from core.law.fields import FIELDS, FUNDS, PROJECT_TYPES
+from core.law.provisions import CAP_IDS
 from core.law.readings import DEFAULT, Readings
 
 # Project types as small integers, for the batch's arrays.
@@ -252,9 +253,11 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
 
     # funding_need (no sentence: reading funding_need_cap). The State pays no more than the
     # project still lacks after the federal grant (when it is applied first) and local contributions.
+    # Its money is every source of funds of the field table (`funds`) but the federal grant, which
+    # `remaining` has already taken off.
     funding_need = A
     if readings.funding_need_cap == "applies":
-        funding_need = ops.pos(remaining - x.local_contribution)
+        funding_need = ops.pos(remaining - later_funds(x))
 
     # full_cost (§D): "the federal grant shall be applied to the costs of the project before a
     # grant under this program is applied", so the State grant never exceeds the cost left after
@@ -277,7 +280,45 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
                 "full_cost": standard_full_cost} | common
     exception = {"program_max": program_max, "cost_share": exception_share, "property_value": property_value,
                  "full_cost": full_cost} | common
-    return Caps(remaining, base, match_required, standard, exception, exception_open)
+    # In the registry's order (core/law/provisions.toml), whatever the order written above: the order
+    # caps are listed and ties named in, by every engine.
+    return Caps(remaining, base, match_required, _in_order(standard), _in_order(exception), exception_open)
+
+
+def _in_order(route: dict) -> dict:
+    ordered = {c: route[c] for c in CAP_IDS if c in route}
+    if len(ordered) != len(route):   # a cap the registry does not know would be dropped: say which
+        raise KeyError(f"caps without a [caps.ID] in core/law/provisions.toml: {sorted(set(route) - set(ordered))}")
+    return ordered
+
+
+# The sources of funds besides the State award (the field table's `funds`, core/law/fields.py):
+# the one statement of which money counts toward the funding gap and what the project still lacks.
+FUND_NAMES = tuple(f.name for f in FUNDS)
+LATER_FUNDS = tuple(n for n in FUND_NAMES if n != "federal_grant")   # §D: the federal grant comes first
+
+
+def later_funds(x):
+    """The money besides the federal grant and the State award (local contributions and any other source)."""
+    return sum((getattr(x, n) for n in LATER_FUNDS), 0)
+
+
+def funding_gap(x, award, ops=INTS):
+    """What every source of funds and the State grant `award` leave of the cost of eligible work
+    (at least 0): the same formula for one application and for the batch's arrays."""
+    return ops.pos(x.eligible_cost - award - sum((getattr(x, n) for n in FUND_NAMES), 0))
+
+
+def most_for_type(rs, project_type: str) -> int:
+    """The most a grant of this project type may be under `rs`: the least cap on the standard route
+    of an application no other limit holds (a cost without end, half of it local, nothing else
+    given). Derived from the caps, so a new maximum for one type (one parameter and its cap) counts
+    with no name written here."""
+    from core.law.money import MAX_CENTS
+    values = {f.name: (f.default or 0) if f.kind == "money" else given_or_presumed(f, f.default) for f in COMPUTED}
+    values |= {"project_type": project_type, "eligible_cost": MAX_CENTS, "local_contribution": MAX_CENTS // 2}
+    law = caps(Inputs(**values, **{f"{n}_given": False for n in OPTIONAL}), rs)
+    return min(v for v in law.standard.values() if v is not None)
 
 
 def given_or_presumed(f, value):

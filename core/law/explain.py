@@ -13,7 +13,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from core.law.application import Application
-from core.law.fields import FIELD, PROJECT_TYPES
+from core.law.fields import FIELD, FUNDING_PLAN, FUNDS, PROJECT_TYPES
 from core.law.provisions import CAP, CHECKS, STEPS
 from core.law.money import fmt, plain
 from core.law.readings import READING, Readings
@@ -34,6 +34,28 @@ def types_words(types) -> str:
     if len(names) < 2:
         return "".join(names) or "none"
     return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def joined(words: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def sources_words(start: bool = True) -> str:
+    """'Federal, State and local funds' (`start`: at the start of a sentence) or 'federal, State and
+    local': every source of funds of the field table (`funds`, each key an adjective), the State's
+    after the federal grant's."""
+    words = joined([key if name else "State" for key, _, name in FUNDING_PLAN])
+    return words[0].upper() + words[1:] + " funds" if start else words
+
+
+def later_funds_words(app) -> str:
+    """'$500,000 of local contributions': the money besides the federal grant that what the project
+    still lacks is measured after (core.law.caps.later_funds), each source given, the first always."""
+    later = [f for f in FUNDS if f.name != "federal_grant"]
+    said = [f for i, f in enumerate(later) if i == 0 or getattr(app, f.name)]
+    return joined([f"{fmt(getattr(app, f.name))} of {f.label.lower()}{'' if f.label.endswith('s') else 's'}"
+                   for f in said])
 
 
 def binding_text(binding, caps) -> str:
@@ -158,7 +180,7 @@ def _common_limits(f: Facts) -> list[Step]:
     need = ("none" if "funding_need" not in std else
             "before_federal" if app.federal_law_contrary and app.federal_grant else "applies")
     out = [_step("program_max", kind=kind, program_max=fmt(std["program_max"])),
-           _step("funding_need", need, local=fmt(app.local_contribution), need=fmt(std.get("funding_need", 0)),
+           _step("funding_need", need, funds=later_funds_words(app), need=fmt(std.get("funding_need", 0)),
                  reading=reading_words(f.readings, "funding_need_cap")), *_prior(f, std)]
     if "requested_amount" in std:
         out.append(_step("requested_amount", requested=fmt(app.requested_amount)))
@@ -325,7 +347,7 @@ def checks(f: Facts, gap: int, conditions: list[Check]) -> tuple[Check, ...]:
     """The checks beside the award (they do not change it, unless a reading makes one a
     condition): the local match, full funding, the federal grant, the exception's conditions
     and the prior-grant room."""
-    funded = _check("fully_funded", "fail" if gap else "pass", gap, gap=fmt(gap))
+    funded = _check("fully_funded", "fail" if gap else "pass", gap, gap=fmt(gap), sources=sources_words())
     return (_local_match(f), funded, _federal_check(f.app), *conditions, *_prior_check(f))
 
 

@@ -23,6 +23,10 @@ class Field:
     ask: str = ""       # an optional amount: the switch that asks for it ("The applicant requests ...")
     presumed: object = None   # a yes/no the law must decide when it is not given: what it is taken to be
     only_with: str = ""  # asked and shown only where this amount is above $0 (it means nothing otherwise)
+    # Money that counts toward the funding gap (a source of funds): its key in the funding plan
+    # (Award.funding, the waterfall, the report's plan). The one statement of which money that is:
+    # the gap, what the project still lacks, the batch, the charts and the words all read FUNDS.
+    funds: str = ""
 
     @property
     def title(self) -> str:
@@ -34,9 +38,9 @@ FIELDS: tuple[Field, ...] = (
           help="What the grant pays for; a master plan has its own, lower maximum."),
     Field("eligible_cost", "Total cost of eligible work", "money", None, required=True,
           help="The whole cost of the eligible work, before any grant.", slider=(5_000_000, 100_000)),
-    Field("federal_grant", "Federal grant", "money", 0,
+    Field("federal_grant", "Federal grant", "money", 0, funds="federal",
           help="A federal grant available for the project; applied to the cost first.", slider=(3_000_000, 60_000)),
-    Field("local_contribution", "Local contribution", "money", 0,
+    Field("local_contribution", "Local contribution", "money", 0, funds="local",
           help="All non-State, non-federal funds pledged: local government, nonprofit, private.",
           slider=(3_000_000, 60_000)),
     Field("prior_program_funds", "Prior program funds", "money", 0,
@@ -81,6 +85,15 @@ RECORD_FIELDS: tuple[Field, ...] = (
 # Every column of a portfolio file, in the order of the template and the illustrative sample.
 PORTFOLIO_FIELDS: tuple[Field, ...] = RECORD_FIELDS + FIELDS
 MONEY_FIELDS = tuple(f.name for f in FIELDS if f.kind == "money")
+# The sources of funds besides the State award, in the table's order (the federal grant first: §D
+# applies it before the State grant; the State award follows it in the funding plan).
+FUNDS: tuple[Field, ...] = tuple(f for f in FIELDS if f.funds)
+# The funding plan's sources in order, as (key, label, field name): the field table's sources, and
+# the State award (no field of its own) after the federal grant. Its keys are adjectives ("Federal,
+# State and local funds").
+FUNDING_PLAN: tuple[tuple[str, str, str | None], ...] = tuple(
+    entry for f in FUNDS for entry in ((f.funds, f.label, f.name),)
+    + ((("state", "State grant award", None),) if f.name == "federal_grant" else ()))
 EXCEPTION_FIELDS = tuple(f.name for f in FIELDS if f.group == "exception" and f.name != "bpw_exception_requested")
 
 PROJECT_TYPES: dict[str, str] = {

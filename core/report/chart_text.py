@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from core.law.analysis import binds, caps_words, first_up
 from core.law.award import Award
-from core.law.explain import award_words
-from core.report.charts import POINTS_LIMIT, RANKED_LIMIT, every_kth, highest, in_rank_order, waterfall_steps
+from core.law.explain import award_words, joined, sources_words
+from core.report.charts import POINTS_LIMIT, RANKED_LIMIT, SOURCES, every_kth, highest, in_rank_order, waterfall_steps
 from core.law.provisions import CAP, ROUTES
 from core.law.money import fmt
 
@@ -37,10 +37,11 @@ def headroom(award: Award) -> tuple[str, Table]:
 
 def waterfall(award: Award) -> tuple[str, Table]:
     steps = waterfall_steps(award)
-    (_, _, _, cost), (_, _, _, fed), (_, _, _, state), (_, _, _, local), (end, _, _, left) = steps
+    (_, _, _, cost), *sources, (end, _, _, left) = steps
     tail = f"leave a funding gap of {fmt(left)}" if end == "Funding gap" else f"exceed it by {fmt(left)}"
-    alt = (f"Of the {fmt(cost)} cost of eligible work, the federal grant {fmt(fed)}, the State grant "
-           f"{fmt(state)} and the local contribution {fmt(local)} {tail}.")
+    said = joined([f"the {'State grant' if key == 'state' else name.lower()} {fmt(amount)}"
+                   for name, key, _, amount in sources])   # every source of funds, as the chart draws them
+    alt = f"Of the {fmt(cost)} cost of eligible work, {said} {tail}."
     return alt, [{"Step": name, "Amount": fmt(amount)} for name, _, _, amount in steps]
 
 
@@ -73,9 +74,10 @@ def funding(named: list[tuple[str, Award]]) -> tuple[str, Table]:
         alt = (f"Sources of funds for {len(named)} scenario(s): {len(gaps)} leave a funding gap, "
                f"the largest {fmt(v)} ({_names([n for g, n in gaps if g == v])}).")
     else:
-        alt = f"Sources of funds for {len(named)} scenario(s): federal, State and local money cover every cost."
-    rows = [{"Scenario": n, "Federal grant": fmt(a.funding["federal"]), "State grant award": award_words(a),
-             "Local contribution": fmt(a.funding["local"]), "Funding gap": fmt(a.funding["gap"])} for n, a in named]
+        alt = (f"Sources of funds for {len(named)} scenario(s): {sources_words(start=False)} money "
+               "cover every cost.")
+    rows = [{"Scenario": n} | {label: award_words(a) if key == "state" else fmt(a.funding[key])
+                               for key, (label, _) in SOURCES.items()} for n, a in named]
     return alt, rows
 
 

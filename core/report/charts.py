@@ -7,6 +7,7 @@ import textwrap
 import plotly.graph_objects as go
 
 from core.law.award import Award
+from core.law.fields import FUNDING_PLAN
 from core.law.provisions import CAP, CAPS, ROUTES
 from core.law.money import fmt
 from core.law.names import visible
@@ -17,8 +18,14 @@ from core.law.names import visible
 # ("holds it down") and drawn hatched.
 AWARD = "#1f4e79"        # the State award (navy, 8.7:1)
 COST = "#4a4a4a"         # the cost of eligible work (8.9:1)
-SOURCES = {"federal": ("Federal grant", "#00707a"), "state": ("State grant award", AWARD),
-           "local": ("Local contribution", "#1e7b45"), "gap": ("Funding gap", "#b35900")}
+# The sources are the field table's (`funds`, core/law/fields.py) in the funding plan's order
+# (core.law.award.funding_plan), each labelled as its field; a source without a colour here takes
+# the next of EXTRA_SOURCE_COLORS.
+SOURCE_COLOR = {"federal": "#00707a", "state": AWARD, "local": "#1e7b45", "gap": "#b35900"}
+EXTRA_SOURCE_COLORS = ("#6a3d9a", "#7a5c00", "#2f4f6f")   # each at least 4.5:1 on white
+_extra = iter(EXTRA_SOURCE_COLORS)
+SOURCES = {key: (label, SOURCE_COLOR.get(key) or next(_extra)) for key, label, _ in FUNDING_PLAN} | {
+    "gap": ("Funding gap", SOURCE_COLOR["gap"])}
 SOURCE_COLORS = {key: color for key, (_, color) in SOURCES.items()}
 CAP_COLORS = {c.id: c.colour for c in CAPS}   # from the registry, core/law/provisions.toml
 BINDING = CAP_COLORS["program_max"]   # the budget line and other "a limit here" marks
@@ -195,7 +202,7 @@ def waterfall_steps(award: Award) -> list[tuple[str, str, int, int]]:
     f = award.funding
     cost = award.application.eligible_cost
     steps, level = [("Cost of eligible work", "cost", 0, cost)], cost
-    for key in ("federal", "state", "local"):
+    for key in (k for k in f if k != "gap"):   # each source of funds, in the funding plan's order
         steps.append((SOURCES[key][0], key, level - f[key], f[key]))
         level -= f[key]
     steps.append(("Funding gap" if level >= 0 else "Funded beyond the cost", "gap", min(level, 0), abs(level)))

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from core.law.award import Award
 from core.report import chart_text
-from core.report.charts import (PRINT_HALF, PRINT_WIDTH, change_figure, compare_caps_figure, for_print, funding_figure,
+from core.report.charts import (SOURCES, PRINT_HALF, PRINT_WIDTH, change_figure, compare_caps_figure, for_print, funding_figure,
                                   headroom_figure, waterfall_figure)
 from core.law.fields import FIELDS, PROJECT_TYPES, asked, yes_no
 from core.law.provisions import CAP, ROUTES
@@ -184,8 +184,8 @@ def _scenario(item: Item, chart, first: bool) -> str:
         "<ul>" + "".join(f"<li>{esc(t)}</li>" for t in others) + "</ul>" if others else
         "<p>No single other reading of the regulation changes this award.</p>") + "</div>")
     parts.append('<div class="pair keep"><div><h3>Inputs</h3>' + _inputs_table(a) + "</div>")
-    plan = (("Federal grant", fmt(a.funding["federal"])), ("State grant award", award_words(a)),
-            ("Local contribution", fmt(a.funding["local"])), ("Funding gap", fmt(a.funding["gap"])))
+    plan = tuple((label, award_words(a) if key == "state" else fmt(a.funding[key]))
+                 for key, (label, _) in SOURCES.items())   # every source of funds, then the gap
     if a.route == "bpw_exception":
         plan += (("Without the Board's approval", f"{fmt(a.routes['standard'].award)} (the standard route)"),)
     parts.append("<div><h3>Funding plan</h3><table>" + "".join(

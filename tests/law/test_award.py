@@ -50,7 +50,7 @@ CASES = [
     # exception conditions failing: the standard route is used
     ("exc-state-funds", dict(project_type="renovation", eligible_cost=1_000_000, bpw_exception=dict(local_property_value=700_000, state_funds_in_property=True)), "500000.00", ("cost_share",), "standard"),
     ("exc-state-debt", dict(project_type="renovation", eligible_cost=1_000_000, bpw_exception=dict(local_property_value=700_000, state_bonded_debt=True)), "500000.00", ("cost_share",), "standard"),
-    ("exc-type", dict(project_type="equipment", eligible_cost=1_000_000, bpw_exception=dict(local_property_value=700_000)), "500000.00", ("cost_share",), "standard"),
+    ("exc-type", dict(project_type="acquisition", eligible_cost=1_000_000, bpw_exception=dict(local_property_value=700_000)), "500000.00", ("cost_share",), "standard"),
     ("exc-low-value", dict(project_type="renovation", eligible_cost=1_000_000, bpw_exception=dict(local_property_value=400_000)), "500000.00", ("cost_share",), "standard"),
     ("exc-tie-goes-standard", dict(project_type="renovation", eligible_cost=1_000_000, bpw_exception=dict(local_property_value=500_000)), "500000.00", ("cost_share",), "standard"),
     ("exc-master-plan", dict(project_type="master_plan", eligible_cost=100_000, bpw_exception=dict(local_property_value=100_000)), "15000.00", ("program_max",), "standard"),

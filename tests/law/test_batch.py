@@ -189,7 +189,7 @@ EXCEPTION_ROWS = [
     (("conversion", "no", "no"), ("600000.00", "program_max", "bpw_exception", "0.00")),
     (("construction", "no", "no"), ("600000.00", "program_max", "bpw_exception", "0.00")),
     (("acquisition", "no", "no"), ("500000.00", "cost_share", "standard", "400000.00")),
-    (("equipment", "no", "no"), ("500000.00", "cost_share", "standard", "400000.00")),
+    (("acquisition", "no", "no"), ("500000.00", "cost_share", "standard", "400000.00")),
 ]
 
 

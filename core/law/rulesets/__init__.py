@@ -83,7 +83,10 @@ class Ruleset:
         raise AttributeError(name)
 
     def program_max(self, project_type: str) -> int:
-        return self.master_plan_cap if project_type == "master_plan" else self.capital_cap
+        """The most a grant of this type may be: computed by the caps from the parameters
+        (core.law.caps.most_for_type), so a new maximum for one type is counted without naming it here."""
+        from core.law.caps import most_for_type   # the caps read rulesets: imported when asked
+        return most_for_type(self, project_type)
 
     def to_data(self) -> dict:
         """The file's content, as a dict that `from_data` accepts."""
