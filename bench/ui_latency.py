@@ -142,7 +142,7 @@ def main() -> None:
         ahead = ("drawn before any request (the browser's own drawing); " if wire[0] is None or wire[0] > med else "")
         wired = ", ".join(f"{what} {ms:.0f} ms" for what, ms in zip(("request sent", "award's message read"), wire)
                           if ms is not None)
-        print(f"{name}: median {med:.0f} ms  (p90 {p90:.0f} ms); {ahead}medians: {wired}, "
+        print(f"{name}: median {med:.0f} ms  (p90 {p90:.0f} ms); {ahead}medians: {wired + ', ' if wired else ''}"
               f"award drawn {med:.0f} ms, the server's award settled {statistics.median(t[4] for t in times):.0f} ms "
               f"after the keydown")
     print(f"ratio (dashboard / bare): {ma / mb:.2f}x  (goal, issue 39: at most 0.5x and at most 25 ms at the median)")
