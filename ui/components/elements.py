@@ -9,9 +9,10 @@ import streamlit as st
 _HERE = Path(__file__).parent
 
 
-def element(name: str, stem: str, root_class: str):
-    """The component `name`, drawn into <div class=root_class>, from ui/<stem>.js and .css."""
-    js, css = ((_HERE / f"component_common.{ext}").read_text() + "\n" + (_HERE / f"{stem}.{ext}").read_text()
-               for ext in ("js", "css"))
+def element(name: str, stem: str, root_class: str, scripts: tuple[str, ...] = ()):
+    """The component `name`, drawn into <div class=root_class>, from ui/<stem>.js and .css (after
+    ui/<script>.js for each of `scripts`: helpers of its own, such as ui/components/live_award.js)."""
+    js = "\n".join((_HERE / f"{s}.js").read_text() for s in ("component_common", *scripts, stem))
+    css = "\n".join((_HERE / f"{s}.css").read_text() for s in ("component_common", stem))
     return st.components.v2.component(name, html=f'<div class="{root_class}"></div>', css=css, js=js,
                                       isolate_styles=False)

@@ -47,23 +47,47 @@ function buildMoney(panel, f) {
   const error = el("p", { class: "gf-error", id: `${id}-error`, role: "alert" });
   wrap.append(...parts, line, error);
 
-  // A press or a drag step shows at once; it is sent on each key press and, while dragging,
-  // at most every 150 ms and again on release (a drag step per pixel would ask for a rerun each).
-  let dragTimer = null, sentValue = null;
+  // With the server's pieces (f.live: ui/components/live_award.py) a step draws the award, its
+  // limit and route in the same frame, and the amount is sent only when the hand stops: a
+  // release, or 300 ms without a step (a held key, a pause in a drag): one run per move.
+  // Without them a step is sent at once, and while dragging at most every 150 ms and on release.
+  let dragTimer = null, sentValue = null, live = null, drawn = null, dragging = false;
   const send = () => {
     clearTimeout(dragTimer);
     dragTimer = null;
-    if (range.value === sentValue) return;
+    if (range.value === sentValue) {
+      if (drawn && panel.sent[f.id] === PENDING) { delete panel.sent[f.id]; settle(live && live.settled); }
+      return;
+    }
     sentValue = range.value;
-    panel.send(f.id, { cents: Number(range.value) * 100 });
+    panel.send(f.id, drawn ? { cents: drawn.cents, drawn: drawn.words } : { cents: Number(range.value) * 100 });
+  };
+  const settle = (settled) => {
+    if (!drawn) return;
+    if (settled) liveSettle(settled, drawn.words, f.id, drawn.cents);
+    drawn = null;
   };
   range.addEventListener("input", () => {
     box.value = Math.round(Number(range.value)).toLocaleString("en-US");
     range.setAttribute("aria-valuetext", money(range.value));
+    if (live && live.routes) {
+      const cents = Number(range.value) * 100;
+      const words = liveWords(live, liveValue(live, cents));
+      if (liveDraw(words)) {
+        drawn = { cents, words };
+        panel.sent[f.id] = PENDING;   // no run's value replaces the control until this move is sent and answered
+        clearTimeout(dragTimer);
+        dragTimer = setTimeout(send, 300);
+        return;
+      }
+    }
     if (!panel.pointerDown) send();
     else if (dragTimer === null) dragTimer = setTimeout(send, 150);
   });
-  range.addEventListener("change", send);   // the release of a drag: its last position
+  // The release of a drag: its last position. A key press fires it too, where the pause decides.
+  range.addEventListener("change", () => { if (!drawn || dragging) send(); dragging = false; });
+  range.addEventListener("blur", () => { if (dragTimer !== null) send(); });
+  range.addEventListener("pointerdown", () => { dragging = true; });
   range.addEventListener("pointerdown", () => { panel.pointerDown = true; });
   window.addEventListener("pointerup", () => { panel.pointerDown = false; });
   // Typed text is the user's until Enter or leaving the box; then it is checked by the server.
@@ -75,7 +99,8 @@ function buildMoney(panel, f) {
   };
   box.addEventListener("change", commit);
   box.addEventListener("keydown", (e) => { if (e.key === "Enter") commit(); });
-  return { wrap, update(f) {
+  return { wrap, setLive(f) { live = f.live; }, update(f) {
+    settle(f.live && f.live.settled);
     range.max = String(f.max);
     range.step = String(f.step);
     range.value = String(Math.min(Math.ceil(f.cents / 100), f.max));
@@ -117,6 +142,9 @@ function buildFlag(panel, f) {
   wrap.append(...parts);
   return { wrap, update(f) { box.checked = Boolean(f.value); } };
 }
+
+// panel.sent's mark for a slider moved but not yet sent.
+const PENDING = -1;
 
 const BUILD = { money: buildMoney, select: buildSelect, switch: buildFlag, check: buildFlag };
 
@@ -165,6 +193,7 @@ export default function (component) {
     before = row.wrap;
     // The server's value replaces the control's only once the server has seen the newest edit
     // of that field: a reply to an older edit would pull a held key back (the snap-back).
+    if (row.setLive) row.setLive(f);
     if (!(f.id in panel.sent) || f.applied === panel.sent[f.id]) row.update(f);
   }
 }

@@ -25,9 +25,10 @@ from core.law.caps import given_or_presumed
 from core.law.fields import FIELD, FIELDS, PROJECT_TYPES
 from core.law.money import MAX_CENTS, ValidationError, fmt, to_cents
 from ui import state
+from ui.components import live_award
 from ui.components.elements import element
 
-PANEL = element("grant_fields", "fields_panel", "gf")
+PANEL = element("grant_fields", "fields_panel", "gf", scripts=("live_award",))
 
 # Slider ceilings (dollars) by field, for capital projects and for master plans.
 # Each amount's slider top, in dollars, from the field table: (capital project, master plan).
@@ -91,6 +92,7 @@ def _apply_money(name: str, edit: dict) -> None:
     elif isinstance(cents, int) and not isinstance(cents, bool) and 0 <= cents <= MAX_CENTS:
         state.put(name, cents)
         st.session_state.pop(_error_key(name), None)
+        live_award.check(name, cents, edit.get("drawn"))   # what the browser drew while it moved, if it did
     else:   # only a page other than ours sends this: said, and nothing changed
         st.session_state[_error_key(name)] = (entry_text(state.get(name)),
                                               f"{label}: the page sent no usable amount. Kept {fmt(state.get(name))}.")
@@ -125,7 +127,7 @@ def money(name: str) -> dict:
     bad = st.session_state.get(_error_key(name))
     return {"id": name, "kind": "money", "label": FIELD[name].label, "help": FIELD[name].help,
             "cents": cents, "max": top, "step": step, "text": bad[0] if bad else entry_text(cents),
-            "error": bad[1] if bad else None}
+            "error": bad[1] if bad else None, "live": live_award.live(name, top)}
 
 
 def choice(name: str) -> dict:

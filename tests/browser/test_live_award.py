@@ -1,0 +1,108 @@
+"""The award follows the hand (ui/components/live_award.js): while a money slider moves, the
+browser draws the award, the limit holding it and the route from the server's pieces; each
+drawing equals the law's own evaluation of the drawn inputs (`python -m core evaluate`), to the
+cent, and once the hand stops the server's run settles on the same."""
+import json
+import subprocess
+import sys
+from urllib.parse import urlencode
+
+import pytest
+
+from core.law.fields import FIELD
+from core.law.money import fmt, plain, to_cents
+from core.law.provisions import ROUTES
+from harness.serve import streamlit_server, wait_ready
+from tests.support import ROOT
+from tests.support.browser import chromium  # noqa: F401
+from tests.support.browser import no_error_on
+
+pytestmark = pytest.mark.browser
+
+# Dollars, and the key held on each slider (ArrowRight unless named). The sliders are moved in
+# the page's order, each from where the last left the others. Each starts near where a limit
+# changes: the cost near $1.2M (the State's share meets the program maximum), the federal grant
+# runs down to $0 (where the federal-first rule stops applying), the local contribution past where
+# what the project lacks meets the program maximum, prior funds up from $0 (where the
+# earlier-grantee limit starts); on the exception route the property's value crosses the standard
+# route's award, and the route changes with it.
+SCENARIOS = {
+    "standard": ({"project_type": "construction", "eligible_cost": 1_170_000, "federal_grant": 20_000,
+                  "local_contribution": 590_000, "prior_program_funds": 0},
+                 {"federal_grant": "ArrowLeft"}),
+    "exception": ({"project_type": "conversion", "eligible_cost": 1_000_000, "federal_grant": 0,
+                   "local_contribution": 0, "prior_program_funds": 0, "bpw_exception_requested": True,
+                   "state_funds_in_property": False, "state_bonded_debt": False, "local_property_value": 480_000},
+                  {"prior_program_funds": "ArrowLeft"}),   # held at $0: prior funds would close the route
+}
+
+PRESSES = 40
+
+READ = """() => {
+  const strong = (t) => [...document.querySelectorAll('strong')].find((s) => s.textContent.trim() === t);
+  const drawn = document.querySelector('[data-testid=gfLiveAward]');
+  return {value: document.activeElement.value, award: drawn && drawn.textContent,
+          limit: strong('Held down by').nextSibling.nodeValue.trim(), route: strong('Route:').nextSibling.nodeValue.trim()};
+}"""
+
+SETTLED = """([award]) => !document.querySelector('[data-testid=gfLiveAward]')
+  && document.querySelector('[data-testid=stMetricValue]').textContent === award
+  && document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state') === 'notRunning'"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, chromium):  # noqa: F811
+    db = tmp_path_factory.mktemp("db") / "lib.db"
+    with streamlit_server(env={"SCENARIO_DB_URL": f"sqlite:///{db}"}) as url:
+        yield url
+
+
+def law(applications: list[dict]) -> list[dict]:
+    """`python -m core evaluate` of the applications, as a user would run it."""
+    out = subprocess.run([sys.executable, "-m", "core", "evaluate", "-"], input=json.dumps(applications),
+                         capture_output=True, text=True, cwd=ROOT, check=True)
+    return json.loads(out.stdout)
+
+
+def url_of(base: str, fields: dict) -> str:
+    return base + "/?" + urlencode({k: ("true" if v else "false") if isinstance(v, bool) else v for k, v in fields.items()})
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_every_award_drawn_while_a_key_is_held_is_the_laws_to_the_cent(server, chromium, scenario):  # noqa: F811
+    start, keys = SCENARIOS[scenario]
+    page = chromium.new_page(viewport={"width": 1400, "height": 1800})
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(url_of(server, start))
+    wait_ready(page)
+    fields = {n: v for n, v in start.items() if FIELD[n].kind == "money"}   # dollars, as on screen
+    drawn = []
+    assert page.get_by_role("slider").count() == len(fields)   # every money slider on the page
+    for name in list(fields):
+        page.get_by_role("slider", name=FIELD[name].label, exact=True).focus()
+        key = keys.get(name, "ArrowRight")
+        for _ in range(PRESSES):   # held: one keydown after another, the later ones repeats
+            page.keyboard.down(key)
+            seen = page.evaluate(READ)
+            if seen["award"] is not None:   # at $0 a further ArrowLeft moves nothing and draws nothing
+                drawn.append((start | fields | {name: int(seen["value"])}, seen))
+        page.keyboard.up(key)
+        fields[name] = int(page.evaluate("() => document.activeElement.value"))
+        page.wait_for_function(SETTLED, arg=[drawn[-1][1]["award"]], timeout=30_000)
+        # the run's words, the same as the last drawn
+        assert page.evaluate(READ) | {"award": None, "value": None} == drawn[-1][1] | {"award": None, "value": None}
+    assert len(drawn) >= PRESSES * len(fields) - 2 * PRESSES   # every press drew, but those held at $0
+    applications = [{k: plain(v * 100) if FIELD[k].kind == "money" else v for k, v in inputs.items()}
+                    for inputs, _ in drawn]
+    for (inputs, seen), result in zip(drawn, law(applications), strict=True):
+        want = {"award": fmt(to_cents(result["award"], "award")), "limit": result["binding_text"], "route": ROUTES[result["route"]]}
+        assert {k: seen[k] for k in want} == want, inputs
+    # Across limits and routes, not along one line.
+    assert len({seen["limit"].split(" (")[0] for _, seen in drawn}) >= (4 if scenario == "standard" else 2)
+    if scenario == "exception":
+        assert {seen["route"] for _, seen in drawn} == set(ROUTES.values())
+    assert not [e for e in errors if "live award defect" in e]
+    assert page.evaluate("() => window.__liveAwardDefects") is None
+    no_error_on(page)
+    page.close()

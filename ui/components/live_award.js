@@ -1,0 +1,117 @@
+// The award that follows the hand (ui/components/live_award.py says how). Put before the
+// fields panel's script (ui/components/fields_panel.py). No law here: the pieces are the
+// server's (core.law.analysis.pieces); this only takes, at one position, each route's least
+// present piece, floored to the cent, and the larger route, as core.law.award settles them.
+
+const AWARD_LABEL = "State grant award";
+
+// Floor division of BigInts (BigInt's / truncates toward zero).
+function floorDiv(n, d) {
+  const q = n / d;
+  return (n % d !== 0n && (n < 0n) !== (d < 0n)) ? q - 1n : q;
+}
+
+// {award (BigInt cents), route, binding: [cap ids]} at `cents` (a whole number) from the pieces.
+function liveValue(live, cents) {
+  if (cents === 0) return { award: BigInt(live.zero.award), route: live.zero.route, binding: live.zero.binding };
+  if (!live.big) {   // the pieces as BigInts, made once per run's data
+    live.d = BigInt(live.d);
+    live.big = live.routes.map((r) => ({ route: r.route, caps: r.caps.map(([cap, a, b, m]) =>
+      [cap, BigInt(a), BigInt(b), m && [BigInt(m[0]), BigInt(m[1])]]) }));
+  }
+  const x = BigInt(cents);
+  let best = null;
+  for (const r of live.big) {
+    const values = [];
+    for (const [cap, a, b, m] of r.caps) {
+      if (m && m[0] * x + m[1] >= 0n) continue;   // a cap that holds only while its condition fails
+      const v = floorDiv(a * x + b, live.d);
+      values.push([cap, v > 0n ? v : 0n]);
+    }
+    let award = values[0][1];
+    for (const [, v] of values) if (v < award) award = v;
+    if (best === null || award > best.award) {
+      best = { award, route: r.route, binding: values.filter(([, v]) => v === award).map(([c]) => c) };
+    }
+  }
+  return best;
+}
+
+// Cents as the page writes them (core.law.money.fmt): "$1,250,000", "$550,000.50".
+function dollars(cents) {
+  const sign = cents < 0n ? "-" : "";
+  const abs = cents < 0n ? -cents : cents;
+  const whole = abs / 100n, part = abs % 100n;
+  return `${sign}$${whole.toLocaleString("en-US")}` + (part ? `.${String(part).padStart(2, "0")}` : "");
+}
+
+// The words the page's answer box gives (core.law.explain.binding_text, ROUTES).
+function liveWords(live, v) {
+  const names = v.binding.map((c) => live.labels[c]);
+  const amount = dollars(v.award);
+  const limit = names.length === 1 ? `${names[0]} (${amount})`
+    : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} (${names.length === 2 ? "both" : "all"} ${amount})`;
+  return { award: amount, limit, route: live.routes_words[v.route] };
+}
+
+// The calculator's award (st.metric) and, in the box beside it, the text after "Held down by" and "Route:".
+function answerNodes() {
+  for (const m of document.querySelectorAll('[data-testid="stMetric"]')) {
+    const label = m.querySelector('[data-testid="stMetricLabel"]');
+    if (!label || label.textContent.trim() !== AWARD_LABEL) continue;
+    const value = m.querySelector('[data-testid="stMetricValue"]');
+    const after = {};
+    let box = m;
+    for (let i = 0; i < 8 && box && !after.limit; i++, box = box.parentElement) {
+      for (const s of box.querySelectorAll("strong")) {
+        const key = { "Held down by": "limit", "Route:": "route" }[s.textContent.trim()];
+        if (key && s.nextSibling && s.nextSibling.nodeType === Node.TEXT_NODE) after[key] = s.nextSibling;
+      }
+    }
+    return { value, ...after };
+  }
+  return null;
+}
+
+// Drawn while the hand moves: the award in a copy of the metric's value laid over it (the
+// metric itself, which the screen reader's announcer watches, keeps the server's settled amount),
+// and the limit and route in the answer box's own text.
+function liveDraw(words) {
+  const nodes = answerNodes();
+  if (!nodes || !nodes.value) return false;
+  let shown = nodes.value.nextElementSibling;
+  if (!shown || !shown.classList.contains("gf-live-award")) {
+    shown = nodes.value.cloneNode(true);
+    shown.classList.add("gf-live-award");
+    shown.setAttribute("data-testid", "gfLiveAward");
+    nodes.value.after(shown);
+  }
+  (shown.querySelector("p") || shown).textContent = words.award;
+  nodes.value.setAttribute("data-gf-hidden", "");
+  if (nodes.limit) nodes.limit.nodeValue = " " + words.limit;
+  if (nodes.route) nodes.route.nodeValue = " " + words.route;
+  return true;
+}
+
+// The server's run has come: its award is shown again, its words replace the drawn ones, and a
+// drawing that differed from it is a defect (the server logs it too: ui/components/live_award.py).
+function liveSettle(settled, drawn, field, cents) {
+  const apply = () => {
+    const nodes = answerNodes();
+    if (!nodes) return;
+    if (nodes.value) {
+      nodes.value.removeAttribute("data-gf-hidden");
+      const shown = nodes.value.nextElementSibling;
+      if (shown && shown.classList.contains("gf-live-award")) shown.remove();
+    }
+    if (nodes.limit) nodes.limit.nodeValue = " " + settled.limit;
+    if (nodes.route) nodes.route.nodeValue = " " + settled.route;
+  };
+  apply();
+  requestAnimationFrame(apply);   // again once React has drawn the run
+  if (drawn && ["award", "limit", "route"].some((k) => drawn[k] !== settled[k])) {
+    console.error(`live award defect: ${field} at ${cents} cents: drew ${JSON.stringify(drawn)}, ` +
+                  `the server settled ${JSON.stringify(settled)}`);
+    window.__liveAwardDefects = (window.__liveAwardDefects || 0) + 1;
+  }
+}
