@@ -37,7 +37,7 @@ class RulesetError(ValueError):
 # PARAMETERS: every parameter a ruleset may set, with its kind and the variant editor's words,
 # from the registry's [parameters] (core/law/provisions.toml).
 PARAMETER_KINDS = {name: kind for name, (kind, _) in PARAMETERS.items()}
-TOP_KEYS = {"id", "title", "kind", "description", "based_on", "edition", "parameters"}
+TOP_KEYS = {"id", "title", "kind", "description", "based_on", "edition", "parameters", "caveats"}
 # The labels people read (a file's own): one line each, no hidden character, a sentence long.
 LABEL_LIMITS = {"title": 200, "edition": 120}
 PARAM_KEYS = {"value", "unit", "provision", "description", "citation"}
@@ -127,6 +127,12 @@ class Ruleset:
     as_of_date: date | None = None   # set by as_of: the day whose law the parameters are
     notes: tuple = ()      # what the reader must know of these values (uncertain dates, filled parameters)
     dated: dict | None = field(default=None, hash=False, compare=False, repr=False)  # before as_of
+    caveats: tuple = ()    # said with every result under this ruleset (the statute's (d), not read whole)
+
+    @property
+    def law_notes(self) -> tuple:
+        """Every sentence a result under this ruleset must carry: its caveats, then the as-of notes."""
+        return tuple(self.caveats) + tuple(self.notes)
 
     @property
     def start(self) -> date | None:
@@ -156,11 +162,11 @@ class Ruleset:
         source = self.dated or self.parameters
         first = self.first_day
         if first is not None and day < first:
-            what = (f"its dated values begin on {first.isoformat()}" if self.is_dated else
-                    f"its values are {AS_RECEIVED} on {first.isoformat()} (the text carries no date of its own)")
-            raise DateError(f"as of {day.isoformat()}: {self.label} has no values before {first.isoformat()}; "
-                            f"{what}; choose {first.isoformat()} or later")
-        params, notes = {}, [p.filled for p in source.values() if p.filled]
+            what = ("its dated values begin then" if self.is_dated else
+                    f"its values are {AS_RECEIVED} in its edition of that day; the text carries no date of its own")
+            raise DateError(f"as of {day.isoformat()}: {self.in_sentence} has no values before {first.isoformat()} "
+                            f"({what}); choose {first.isoformat()} or later")
+        params, notes = {}, [p.filled for p in source.values() if p.filled]   # a saved ruleset's filled numbers
         uncertain: dict[str, list[str]] = {}
         for name, p in source.items():
             if not p.history:
@@ -180,7 +186,7 @@ class Ruleset:
                                      v.source, p.history, p.given, p.filled)
         notes += [f"{text} (read for the {'; the '.join(whom)}.)" for text, whom in uncertain.items()]
         return Ruleset(self.id, self.title, self.kind, self.description, self.based_on, params, self.version,
-                       self.edition, day, tuple(dict.fromkeys(notes)), source)
+                       self.edition, day, tuple(dict.fromkeys(notes)), source, self.caveats)
 
     @property
     def is_variant(self) -> bool:
@@ -216,6 +222,8 @@ class Ruleset:
             data["based_on"] = self.based_on
         if self.edition:
             data["edition"] = self.edition
+        if self.caveats:
+            data["caveats"] = list(self.caveats)
         data["parameters"] = {p.name: _entry(p) for p in (self.dated or self.parameters).values() if p.given}
         return data
 
@@ -314,6 +322,9 @@ def _check_top(data) -> None:
         raise RulesetError("id: a variant may not be called 'regulation'")
     if not isinstance(data["parameters"], dict):
         raise RulesetError("parameters: must be a table")
+    caveats = data.get("caveats", [])
+    if not isinstance(caveats, list) or len(caveats) > 10 or not all(isinstance(c, str) and c.strip() for c in caveats):
+        raise RulesetError("caveats: a list of at most 10 sentences said with every result")
 
 
 def _inherit(data: dict) -> dict:
@@ -468,8 +479,10 @@ def from_data(data: dict, shipped: bool = False) -> Ruleset:
     # the edition is a label for people: the fingerprint is of the content alone
     canonical = json.dumps({k: data[k] for k in sorted(data) if k != "edition"}, sort_keys=True, default=str)
     version = hashlib.sha256(canonical.encode()).hexdigest()[:12]
+    filled = tuple(p.filled for p in params.values() if p.filled)
     return Ruleset(data["id"], data["title"], data["kind"], data.get("description", ""),
-                   data.get("based_on"), params, version, data.get("edition", ""))
+                   data.get("based_on"), params, version, data.get("edition", ""), None, filled,
+                   caveats=tuple(data.get("caveats", ())))
 
 
 def version_words(rs: "Ruleset") -> str:
@@ -546,8 +559,8 @@ def to_toml(rs: Ruleset) -> str:
         return json.dumps(v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v)
 
     data = rs.to_data()
-    lines = [f"{k} = {val(data[k])}" for k in ("id", "title", "kind", "description", "based_on", "edition")
-             if k in data]
+    lines = [f"{k} = {val(data[k])}" for k in ("id", "title", "kind", "description", "based_on", "edition",
+                                               "caveats") if k in data]
     for name, entry in data["parameters"].items():
         lines += ["", f"[parameters.{name}]"] + [f"{k} = {val(v)}" for k, v in entry.items() if k != "values"]
         for v in entry.get("values", ()):
