@@ -24,7 +24,7 @@ from pathlib import Path
 
 from core.law.fields import PROJECT_TYPES
 from core.law.money import ValidationError, to_cents
-from core.law.provisions import CHOICES, DEFAULTS, PARAMETERS
+from core.law.provisions import CHOICES, DEFAULT_ENTRIES, DEFAULTS, PARAMETERS
 from core.law.text import SENTENCES
 
 HERE = Path(__file__).parent
@@ -428,16 +428,17 @@ def _missing(name: str, data: dict, shipped: bool) -> tuple[dict, bool, str]:
                 base = load(source_id)
                 p = base.parameters.get(name)
                 if p is not None and p.given:
-                    return _entry(p), False, (f"This saved ruleset has no {PARAMETERS[name][1].lower()} (it was "
+                    return _entry(p), False, (f"This saved ruleset has no {_lower(PARAMETERS[name][1])} (it was "
                                               f"saved before that number was added): read from the shipped "
-                                              f"{base.label} ({base.id}).")
+                                              f"ruleset {base.id!r} ({base.title}).")
+                if p is not None:   # the shipped one reads the declared default too: nothing differs to say
+                    shipped = True
+                break
     if name in DEFAULTS:
-        words = "" if shipped else (f"This saved ruleset has no {PARAMETERS[name][1].lower()} (it was saved before "
+        words = "" if shipped else (f"This saved ruleset has no {_lower(PARAMETERS[name][1])} (it was saved before "
                                     "that number was added): read as its declared default, "
                                     f"{value_words(name, DEFAULTS[name])}.")
-        return ({"value": DEFAULTS[name], "unit": PARAMETER_KINDS[name], "provision": "",
-                 "description": PARAMETERS[name][1], "citation": "The parameter's declared default "
-                 "(core/law/provisions.toml)"}, False, words)
+        return dict(DEFAULT_ENTRIES[name]), False, words
     raise RulesetError(f"parameters.{name}: missing")
 
 
