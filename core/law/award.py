@@ -220,6 +220,7 @@ def law_differs(app: Application, readings: Readings = DEFAULT, day=None, award:
             amounts[rs.id] = award_amount(app, rs, readings)
     if amounts["statute"] == amounts["regulation"]:
         return ""
-    when = "in force" if day is None else f"as of {statute.as_of_date.isoformat()}"
+    from datetime import date
+    when = "in force" if statute.as_of_date == date.today() else f"as of {statute.as_of_date.isoformat()}"
     return (f"The statute {when} allows up to {fmt(amounts['statute'])}; "
             f"the regulation, {fmt(amounts['regulation'])}.")
