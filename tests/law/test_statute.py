@@ -148,3 +148,19 @@ def test_the_first_release_library_and_an_old_export_open_after_a_number_is_adde
     good, errors = parse_export(export)
     assert errors == [] and [s.name for s in good] == [s.name for s in scenarios]
     assert {s.name: s.award().amount for s in good} == awards
+
+
+def test_batch_takes_the_day_and_the_statutes_board_amounts_as_columns(tmp_path):
+    src, out = tmp_path / "in.csv", tmp_path / "out.csv"
+    src.write_text("project_type,eligible_cost,local_contribution,bpw_exception_requested,local_property_value,"
+                   "residual_value,prior_matching_funds\n"
+                   "acquisition,1000000,0,yes,2000000,1000000,300000\n"
+                   "acquisition,1000000,0,yes,2000000,1000000,1200000\n"
+                   "construction,5000000,3000000,no,0,0,0\n", encoding="utf-8")
+    import pandas as pd
+    for day, awards, routes in [("2025-01-01", [800000.0, 500000.0, 800000.0], ["bpw_exception", "standard", "standard"]),
+                                ("1985-01-01", [200000.0, 200000.0, 200000.0], ["standard"] * 3)]:
+        code, _, err = run(["batch", str(src), "-o", str(out), "--force", "--ruleset", "statute", "--as-of", day], "")
+        assert code == 0, err
+        table = pd.read_csv(out)
+        assert list(table["award"]) == awards and list(table["route"]) == routes
