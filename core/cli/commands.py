@@ -180,7 +180,7 @@ def cmd_solve(args) -> int:
     from core.law.money import MAX_CENTS, to_cents
     from core.law.solve import solve
 
-    rs = load(args.ruleset)
+    rs = law_of(args)
     readings = parse_readings(args.reading)
     if args.field not in SWEEP_FIELDS:
         raise CliError(f"FIELD: {args.field!r} is not an amount of the application; use one of {', '.join(SWEEP_FIELDS)}")

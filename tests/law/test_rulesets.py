@@ -557,7 +557,9 @@ def test_the_cap_800k_variant_says_what_it_is_and_is_not():
     variant, law = load("cap-800k"), load()
     differ = [n for n in law.parameters if variant.parameters[n].value != law.parameters[n].value]
     assert differ == ["capital_cap"] and variant.capital_cap == 80_000_000 and variant.is_variant
-    assert "§ 10-504(a)(2)" in variant.description and "nothing else of that statute" in variant.description
+    # it says only what it is (the statute is its own ruleset now); the citation says where $800,000 is from
+    assert variant.description == "Policy variant: the regulation with its capital maximum raised to $800,000."
+    assert "§ 10-504(a)(2)" in variant.parameters["capital_cap"].citation
     rules = (ROOT / "docs" / "rules.md").read_text()
     section = rules[rules.index("### The cap-800k variant and the statute"):rules.index("## Worked examples")]
     assert [row.split("|")[1].strip() for row in section.splitlines() if row.startswith("| §")] == [
