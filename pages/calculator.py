@@ -10,6 +10,7 @@ from core.report import chart_text
 from core.report.charts import headroom_figure, waterfall_figure
 from core.law.provisions import ROUTES
 from core.law.money import ValidationError, fmt
+from core.law.award import law_differs
 from core.law.explain import exception_line, other_reading_words, shortfall_words
 from core.law.provisions import BPW_CONDITIONS, LETTERS_INFERRED, PROVISION, source_words
 from core.law.readings import READING
@@ -100,7 +101,19 @@ def answer_words(award) -> Markdown:
 def source_note(award) -> Markdown:
     """Where the limit comes from, that the award is a maximum, and what another reading would allow."""
     return (markup("**In the regulation:** {}  \n", source_words(award)) + maximum_note(award)
-            + md("").join(markup("  \n{}", other_reading_words(o)) for o in award.other_readings()))
+            + md("").join(markup("  \n{}", other_reading_words(o)) for o in award.other_readings())
+            + law_lines(award))
+
+
+def law_lines(award) -> Markdown:
+    """Where the statute in force and the regulation disagree, one line; then what the law applied
+    leaves uncertain (the statute's (d), a day not found), each in words."""
+    out = md("")
+    if award.ruleset_id in ("regulation", "statute") and not award.is_variant:
+        differs = law_differs(award.application, award.readings, award.as_of, award)
+        if differs:
+            out += markup("  \n**{}**", differs)
+    return out + md("").join(markup("  \n:gray[{}]", note) for note in award.law_notes)
 
 
 def results(award) -> None:

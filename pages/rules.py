@@ -7,7 +7,9 @@ from core.law.fields import PROJECT_TYPES
 from core.law.money import ValidationError, fmt, plain, to_cents
 from core.law.provisions import LETTERING, LETTERING_SEVEN, LETTERS_INFERRED, PROVISIONS
 from core.law.readings import READINGS
-from core.law.rulesets import PARAMETER_KINDS, PARAMETERS, RulesetError, available, load, load_text, to_toml, version_words
+from core.law.provisions import CHOICES
+from core.law.rulesets import (PARAMETER_KINDS, PARAMETERS, RulesetError, available, load, load_text, to_toml,
+                               value_words as dated_words, version_words)
 from ui import present, state
 from core.law.names import check_text, variant_id
 from core.store.verify import accept_loaded_variant
@@ -29,6 +31,8 @@ def value_words(p) -> str:
         return fmt(p.value)
     if kind == "share":
         return pct(p.value)
+    if kind == "choice":
+        return dated_words(p.name, p.value).capitalize()
     return types_words(p.value).capitalize()
 
 
@@ -52,6 +56,25 @@ for prov in PROVISIONS:
                                value_words(p), literal(p.name), p.unit, p.citation))
         if prov.interpretation:
             st.markdown(f"**Interpretation:** {md(prov.interpretation)}")
+
+st.header("Each number's history")
+st.caption(md("A dated ruleset holds every value a number has had, each with the day it took effect and "
+              "its source; where that day is not known, it says so, and so does every answer that reads it."))
+for rid in available():
+    rs = load(rid)
+    if not rs.is_dated:
+        continue
+    box = st.container(border=True) if present.on() else st.expander(md(f"{rs.label}: history"), expanded=False)
+    with box:
+        for note in rs.caveats:
+            st.markdown(f"*{md(note)}*")
+        for p in rs.parameters.values():
+            if not p.history:
+                continue
+            st.markdown(markup("**{}** (parameter {}; {})", PARAMETERS[p.name][1], literal(p.name), p.citation))
+            rows = [{"In force from": v.start.isoformat(), "Value": dated_words(p.name, v.value),
+                     "Source": v.source, "Day uncertain": v.uncertain or "no"} for v in p.history]
+            st.table(table_cells(__import__("pandas").DataFrame(rows)), hide_index=True)
 
 st.header("Readings")
 st.caption(md("Where a passage can be read two ways, the app uses the first reading below unless you switch it "
@@ -92,6 +115,9 @@ with st.form("variant_form"):
         elif kind == "share":
             entered[pid] = col.number_input(md(f"{label} (%)"), 0.0, 100.0, float(value) * 100, step=5.0,
                                              format="%.2f")
+        elif kind == "choice":
+            entered[pid] = col.selectbox(md(label), list(CHOICES[pid]), index=list(CHOICES[pid]).index(value),
+                                         format_func=lambda c, pid=pid: md(CHOICES[pid][c]))
         else:
             entered[pid] = st.multiselect(md(label), list(PROJECT_TYPES), default=list(value),
                                            format_func=PROJECT_TYPES.get)

@@ -238,7 +238,10 @@ def ruleset_ids() -> list[str]:
 
 def ruleset_by_id(rid: str) -> Ruleset:
     variants = st.session_state.get("variants", {})
-    return variants[rid] if rid in variants else load(rid)
+    if rid in variants:
+        return variants[rid]
+    rs = load(rid)
+    return rs.as_of() if rs.is_dated else rs   # a dated ruleset (the statute): the law in force today
 
 
 def ruleset() -> Ruleset:

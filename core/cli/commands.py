@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import sys
 
-from core.cli.common import CliError, check_paths, force_option, read_json, readings_option, ruleset_option
+from core.cli.common import CliError, check_paths, force_option, law_of, read_json, readings_option, ruleset_option
 from core.cli.files import shown, write_atomic
 from core.law.inputs import MAX_CSV_BYTES, read_source
 from core.law.money import ValidationError
 from core.law.readings import parse as parse_readings
-from core.law.rulesets import load
 
 MAX_APPLICATIONS = 100_000   # `evaluate` prints each result in full; `batch` is for more
 
@@ -30,7 +29,7 @@ def cmd_evaluate(args) -> int:
     from core.law.application import Application
     from core.law.award import evaluate
 
-    rs = load(args.ruleset)
+    rs = law_of(args)
     readings = parse_readings(args.reading)
     data = read_json(args.file)
     many = isinstance(data, list)
@@ -79,7 +78,7 @@ def cmd_batch(args) -> int:
     from core.report.export import csv_bytes
     from core.report.spreadsheets import batch_xlsx
 
-    rs = load(args.ruleset)   # options first, then the files
+    rs = law_of(args)   # options first, then the files
     readings = parse_readings(args.reading)
     workbook = is_workbook(args.output)
     if workbook and args.raw:
@@ -140,7 +139,7 @@ def cmd_sweep(args) -> int:
     from core.law.application import Application
     from core.law.money import to_cents
 
-    rs = load(args.ruleset)
+    rs = law_of(args)
     readings = parse_readings(args.reading)
     if args.field not in SWEEP_FIELDS:
         raise CliError(f"FIELD: {args.field!r} cannot be swept; use one of {', '.join(SWEEP_FIELDS)}")
@@ -181,7 +180,7 @@ def cmd_solve(args) -> int:
     from core.law.money import MAX_CENTS, to_cents
     from core.law.solve import solve
 
-    rs = load(args.ruleset)
+    rs = law_of(args)
     readings = parse_readings(args.reading)
     if args.field not in SWEEP_FIELDS:
         raise CliError(f"FIELD: {args.field!r} is not an amount of the application; use one of {', '.join(SWEEP_FIELDS)}")
@@ -249,7 +248,7 @@ def cmd_allocate(args) -> int:
     from core.law.batch import BatchError
     from core.report.spreadsheets import results_csv, results_xlsx, settings
 
-    rs = load(args.ruleset)   # options first, then the files
+    rs = law_of(args)   # options first, then the files
     readings = parse_readings(args.reading)
     budget = to_cents(args.budget, "--budget")
     check_paths(args, **{"-o": args.output, "--pdf": args.pdf, "--html": args.html})

@@ -33,6 +33,20 @@ def check_paths(args, **outputs) -> None:
 def ruleset_option(p) -> None:
     p.add_argument("--ruleset", default="regulation",
                    help=f"ruleset id (default: regulation; available: {', '.join(available())})")
+    p.add_argument("--as-of", dest="as_of", default=None, metavar="YYYY-MM-DD",
+                   help="the day whose law is applied (default: today); a day before the ruleset's first value is "
+                        "refused, naming that day")
+
+
+def law_of(args):
+    """The ruleset of --ruleset as of --as-of. A dated ruleset (the statute) is always read as of a
+    day, today by default; an undated one only when --as-of is given (its values are the same every
+    day it has them, and its results say no day unless one was asked for)."""
+    from core.law.rulesets import load
+    rs = load(args.ruleset)
+    if args.as_of is not None or rs.is_dated:
+        rs = rs.as_of(args.as_of)
+    return rs
 
 
 def readings_option(p) -> None:

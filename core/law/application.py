@@ -137,11 +137,15 @@ class _Record:
             if f.group == "exception":
                 continue
             value = getattr(self, f.name)
+            if f.sparse and value == f.default:
+                continue
             if f.kind == "money" and value is not None:
                 value = plain(value)
             out[f.name] = value
         out["bpw_exception"] = ({k: (plain(getattr(self, k)) if FIELD[k].kind == "money" else getattr(self, k))
-                                 for k in EXCEPTION_FIELDS} if self.bpw_exception_requested else None)
+                                 for k in EXCEPTION_FIELDS
+                                 if not (FIELD[k].sparse and getattr(self, k) == FIELD[k].default)}
+                                if self.bpw_exception_requested else None)
         return out
 
     def to_flat(self) -> dict:

@@ -55,6 +55,8 @@ class Award:
     ruleset: object = field(default=None, compare=False, repr=False)
     ruleset_edition: str = ""   # for people ("edition 1 of ..."); ruleset_version is the record
     unmet: tuple = ()           # Unmet: the requirements not yet met, said beside the award
+    as_of: object = None        # the day whose law this is (None: the ruleset as it stands, undated)
+    law_notes: tuple = ()       # what a reader must know of the law applied: caveats, uncertain days
 
     @property
     def binding_text(self) -> str:
@@ -93,6 +95,8 @@ class Award:
             "ruleset": {"id": self.ruleset_id, "version": self.ruleset_version,
                         "variant": self.is_variant, "label": self.ruleset_label},
             "application": self.application.to_dict(),
+            **({"as_of": self.as_of.isoformat()} if self.as_of else {}),
+            **({"law_notes": list(self.law_notes)} if self.law_notes else {}),
             "readings": self.readings.as_dict(),
             "citations": [{"paragraph": c.paragraph, "title": c.title, "sentences": list(c.sentences)}
                           for c in provisions.citations(self)],
@@ -140,6 +144,7 @@ def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Reading
         checks=checks, steps=explain.steps(facts, conditions),
         funding=funding_plan(app, chosen.award, gap),
         readings=readings, ruleset=rs, ruleset_edition=rs.edition, unmet=_unmet(app, rs, readings, checks, law),
+        as_of=rs.as_of_date, law_notes=rs.law_notes,
     )
 
 
@@ -195,3 +200,27 @@ def other_readings(app: Application, rs: Ruleset | None = None, readings: Readin
             out.append({"reading": rid, "alternative": getattr(other, rid), "award": a.amount,
                         "binding": a.binding, "route": a.route})
     return out
+
+
+def law_differs(app: Application, readings: Readings = DEFAULT, day=None, award: "Award | None" = None) -> str:
+    """One line where the statute in force and the regulation give this application different
+    awards as of `day` (today when None): "The statute in force allows up to $800,000; the
+    regulation, $600,000." ('' where they agree, or where either has no values for that day.)"""
+    from core.law.money import fmt
+    from core.law.rulesets import DateError
+    try:
+        statute, regulation = load("statute").as_of(day), load("regulation").as_of(day)
+    except DateError:
+        return ""
+    amounts = {}
+    for rs in (statute, regulation):
+        if award is not None and award.ruleset_id == rs.id and award.ruleset_version == rs.version:
+            amounts[rs.id] = award.amount
+        else:
+            amounts[rs.id] = award_amount(app, rs, readings)
+    if amounts["statute"] == amounts["regulation"]:
+        return ""
+    from datetime import date
+    when = "in force" if statute.as_of_date == date.today() else f"as of {statute.as_of_date.isoformat()}"
+    return (f"The statute {when} allows up to {fmt(amounts['statute'])}; "
+            f"the regulation, {fmt(amounts['regulation'])}.")

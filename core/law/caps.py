@@ -184,7 +184,9 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # §A-B program_max. "A grant for conversion, acquisition, renovation, equipment, or
     # construction may not exceed $600,000. A grant for the development of a master plan
     # may not exceed $15,000."
-    program_max = ops.where(ops.is_type(x.project_type, ("master_plan",)), rs.master_plan_cap, rs.capital_cap)
+    # (The statute before 1986 had no limit of its own for a master plan: the capital maximum holds.)
+    master_plan_cap = rs.capital_cap if rs.master_plan_cap is None else rs.master_plan_cap
+    program_max = ops.where(ops.is_type(x.project_type, ("master_plan",)), master_plan_cap, rs.capital_cap)
 
     # §D federal_first. "If a federal grant is available for the project, unless federal law
     # is to the contrary, the federal grant shall be applied to the costs of the project
@@ -228,8 +230,19 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # conditions hold.
     prior_in_property = ops.both(ops.positive(x.prior_program_funds), x.prior_funds_for_property)
     no_state_funds = ops.negate(ops.either(x.state_funds_in_property, prior_in_property))
+    conditions = ops.both(no_state_funds, ops.negate(x.state_bonded_debt))
+    # The statute from about 1988 (Human Services § 10-504(b)), the ruleset's bpw_test: in place of those
+    # two conditions, "the residual value ... exceeds the sum of" prior amounts used as matching funds,
+    # outstanding State debt on the property from another program, any prior grant under the program
+    # (prior_program_funds) and any other tangible State investment. Before 1986, no exception at all.
+    test = getattr(rs, "bpw_test", "state_funds")
+    if test == "residual_value":
+        conditions = x.residual_value > (x.prior_matching_funds + x.outstanding_state_debt + x.prior_program_funds
+                                         + x.other_state_investment)
+    elif test == "none":
+        conditions = ops.both(x.bpw_exception_requested, False)
     exception_open = ops.both(ops.both(x.bpw_exception_requested, ops.is_type(x.project_type, rs.bpw_eligible_types)),
-                              ops.both(no_state_funds, ops.negate(x.state_bonded_debt)))
+                              conditions)
     # "The value of property and improvements made available by the local government ...
     # equals or exceeds the amount of the State grant;" On the exception route the 50% limit
     # and the local match yield; that value caps the grant.
@@ -246,10 +259,14 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # of less than $300,000 ... may receive a grant for additional eligible work in an amount
     # equal to the difference between the prior grant and $300,000 ..." Reading
     # prior_grant_limit=below_only: the sentence limits only grantees below $300,000.
-    room = ops.pos(rs.prior_grant_ceiling - x.prior_program_funds)
-    if readings.prior_grant_limit == "below_only":
-        room = ops.unless(ops.at_least(x.prior_program_funds, rs.prior_grant_ceiling), room)
-    prior_grant_room = ops.where(ops.positive(x.prior_program_funds), room, A)
+    # (The statute before 1987 had no top-up sentence: no such limit.)
+    if rs.prior_grant_ceiling is None:
+        prior_grant_room = A
+    else:
+        room = ops.pos(rs.prior_grant_ceiling - x.prior_program_funds)
+        if readings.prior_grant_limit == "below_only":
+            room = ops.unless(ops.at_least(x.prior_program_funds, rs.prior_grant_ceiling), room)
+        prior_grant_room = ops.where(ops.positive(x.prior_program_funds), room, A)
 
     # funding_need (no sentence: reading funding_need_cap). The State pays no more than the
     # project still lacks after the federal grant (when it is applied first) and local contributions.

@@ -18,7 +18,7 @@ from functools import lru_cache
 from core.law.analysis import NEAR, SWEEP_FIELDS, Breakpoint, State, _lines, _regime, binds, caps_words, first_up, sweep
 from core.law.application import Application
 from core.law.award import award_amount, award_and_route, funding_gap
-from core.law.fields import FIELD
+from core.law.fields import FIELD, asked
 from core.law.money import MAX_CENTS, fmt
 from core.law.readings import DEFAULT, Readings
 from core.law.rulesets import Ruleset, load
@@ -318,7 +318,8 @@ def what_would_change_all(app: Application, rs: Ruleset | None = None, readings:
     rs = rs or load()
     readings = readings or DEFAULT
     fields = [f for f in SWEEP_FIELDS if getattr(app, f) is not None
-              and (FIELD[f].group != "exception" or app.bpw_exception_requested)]
+              and (FIELD[f].group != "exception" or app.bpw_exception_requested)
+              and asked(FIELD[f], app, getattr(rs, "bpw_test", "state_funds"))]   # the Board test of this law
     return [change(app, f, rs, readings) for f in fields]
 
 

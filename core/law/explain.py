@@ -13,7 +13,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from core.law.application import Application
-from core.law.fields import FIELD, FUNDING_PLAN, FUNDS, PROJECT_TYPES
+from core.law.fields import FIELD, FUNDING_PLAN, FUNDS, PROJECT_TYPES, RESIDUAL_SUM
 from core.law.provisions import CAP, CHECKS, STEPS
 from core.law.money import fmt, plain
 from core.law.readings import READING, Readings
@@ -293,11 +293,24 @@ def exception_conditions(app: Application, rs, grant: int | None) -> list[Check]
     value = app.local_property_value
     property_outcome = ("closed" if grant is None else "no_grant" if grant == 0 else
                         "pass" if value >= grant else "fail")
-    return [
+    test = getattr(rs, "bpw_test", "state_funds")
+    if test == "none":   # the statute before 1986
+        day = rs.as_of_date.isoformat() if getattr(rs, "as_of_date", None) else "this ruleset"
+        return [_check("bpw_in_law", "fail", None, day=day)]
+    kept = [
         _check("bpw_project_type", eligible, None, type=PROJECT_TYPES[app.project_type],
                types=types_words(rs.bpw_eligible_types)),
         _check("bpw_property_value", "not_applicable" if property_outcome in ("closed", "no_grant") else property_outcome,
                value, property_outcome, value=fmt(value), grant=fmt(grant or 0)),
+    ]
+    if test == "residual_value":   # the statute's test replaces the last two conditions
+        amounts = {name: getattr(app, name) for name in RESIDUAL_SUM}
+        total = sum(amounts.values())
+        return kept + [_check("bpw_residual_value", "pass" if app.residual_value > total else "fail", None,
+                              residual=fmt(app.residual_value), total=fmt(total),
+                              match=fmt(amounts["prior_matching_funds"]), debt=fmt(amounts["outstanding_state_debt"]),
+                              prior=fmt(amounts["prior_program_funds"]), other=fmt(amounts["other_state_investment"]))]
+    return kept + [
         _check("bpw_no_state_funds", funds, None, outcome, prior=fmt(app.prior_program_funds),
                question=FIELD["prior_funds_for_property"].label),
         _check("bpw_no_state_debt", debt, None),

@@ -27,6 +27,8 @@ class Field:
     # (Award.funding, the waterfall, the report's plan). The one statement of which money that is:
     # the gap, what the project still lacks, the batch, the charts and the words all read FUNDS.
     funds: str = ""
+    board_test: str = ""  # a condition of the Board's exception: asked only under this test (bpw_test)
+    sparse: bool = False  # written in a record only when not its default: records kept before it stay as they were
 
     @property
     def title(self) -> str:
@@ -58,16 +60,31 @@ FIELDS: tuple[Field, ...] = (
           help="Value of property and improvements made available by the local government "
                "(eligible work included), or the value of the center to be renovated."),
     Field("state_funds_in_property", "State funds went into that property or building", "bool", False,
-          group="exception"),
+          group="exception", board_test="state_funds"),
     Field("state_bonded_debt", "The State carries bonded debt on it", "bool", False,
-          group="exception"),
+          group="exception", board_test="state_funds"),
     # Asked only where there are prior program funds. Not given, they are presumed to have gone into the
     # property (the safe answer: it closes the Board's route); "no" for, say, a planning grant for a new building.
     Field("prior_funds_for_property", "Prior program funds went into this property or building", "bool", None,
-          group="exception", presumed=True, only_with="prior_program_funds",
+          group="exception", presumed=True, only_with="prior_program_funds", board_test="state_funds",
           help="Whether the earlier program funds paid for acquiring, building or keeping up this property or "
                "building. Not given, they are presumed to have (State funds in the building); answer no if they "
                "did not, for example an earlier planning grant for a new building."),
+    # The statute's residual-value test (Human Services § 10-504(b)): read only under a ruleset whose Board
+    # test is it (the statute from about 1988). The fourth amount it sums, any prior grant under the
+    # program, is prior_program_funds: one fact, stated once.
+    Field("residual_value", "Residual value of that property and its improvements", "money", 0,
+          group="exception", board_test="residual_value", sparse=True, slider=(3_000_000, 100_000),
+          help="The residual value of the real property and existing improvements the local government provides."),
+    Field("prior_matching_funds", "Prior amounts used as matching funds", "money", 0,
+          group="exception", board_test="residual_value", sparse=True, slider=(3_000_000, 100_000),
+          help="Amounts of that property's value already used as matching funds."),
+    Field("outstanding_state_debt", "Outstanding State debt on it from another program", "money", 0,
+          group="exception", board_test="residual_value", sparse=True, slider=(3_000_000, 100_000),
+          help="State debt on the property still outstanding, from another program."),
+    Field("other_state_investment", "Other tangible State investment in it", "money", 0,
+          group="exception", board_test="residual_value", sparse=True, slider=(3_000_000, 100_000),
+          help="Any other tangible State investment in the property."),
     Field("senior_density", "Senior population density", "number", None, group="considerations",
           help="Seniors per square mile in the area served (for ranking only)."),
     Field("distance_to_center_miles", "Miles to the nearest senior center", "number", None,
@@ -114,9 +131,16 @@ def yes_no(f: Field, value) -> str:
     return "yes" if value else "no"
 
 
-def asked(f: Field, values) -> bool:
+# The amounts the residual-value test sums against the residual value (the statute's four).
+RESIDUAL_SUM = ("prior_matching_funds", "outstanding_state_debt", "prior_program_funds", "other_state_investment")
+
+
+def asked(f: Field, values, board_test: str | None = None) -> bool:
     """Whether a field means anything for these values (an object with the fields as attributes,
-    or a dict): the field's `only_with` amount is above $0, if it has one."""
+    or a dict): the field's `only_with` amount is above $0, if it has one; a condition of the
+    Board's exception only under its test (`board_test`, the ruleset's bpw_test; None: any)."""
+    if f.board_test and board_test is not None and f.board_test != board_test:
+        return False
     if not f.only_with:
         return True
     amount = values.get(f.only_with) if isinstance(values, dict) else getattr(values, f.only_with)

@@ -118,12 +118,26 @@ def relettered(paragraph: str, readings=None) -> str:
     if not seven_letters(readings):
         return paragraph
     return "–".join(dict.fromkeys(SEVEN[p] for p in paragraph.split("–"))) if paragraph else paragraph
-KINDS = ("money", "share", "types")
+KINDS = ("money", "share", "types", "choice")
 PARAMETERS: dict[str, tuple[str, str]] = {}   # name -> (kind, the variant editor's words)
+# A parameter added after rulesets were saved declares the value a ruleset that lacks it reads
+# (core/law/rulesets fills it in and says so); a "choice" parameter names its choices and their words.
+DEFAULTS: dict[str, object] = {}
+DEFAULT_ENTRIES: dict[str, dict] = {}   # the whole entry a ruleset without the parameter reads
+CHOICES: dict[str, dict[str, str]] = {}
 for _name, _p in _DATA["parameters"].items():
     if _p.get("kind") not in KINDS or not _p.get("label"):
         raise RegistryError(f"parameters.{_name}: needs a kind ({', '.join(KINDS)}) and a label")
     PARAMETERS[_name] = (_p["kind"], _p["label"])
+    if "default" in _p:
+        DEFAULTS[_name] = _p["default"]
+        DEFAULT_ENTRIES[_name] = {"value": _p["default"], "unit": _p.get("unit", _p["kind"]),
+                                  "provision": _p.get("provision", ""), "description": _p.get("description", _p["label"]),
+                                  "citation": _p.get("citation", "The parameter's declared default")}
+    if _p["kind"] == "choice":
+        if not isinstance(_p.get("choices"), dict) or DEFAULTS.get(_name) not in _p["choices"]:
+            raise RegistryError(f"parameters.{_name}: a choice needs its choices and a default among them")
+        CHOICES[_name] = dict(_p["choices"])
 PROVISIONS: tuple[Provision, ...] = tuple(
     Provision(pid, p["title"], _sentence_ids(p["sentences"], f"provisions.{pid}"), p["interpretation"],
               tuple(p["readings"])) for pid, p in _DATA["provisions"].items())

@@ -172,7 +172,9 @@ def _scenario(item: Item, chart, first: bool) -> str:
                  f'<div>Held down by <span class="bind">{esc(a.binding_text)}</span></div>'
                  f"<div>Route: {esc(ROUTES[a.route])}</div><div>In the regulation: {esc(provisions)}</div>"
                  + (f"<div>{esc(exception_line(a))}</div>" if exception_line(a) else "") +
+                 "".join(f"<div>{esc(line)}</div>" for line in _law_lines(a)) +
                  f'<div class="cite">{esc(edition_words(a.ruleset_label, a.ruleset_edition, a.ruleset_version))}; '
+                 f'the law as of {esc((a.as_of or date.today()).isoformat())}; '
                  f'{esc(a.readings.describe())}</div></div></div>')
     parts.append("<p class='cite'>The award is the most the State may give under the regulation; the Department "
                  "sets the amount within it.</p>")
@@ -334,6 +336,15 @@ def _glossary(items: list[Item], tail: str = "") -> str:
             "report</th><th>In JSON and CSV</th></tr>" + "".join(
                 f"<tr><td>{esc(label)}</td><td><code>{esc(name)}</code></td></tr>" for label, name in rows)
             + "</table>" + tail + "</div>")
+
+
+def _law_lines(a) -> list[str]:
+    """Where the statute in force and the regulation disagree for this application (one line), then
+    what the law applied leaves uncertain: the statute's (d), a day not found."""
+    from core.law.award import law_differs
+    differs = law_differs(a.application, a.readings, a.as_of, a) if a.ruleset_id in ("regulation", "statute") \
+        and not a.is_variant else ""
+    return ([differs] if differs else []) + list(a.law_notes)
 
 
 def render(report: Report, static: bool = False) -> str:

@@ -664,7 +664,8 @@ def test_sweep_refuses_bad_ranges_and_fields():
     # every amount of the field table, in its order
     assert str(err.value) == ("field: 'federal_law_contrary' cannot be swept; use one of eligible_cost, "
                               "federal_grant, local_contribution, prior_program_funds, requested_amount, "
-                              "local_property_value")
+                              "local_property_value, residual_value, prior_matching_funds, outstanding_state_debt, "
+                              "other_state_investment")
     assert sweep(a, "eligible_cost", 0, 1).lo == 0
     with pytest.raises(ValueError) as err:
         grid(a, "eligible_cost", [1], "eligible_cost", [1])

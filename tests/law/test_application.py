@@ -145,7 +145,8 @@ def test_exception_table_may_not_carry_other_fields():
     for key, value in [("eligible_cost", 5), ("bpw_exception_requested", True), ("project_type", "renovation")]:
         message = error_of(app, eligible_cost=1_000_000, bpw_exception={key: value})
         assert message == (f"bpw_exception.{key}: {value!r} is not a field of the exception; use "
-                           "local_property_value, state_funds_in_property, state_bonded_debt, prior_funds_for_property")
+                           "local_property_value, state_funds_in_property, state_bonded_debt, prior_funds_for_property, "
+                           "residual_value, prior_matching_funds, outstanding_state_debt, other_state_investment")
     a = app(eligible_cost=1_000_000, bpw_exception={"local_property_value": 1, "state_funds_in_property": "yes",
                                                     "state_bonded_debt": 1})
     assert (a.eligible_cost, a.local_property_value, a.state_funds_in_property, a.state_bonded_debt) == (
@@ -169,7 +170,8 @@ def test_record_keys_accepted_unknown_ones_named():
     assert error_of(app, eligible_cost=1, colour="red") == (
         "colour: 'red' is not a known field; known fields: project_type, eligible_cost, federal_grant, "
         "local_contribution, prior_program_funds, requested_amount, federal_law_contrary, bpw_exception_requested, "
-        "local_property_value, state_funds_in_property, state_bonded_debt, prior_funds_for_property, senior_density, "
+        "local_property_value, state_funds_in_property, state_bonded_debt, prior_funds_for_property, residual_value, "
+        "prior_matching_funds, outstanding_state_debt, other_state_investment, senior_density, "
         "distance_to_center_miles, previously_funded")
     assert Application.from_dict({"project_type": "renovation", "eligible_cost": 1, "colour": "red"},
                                  unknown="ignore").eligible_cost == 100
@@ -204,7 +206,9 @@ def test_round_trips_keep_every_field():
         "project_type": "renovation", "eligible_cost": "1000.50", "federal_grant": "2.00", "local_contribution": "3.00",
         "prior_program_funds": "4.00", "requested_amount": "5.00", "federal_law_contrary": True,
         "bpw_exception_requested": True, "local_property_value": "6.00", "state_funds_in_property": True,
-        "state_bonded_debt": False, "prior_funds_for_property": None, "senior_density": 7.0, "distance_to_center_miles": 8.0, "previously_funded": True}
+        "state_bonded_debt": False, "prior_funds_for_property": None, "residual_value": "0.00",
+        "prior_matching_funds": "0.00", "outstanding_state_debt": "0.00", "other_state_investment": "0.00",
+        "senior_density": 7.0, "distance_to_center_miles": 8.0, "previously_funded": True}
     assert Application.from_dict(a.to_dict()) == a == Application.from_dict(a.to_flat())
     b = app(eligible_cost=1)
     assert b.to_dict()["bpw_exception"] is None and b.to_dict()["requested_amount"] is None

@@ -51,8 +51,14 @@ def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
         standard_limits.append(0)
     standard = max(0, min(standard_limits))
     prior_in_property = prior > 0 and app.prior_funds_for_property is not False   # presumed, unless stated not
-    if (app.bpw_exception_requested and app.project_type in rs.bpw_eligible_types and not prior_in_property
-            and not app.state_funds_in_property and not app.state_bonded_debt):
+    test = getattr(rs, "bpw_test", "state_funds")
+    if test == "residual_value":   # the statute's (b): the residual value above the State's earlier investment
+        conditions = app.residual_value > (app.prior_matching_funds + app.outstanding_state_debt + prior
+                                           + app.other_state_investment)
+    else:
+        conditions = test == "state_funds" and not (prior_in_property or app.state_funds_in_property
+                                                     or app.state_bonded_debt)
+    if app.bpw_exception_requested and app.project_type in rs.bpw_eligible_types and conditions:
         exception_limits = limits + [app.local_property_value, remaining]
         if rd.f_reference == "prior_grant" and fed > 0 and not app.federal_law_contrary and prior == 0:
             exception_limits.append(half(remaining))

@@ -292,7 +292,8 @@ def test_four_scenarios_through_the_command_line_every_page_full(tmp_path):
     pages = _check_packet(data, _static(Report(items(4))), "4 scenarios")
     # Before: 11 pages, three under half full. The plain wording of issue 28 (the limits in a board
     # member's words, the Board exception's line) made the text longer: 11 pages, each one full.
-    assert len(pages) <= 11
+    # Issue 37 adds the day of the law and, where the statute in force allows more, one line: 12.
+    assert len(pages) <= 12
     from pypdf import PdfReader
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
     # the inputs turned: a row per input, the four scenarios its columns, nothing cut at the edge

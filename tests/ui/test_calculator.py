@@ -554,3 +554,15 @@ def test_an_override_in_a_link_value_cannot_mirror_the_message():
     at = app({"eligible_cost": "\u202e000,005$"})
     said = next(w.value for w in at.warning if "cannot be shown" in w.value)
     assert "\u202e" not in said and "` [U+202E]000,005$ `" in said
+
+
+def test_under_the_statute_the_calculator_says_where_the_regulation_differs_and_the_statutes_caveat():
+    """Issue 37: the statute in force beside the regulation, in one line; its (d) not read whole."""
+    from tests.support.pages import dashboard
+    at = dashboard({"ruleset": "statute", "project_type": "construction", "eligible_cost": "5000000",
+                    "local_contribution": "3000000"})
+    said = " ".join(m.value for m in at.markdown).replace("\\", "")
+    assert "The statute in force allows up to $800,000; the regulation, $600,000." in said
+    assert "The statute's (d) was not read whole" in said
+    plain = dashboard({"project_type": "construction", "eligible_cost": "100000", "local_contribution": "50000"})
+    assert "The statute in force" not in " ".join(m.value for m in plain.markdown).replace("\\", "")

@@ -35,11 +35,11 @@ def test_the_variant_editor_has_one_input_per_parameter_of_the_ruleset_table(db)
     def shown(label: str) -> str:   # a label as the page shows it (md() escapes Markdown's characters)
         return re.sub(r"\\(.)", r"\1", label)
 
-    labels = [shown(w.label) for w in [*at.text_input, *at.number_input, *at.multiselect]]
-    assert sorted(label for label in labels if label not in ("Variant name", "Rulesets")) == \
+    labels = [shown(w.label) for w in [*at.text_input, *at.number_input, *at.multiselect, *at.selectbox]]
+    assert sorted(label for label in labels if label not in ("Variant name", "Rulesets", "Start from", "Ruleset")) == \
         ["Capital maximum ($)", "Limit for earlier grantees ($)", "Local share (%)", "Master-plan maximum ($)",
-         "Project types the Board exception covers", "State share (%)"]
-    assert len(PARAMETERS) == 6
+         "Project types the Board exception covers", "State share (%)", "Test of the Board exception"]
+    assert len(labels) - 4 == len(PARAMETERS)   # one input per parameter of the registry, never a pinned count
     at.text_input[0].input("Cap raised")
     next(t for t in at.text_input if shown(t.label) == "Capital maximum ($)").input("800,000")
     next(n for n in at.number_input if shown(n.label) == "State share (%)").set_value(60.0)
@@ -87,3 +87,13 @@ def test_the_rules_page_says_once_that_the_letters_are_inferred(db):
     at = start(page="pages/rules.py")
     shown = " ".join(c.value for c in at.caption) + " ".join(m.value for m in at.markdown)
     assert shown.count("the regulation as received carries none") == 1
+
+
+def test_the_rules_page_shows_each_numbers_history_with_its_sources(db):
+    at = start(page="pages/rules.py")
+    assert not at.exception
+    shown = re.sub(r"\\(.)", r"\1", " ".join(str(c) for t in at.table for c in t.value.to_numpy().ravel()))
+    for words in ("1984-07-01", "Acts of 1984", "1986-07-01", "Acts of 1987, ch. 436", "2007-10-01",
+                  "Human Services § 10-504(a)(2), current as of 2025", "When $800,000 took effect was not found"):
+        assert words in shown, words
+    assert any("was not read whole" in re.sub(r"\\(.)", r"\1", m.value) for m in at.markdown)
