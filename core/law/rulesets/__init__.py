@@ -99,6 +99,14 @@ def _lower(label: str) -> str:
     return label[:1].lower() + label[1:]
 
 
+def differences(then: "Ruleset", now: "Ruleset") -> list[tuple[str, str, str]]:
+    """Each number whose value differs between two readings of a ruleset (one dated ruleset as of
+    two days): (its name in a sentence, its value in `then`, in `now`), in the registry's order."""
+    return [(_lower(PARAMETERS[n][1]), value_words(n, then.parameters[n].value), value_words(n, now.parameters[n].value))
+            for n in PARAMETERS if n in then.parameters and n in now.parameters
+            and then.parameters[n].value != now.parameters[n].value]
+
+
 def value_words(name: str, value) -> str:
     """A parameter's value as people read it: "$600,000", "50%", "conversion, renovation", a choice's words."""
     from core.law.money import fmt
