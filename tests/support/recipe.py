@@ -83,13 +83,14 @@ class Edits:
         self.append(path, block)
 
 
-def run_law_tests(root: Path, *extra: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    """tests/law in the copy: the in-process tests (not the slow subprocess ones), stopping at the
-    first failure, with Hypothesis's fixed draws (the same every run: the copy has no example database)."""
+def run_law_tests(root: Path, *paths: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    """The law's tests in the copy (`paths`, tests/law when none): the in-process tests (not the
+    slow subprocess ones), stopping at the first failure, with Hypothesis's fixed draws (the same
+    every run: the copy has no example database)."""
     env = dict(os.environ, HYPOTHESIS_PROFILE="mutation", PYTHONDONTWRITEBYTECODE="1")
     env.pop("PYTHONPATH", None)
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:randomly",
-                           "-m", "not slow", "tests/law", *extra],
+                           "-m", "not slow", *(paths or ("tests/law",))],
                           cwd=root, env=env, capture_output=True, text=True, timeout=timeout)
 
 
