@@ -153,9 +153,10 @@ class Ruleset:
 
     @property
     def first_day(self) -> date | None:
-        """The first day on which every parameter has a value."""
-        days = [(p.history[0].start or self.start) if p.history else self.start
-                for p in (self.dated or self.parameters).values()]
+        """The first day on which every parameter has a value. In a dated ruleset an undated value (one
+        set once, or a number added later read as its declared default) holds on every day of the others."""
+        source = (self.dated or self.parameters).values()
+        days = [p.history[0].start or self.start for p in source if p.history] if self.is_dated else [self.start]
         days = [d for d in days if d is not None]
         return max(days) if days else None
 
@@ -380,9 +381,9 @@ def _parameter(name: str, kind: str, entry) -> Parameter:
     if not entry["citation"].strip():
         raise RulesetError(f"parameters.{name}.citation: every value needs its citation")
     cited = _cited(name, entry["citation"])
-    if "value" in entry:
-        return Parameter(name, _parse_value(name, kind, entry["value"]), entry["value"],
-                         entry["unit"], entry["provision"], entry["description"], cited)
+    if "value" in entry:   # "none": no such provision in this ruleset (a number added for another)
+        value = None if entry["value"] == "none" and kind in ("money", "share") else _parse_value(name, kind, entry["value"])
+        return Parameter(name, value, entry["value"], entry["unit"], entry["provision"], entry["description"], cited)
     history = _history(name, kind, entry["values"])
     last = history[-1]
     return Parameter(name, last.value, last.raw, entry["unit"], entry["provision"], entry["description"],
