@@ -53,6 +53,26 @@ def sidebar() -> None:
                      format_func=lambda rid: plain_text(state.ruleset_by_id(rid).label),
                      on_change=lambda: state.put_from_widget("ruleset", "w:ruleset"),
                      help="The regulation in force, or a policy variant for what-ifs (always labelled).")
+        law_day_field()
+
+
+def law_day_field() -> None:
+    """The day whose law applies (today by default): the statute's numbers are dated; the
+    regulation's hold from its edition on. The field starts at the ruleset's first value."""
+    from datetime import date
+    rs = state.ruleset()   # a day the ruleset has no values for has given way to today (said)
+    today = date.today()
+    show("w:as_of", state.law_day() or today)
+
+    def picked() -> None:
+        day = st.session_state.get("w:as_of")
+        if day is not None:
+            state.put("as_of", None if day == today else day)
+
+    st.date_input("Law as of", key="w:as_of", min_value=rs.first_day or date(1984, 7, 1),
+                  max_value=date(today.year + 25, 12, 31), format="YYYY-MM-DD", on_change=picked,
+                  help="The day whose law applies (today unless you pick another). The statute's numbers "
+                       "change over time, each with its source (Rules page); the regulation's hold from its edition on.")
 
 
 # With [auth] in the secrets: a visitor not signed in sees only "Sign in", a user who may not come in

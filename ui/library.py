@@ -56,8 +56,14 @@ def _said(err: Exception) -> None:
 def _open(lib, me, pick: Pick) -> None:
     from ui import state
     sc = lib.picked(pick)
-    state.load_application(sc.application, sc.ruleset_id if sc.current_ruleset() else None, sc.readings)
+    state.load_application(sc.application, sc.ruleset_id if sc.current_ruleset() else None, sc.readings, sc.as_of)
     notes = [message("Opened the scenario {}.", sc.name)]
+    differs = sc.differs_today()
+    if differs:   # it keeps the day and law it was made under; what of that law differs today is said
+        notes.append(md(f"It was made under the law as of {sc.as_of}, and is shown so. Today "
+                        + "; ".join(f"the {what} is {now} (then {then})" for what, then, now in differs)
+                        + f". Award then: {fmt(sc.award().amount)}; award under today's law: "
+                        f"{fmt(sc.award_today().amount)}. Set “Law as of” to today to work under it."))
     if sc.outdated:
         now_rs = sc.current_ruleset()
         notes.append(md(f"It was saved under {version_words(sc.saved_ruleset())}, which is now "
@@ -180,7 +186,8 @@ def section(lib, listing: list, owned, me: str, person) -> None:
                        format_func=lambda u: plain_text(owned(by_uid[u].name) if owned else by_uid[u].name))
     sc, pick = by_uid[uid], picks[uid]
     st.text(plain_text(f"Name: {sc.name}\nOwner: {person(sc.owner)}   Last changed by: {person(sc.changed_by)}\n"
-                       f"Notes: {sc.notes or '—'}\nRuleset: {version_words(sc.saved_ruleset())}\n"
+                       f"Notes: {sc.notes or '—'}\nRuleset: {version_words(sc.saved_ruleset())}"
+                       f"{f'   Law as of: {sc.as_of}' if sc.as_of else ''}\n"
                        f"Saved: {when_words(sc.created_at)}   Updated: {when_words(sc.updated_at)}",
                        limit=6_000, lines=True))
     if not lib.may_change(sc, me):

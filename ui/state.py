@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import runpy
 import threading
+from datetime import date
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from core.law.application import Application, parse_field
 from core.law.fields import FIELD, FIELDS
 from core.law.money import ValidationError
 from core.law.readings import DEFAULT as DEFAULT_READINGS, READING, READING_IDS, ReadingError, Readings
-from core.law.rulesets import RulesetError, Ruleset, available, load
+from core.law.rulesets import DateError, RulesetError, Ruleset, available, load, parse_day
 from ui.text import literal, md, message
 
 # The realistic example the dashboard opens on (ISSUE: renovation, $1,000,000, local $500,000).
@@ -28,7 +29,7 @@ K = "app:"
 # Compare page's scenarios and baseline (ui/comparison.py).
 PAGE_PARAMS = ("present", "scenario", "baseline")
 LIST_PARAMS = ("scenario",)  # given once per value: ?scenario=A&scenario=B
-READ = frozenset(APP_FIELDS + READING_IDS + ("ruleset",))   # what of a link sets the application
+READ = frozenset(APP_FIELDS + READING_IDS + ("ruleset", "as_of"))   # what of a link sets the application
 
 
 def _defaults(example: bool) -> dict:
@@ -92,6 +93,16 @@ def _from_url(params: dict, repeated: dict | None = None) -> tuple[dict, list[st
         else:
             problems.append(message("the ruleset {} is unknown", params["ruleset"], limit=60)
                             + md(f" (known: {', '.join(ruleset_ids())})"))
+    if "as_of" in params:   # the day whose law applies: a day on which the link's ruleset has values
+        try:
+            day = parse_day(params["as_of"], "as_of")
+            ruleset_by_id(values.get("ruleset", "regulation"), day)
+            values["as_of"] = None if day == date.today() else day
+        except RulesetError as err:   # not a day ("is not a day; write it ..."), or one before the law's first value
+            why = str(err).removeprefix(f"as_of: {params['as_of']!r} ")
+            why = why.split(": ", 1)[1] if why.startswith("as of ") else why
+            problems.append(message("“Law as of” (as_of={}) ", params["as_of"], limit=40)
+                            + md(why if why.startswith("is ") else "cannot be used: " + why))   # our words: the day parsed
     return values, problems, reading_problems
 
 
@@ -159,6 +170,7 @@ def init() -> None:
         for name, value in _defaults(example=not known).items():
             st.session_state[K + name] = value
         st.session_state[K + "ruleset"] = "regulation"
+        st.session_state[K + "as_of"] = None
         for rid in READING_IDS:
             st.session_state[K + "reading:" + rid] = READING[rid].default
     if params and _history_step(params):   # Back or Forward: the address is the inputs it held, whoever wrote it
@@ -173,12 +185,13 @@ def init() -> None:
         values, problems, reading_problems = _from_url(params, _repeated())
         st.session_state["url_problems"] = reading_problems + ignored
         if problems:   # never a mix of the link's values and the example's: the example, whole
-            values = dict(_defaults(example=True), ruleset="regulation",
+            values = dict(_defaults(example=True), ruleset="regulation", as_of=None,
                           **{"reading:" + rid: READING[rid].default for rid in READING_IDS})
             st.session_state["url_problems"] = [_bad_link_message(problems)] + ignored
         elif not fresh:  # a new link in a running session: fields it omits take their defaults
             for name, value in _defaults(example=False).items():
                 st.session_state[K + name] = value
+            st.session_state[K + "as_of"] = None
             for rid in READING_IDS:
                 st.session_state[K + "reading:" + rid] = READING[rid].default
         for name, value in values.items():
@@ -236,17 +249,29 @@ def ruleset_ids() -> list[str]:
     return available() + list(st.session_state.get("variants", {}))
 
 
-def ruleset_by_id(rid: str) -> Ruleset:
+def law_day() -> date | None:
+    """The day whose law applies, as the "Law as of" field holds it (None: today, whenever that is)."""
+    return st.session_state.get(K + "as_of")
+
+
+def ruleset_by_id(rid: str, day: date | None = None) -> Ruleset:
+    """The ruleset `rid` as of `day` (None: today). A dated ruleset (the statute) is always read as
+    of a day; an undated one only when a day is picked (its values are the same every day it has them)."""
     variants = st.session_state.get("variants", {})
-    if rid in variants:
-        return variants[rid]
-    rs = load(rid)
-    return rs.as_of() if rs.is_dated else rs   # a dated ruleset (the statute): the law in force today
+    rs = variants[rid] if rid in variants else load(rid)
+    return rs.as_of(day) if rs.is_dated or day is not None else rs
 
 
 def ruleset() -> Ruleset:
+    """The law of the session: the ruleset picked, as of the day picked. A day on which it has no
+    values (the statute's 1990, then the regulation picked) gives way to today, said."""
+    rid = st.session_state.get(K + "ruleset", "regulation")
     try:
-        return ruleset_by_id(st.session_state.get(K + "ruleset", "regulation"))
+        return ruleset_by_id(rid, law_day())
+    except DateError as err:
+        st.session_state[K + "as_of"] = None
+        st.session_state.setdefault("url_problems", []).append(md(f"{err}. The law as of today is shown."))
+        return ruleset()
     except RulesetError:
         return load()
 
@@ -281,6 +306,8 @@ def write_url() -> None:
     params = {name: url_value(name, v[name]) for name in APP_FIELDS if _in_url(FIELD[name], v)}
     if get("ruleset") != "regulation":
         params["ruleset"] = get("ruleset")
+    if law_day() is not None:
+        params["as_of"] = law_day().isoformat()
     params.update(readings().changed())   # only readings other than the default
     if params != _app_params():
         kept = {k: st.query_params.get_all(k) if k in LIST_PARAMS else st.query_params.get(k)
@@ -293,11 +320,14 @@ def write_url() -> None:
         del recent[:-100]   # any URL still on its way back from the browser is among these
 
 
-def load_application(app: Application, ruleset_id: str | None = None, rd: Readings | None = None) -> None:
+def load_application(app: Application, ruleset_id: str | None = None, rd: Readings | None = None,
+                     day: str | date | None = None) -> None:
     """Put a saved application into the calculator (and so into its URL), with the readings
-    it was saved under."""
+    it was saved under and the day whose law it was made under (None or "": today's)."""
     for name in APP_FIELDS:
         st.session_state[K + name] = getattr(app, name)
     put_readings(rd or DEFAULT_READINGS)
+    day = parse_day(day) if day else None
+    st.session_state[K + "as_of"] = None if day == date.today() else day
     if ruleset_id:
         st.session_state[K + "ruleset"] = ruleset_id

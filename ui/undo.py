@@ -13,7 +13,7 @@ KEY = "undo:steps"
 
 
 def _now() -> tuple:
-    return tuple(state.values().items()), tuple(state.readings().as_dict().items()), state.get("ruleset")
+    return tuple(state.values().items()), tuple(state.readings().as_dict().items()), state.get("ruleset"), state.law_day()
 
 
 def _undo() -> None:
@@ -21,11 +21,12 @@ def _undo() -> None:
     if len(steps) < 2:
         return
     steps.pop()
-    values, readings, ruleset = steps[-1]
+    values, readings, ruleset, day = steps[-1]
     for name, value in values:
         state.put(name, value)
     state.put_readings(Readings(**dict(readings)))
     state.put("ruleset", ruleset)
+    state.put("as_of", day)
 
 
 def undo_button() -> None:

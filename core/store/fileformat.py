@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 from core.law.application import Application
 from core.law.money import ValidationError
 from core.law.readings import ReadingError, from_dict as readings_from_dict
-from core.law.rulesets import RulesetError, from_data, load
+from core.law.rulesets import RulesetError, from_data, load, parse_day
 from core.store.model import LOCAL, Scenario, check_name, check_notes, now
 from core.store.verify import verified
 
@@ -63,7 +63,7 @@ def _application_part(item: dict, where: str) -> tuple[Application, dict]:
             raise ValidationError(f"{where}.ruleset", rs_info, "must be an object with id, version and data")
         return app, rs_info
     try:   # a plain application with a name (and perhaps notes and a ruleset id)
-        app = Application.from_dict({k: v for k, v in item.items() if k not in ("name", "notes", "ruleset")})
+        app = Application.from_dict({k: v for k, v in item.items() if k not in ("name", "notes", "ruleset", "as_of")})
     except ValidationError as err:
         raise ValidationError(f"{where}.{err.field}", err.value, err.problem) from None
     return app, ({"id": item["ruleset"]} if isinstance(item.get("ruleset"), str) else {})
@@ -87,6 +87,22 @@ def _ruleset_part(rs_info: dict, where: str, memo: dict):
     if key is not None:
         memo[key] = found
     return found
+
+
+def check_as_of(value, rs, field: str) -> str:
+    """The day whose law a scenario was made under: YYYY-MM-DD, on which its ruleset has values.
+    '' when not given (a file written before days were kept: the ruleset as saved)."""
+    if value is None or value == "":
+        return ""
+    if not isinstance(value, str):
+        raise ValidationError(field, value, "must be a day written as text, such as 2025-01-01")
+    try:
+        day = parse_day(value, field)
+        if rs.is_dated:
+            rs.as_of(day)   # refused before the ruleset's first value, that day named
+    except RulesetError as err:
+        raise ValidationError(field, value, str(err).removeprefix(f"{field}: {value!r} ")) from None
+    return day.isoformat()
 
 
 def _readings_part(readings_in, where: str, memo: dict):
@@ -115,7 +131,8 @@ def scenario_from_dict(item, where: str = "scenario", memo: dict | None = None) 
     rd = _readings_part(item.get("readings"), where, memo)
     return Scenario(name, app, rs.id, rs.version, rs_data, notes,
                     check_stamp(item.get("created_at"), f"{where}.created_at"),
-                    check_stamp(item.get("updated_at"), f"{where}.updated_at"), rd)
+                    check_stamp(item.get("updated_at"), f"{where}.updated_at"), rd,
+                    as_of=check_as_of(item.get("as_of"), rs, f"{where}.as_of"))
 
 
 def parse_export(data) -> tuple[list[Scenario], list[str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import getpass
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 from sqlalchemy import Column, ForeignKey, Index, Integer, MetaData, String, Table, Text
 
@@ -13,7 +13,7 @@ from core.law.award import Award, evaluate
 from core.law.money import ValidationError
 from core.law.names import check_text
 from core.law.readings import DEFAULT as DEFAULT_READINGS, Readings
-from core.law.rulesets import Ruleset, available, from_data, load
+from core.law.rulesets import Ruleset, available, differences, from_data, load
 
 MAX_NAME = 120
 MAX_NOTES = 5_000
@@ -40,6 +40,7 @@ scenarios = Table(
     Column("uid", String(32), nullable=False, unique=True),  # stays with the scenario through renames
     Column("owner", String(320), nullable=False, server_default=LOCAL),
     Column("changed_by", String(320), nullable=False, server_default=LOCAL),
+    Column("as_of", String(10), nullable=True),   # YYYY-MM-DD: the day whose law it was made under (0004)
 )
 # Most recent first, with the name beside it: a page of the library (and a search by name)
 # walks this index and reads only the rows it shows, however large the library (issue 19).
@@ -153,16 +154,36 @@ class Scenario:
     owner: str = LOCAL
     changed_by: str = LOCAL
     uid: str = ""
+    as_of: str = ""   # YYYY-MM-DD: the day whose law it was made under ("": saved before days were kept)
 
     def saved_ruleset(self) -> Ruleset:
-        """The ruleset exactly as it was when the scenario was saved."""
-        if self.ruleset_data:
-            return from_data(self.ruleset_data)
-        return load(self.ruleset_id)
+        """The ruleset exactly as it was when the scenario was saved, as of the day it was made
+        under (a dated ruleset's values are those of that day)."""
+        rs = from_data(self.ruleset_data) if self.ruleset_data else load(self.ruleset_id)
+        return rs.as_of(self.as_of) if rs.is_dated and self.as_of else rs
 
     def current_ruleset(self) -> Ruleset | None:
-        """The ruleset of the same id as it stands now (None for a variant made in a session)."""
-        return load(self.ruleset_id) if self.ruleset_id in available() else None
+        """The ruleset of the same id as it stands now (None for a variant made in a session); a
+        dated one as of today."""
+        if self.ruleset_id not in available():
+            return None
+        rs = load(self.ruleset_id)
+        return rs.as_of() if rs.is_dated else rs
+
+    def differs_today(self) -> list[tuple[str, str, str]]:
+        """What of the law it was made under differs today: (the number, its value then, today),
+        for each parameter of a dated ruleset whose value as of today is not the one of its day."""
+        if not self.as_of or self.as_of == date.today().isoformat():
+            return []
+        then = self.saved_ruleset()
+        if not then.is_dated:
+            return []
+        return differences(then, then.as_of())
+
+    def award_today(self) -> Award:
+        """The award of the same inputs under the same ruleset (its dated values as of today)."""
+        then = self.saved_ruleset()
+        return evaluate(self.application, then.as_of() if then.is_dated else then, self.readings)
 
     @property
     def outdated(self) -> bool:
@@ -173,10 +194,11 @@ class Scenario:
         return evaluate(self.application, self.saved_ruleset(), self.readings)
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "notes": self.notes, "application": self.application.to_dict(),
+        return ({"name": self.name, "notes": self.notes, "application": self.application.to_dict(),
                 "ruleset": {"id": self.ruleset_id, "version": self.ruleset_version, "data": self.ruleset_data},
                 "created_at": self.created_at, "updated_at": self.updated_at,
                 "readings": self.readings.as_dict(), "owner": self.owner, "changed_by": self.changed_by}
+                | ({"as_of": self.as_of} if self.as_of else {}))
 
     def snapshot(self) -> dict:
         """The scenario as history keeps it: everything, including who owns it and its uid."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import date
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -67,7 +68,7 @@ class ScenarioStore:
             parsed[row.ruleset_key] = json.loads(row.ruleset_data) if row.ruleset_data else None
         return Scenario(row.name, Application.from_dict(data), row.ruleset_id,
                         row.ruleset_version, parsed[row.ruleset_key], row.notes, row.created_at,
-                        row.updated_at, rd, row.owner, row.changed_by, row.uid)
+                        row.updated_at, rd, row.owner, row.changed_by, row.uid, row.as_of or "")
 
     def _rows(self, rows) -> list[Scenario]:
         parsed: dict = {}
@@ -125,7 +126,8 @@ class ScenarioStore:
         return {"name": sc.name, "notes": sc.notes, "application": json.dumps(app),
                 "ruleset_id": sc.ruleset_id, "ruleset_version": sc.ruleset_version,
                 "ruleset_key": keeper.key(sc.ruleset_data), "created_at": sc.created_at,
-                "updated_at": sc.updated_at, "uid": sc.uid, "owner": sc.owner, "changed_by": sc.changed_by}
+                "updated_at": sc.updated_at, "uid": sc.uid, "owner": sc.owner, "changed_by": sc.changed_by,
+                "as_of": sc.as_of or None}
 
     def _write(self, conn, sc: Scenario, uid: str | None = None) -> None:
         """Insert the scenario's row, or with `uid` replace that row with it."""
@@ -148,8 +150,9 @@ class ScenarioStore:
         rs = rs or load()
         name, notes = check_name(name), check_notes(notes)
         stamp = now()
+        day = (rs.as_of_date or date.today()).isoformat()   # the day whose law it is made under: kept with it
         sc = Scenario(name, app, rs.id, rs.version, rs.to_data(), notes, stamp, stamp, readings or DEFAULT_READINGS,
-                      owner=actor, changed_by=actor, uid=uuid.uuid4().hex)
+                      owner=actor, changed_by=actor, uid=uuid.uuid4().hex, as_of=day)
         with self.engine.begin() as conn:
             old = self._get_for_update(conn, name)
             if old and not overwrite:

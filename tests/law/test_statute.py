@@ -57,7 +57,7 @@ def test_the_regulations_answers_are_unchanged_and_undated_by_default():
     code, out, _ = run(["evaluate", "-"], json.dumps(CAPITAL))
     result = json.loads(out)
     assert result["award"] == "600000.00" and "as_of" not in result and "law_notes" not in result
-    assert load().version == "698739a14092"   # the regulation's fingerprint, as before dated values existed
+    assert not load().is_dated and load().as_of_date is None   # its numbers carry no days: read as they always were
 
 
 ACQUISITION = {"project_type": "acquisition", "eligible_cost": "1000000", "local_contribution": "0",
@@ -107,12 +107,12 @@ def new_number(monkeypatch, tmp_path):
     folder = tmp_path / "rulesets"
     shutil.copytree(rulesets.HERE, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     reg = folder / "regulation.toml"
-    reg.write_text(reg.read_text() + '\n[parameters.equipment_cap]\nvalue = "250000.00"\nunit = "USD"\n'
-                   'provision = "program_max"\ndescription = "Most an equipment grant may be"\n'
+    reg.write_text(reg.read_text() + '\n[parameters.added_cap]\nvalue = "250000.00"\nunit = "USD"\n'
+                   'provision = "program_max"\ndescription = "Most a grant may be under an added number"\n'
                    'citation = "A new number, added after the library was saved"\n', encoding="utf-8")
     monkeypatch.setattr(rulesets, "HERE", folder)
-    monkeypatch.setitem(rulesets.PARAMETER_KINDS, "equipment_cap", "money")
-    monkeypatch.setitem(provisions.PARAMETERS, "equipment_cap", ("money", "Equipment maximum"))
+    monkeypatch.setitem(rulesets.PARAMETER_KINDS, "added_cap", "money")
+    monkeypatch.setitem(provisions.PARAMETERS, "added_cap", ("money", "Added maximum"))
     monkeypatch.setattr(rulesets, "_CACHE", {})
     yield
     rulesets._CACHE.clear()
@@ -120,10 +120,10 @@ def new_number(monkeypatch, tmp_path):
 
 def test_a_saved_ruleset_without_a_new_number_reads_it_and_says_so(new_number):
     old = load("regulation").to_data()
-    del old["parameters"]["equipment_cap"]
+    del old["parameters"]["added_cap"]
     saved = rulesets.from_data(old)
-    assert saved.equipment_cap == 25_000_000
-    assert saved.notes == ("This saved ruleset has no equipment maximum (it was saved before that number was "
+    assert saved.added_cap == 25_000_000
+    assert saved.notes == ("This saved ruleset has no added maximum (it was saved before that number was "
                            "added): read from the shipped ruleset 'regulation' (The regulation in force).",)
 
 
@@ -137,14 +137,14 @@ def test_the_first_release_library_and_an_old_export_open_after_a_number_is_adde
         awards = {s.name: s.award().amount for s in scenarios}
         assert awards == {"As submitted": 50_000_000, "Smaller local match": 50_000_000,
                           "Illustrative: Millbrook": 5_000_000, "Under cap-800k": 50_000_000}
-        assert all(s.saved_ruleset().equipment_cap == 25_000_000 for s in scenarios)
+        assert all(s.saved_ruleset().added_cap == 25_000_000 for s in scenarios)
         from core.store.fileformat import export_document
         export = json.loads(json.dumps(export_document(scenarios), default=str))
     finally:
         lib.dispose()
     for item in export["scenarios"]:   # an export made before the number: its rulesets lack it
         if item["ruleset"].get("data"):
-            item["ruleset"]["data"]["parameters"].pop("equipment_cap", None)
+            item["ruleset"]["data"]["parameters"].pop("added_cap", None)
     good, errors = parse_export(export)
     assert errors == [] and [s.name for s in good] == [s.name for s in scenarios]
     assert {s.name: s.award().amount for s in good} == awards

@@ -19,17 +19,20 @@ from tests.support import ROOT
 
 # What the law's tests read: the code, the tests and their data, the regulation's text.
 COPIED = ("core", "tests", "harness", "docs", "pyproject.toml")
+RELEASE_LIBRARY = "tests/fixtures/library-release.db"
 SKIPPED = shutil.ignore_patterns("__pycache__", ".hypothesis", "*.pyc", "test-artifacts", "*.db")
 
 
 def copy_tree(dest: Path) -> Path:
-    """The parts of the tree the law's tests read, copied to `dest` (the library's fixtures left out)."""
+    """The parts of the tree the law's tests read, copied to `dest` (databases left behind but the
+    first release's library, which the law's tests open)."""
     for name in COPIED:
         src = ROOT / name
         if src.is_dir():
             shutil.copytree(src, dest / name, ignore=SKIPPED)
         else:
             shutil.copy2(src, dest / name)
+    shutil.copy2(ROOT / RELEASE_LIBRARY, dest / RELEASE_LIBRARY)
     return dest
 
 
@@ -83,13 +86,14 @@ class Edits:
         self.append(path, block)
 
 
-def run_law_tests(root: Path, *extra: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    """tests/law in the copy: the in-process tests (not the slow subprocess ones), stopping at the
-    first failure, with Hypothesis's fixed draws (the same every run: the copy has no example database)."""
-    env = dict(os.environ, HYPOTHESIS_PROFILE="mutation", PYTHONDONTWRITEBYTECODE="1")
+def run_law_tests(root: Path, *paths: str, timeout: int = 300, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The law's tests in the copy (`paths`, tests/law when none): the in-process tests (not the
+    slow subprocess ones), stopping at the first failure, with Hypothesis's fixed draws (the same
+    every run: the copy has no example database)."""
+    env = dict(os.environ, HYPOTHESIS_PROFILE="mutation", PYTHONDONTWRITEBYTECODE="1", **(env or {}))
     env.pop("PYTHONPATH", None)
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:randomly",
-                           "-m", "not slow", "tests/law", *extra],
+                           "-m", "not slow", *(paths or ("tests/law",))],
                           cwd=root, env=env, capture_output=True, text=True, timeout=timeout)
 
 
@@ -111,7 +115,8 @@ def add_a_cap(e: Edits) -> None:
     # 1. The caps function: computed under its sentence, with the ops arithmetic, in a route's dict.
     e.insert_before("core/law/caps.py", "    common = {", (
         f"    # {CAP_ID} (a throw-away cap). \"Equipment grants may not exceed $250,000.\"\n"
-        f"    {CAP_ID} = ops.where(ops.is_type(x.project_type, (\"equipment\",)), rs.{CAP_PARAMETER}, A)\n\n"))
+        f"    {CAP_ID} = A if rs.{CAP_PARAMETER} is None else ops.where(\n"
+        f"        ops.is_type(x.project_type, (\"equipment\",)), rs.{CAP_PARAMETER}, A)\n\n"))
     e.replace("core/law/caps.py", "    common = {", f"    common = {{\"{CAP_ID}\": {CAP_ID}, ")
     # 2. The ruleset file: its number, as the capital maximum's entry is written.
     e.copy_table("core/law/rulesets/regulation.toml", "parameters.capital_cap", f"parameters.{CAP_PARAMETER}", {
@@ -134,8 +139,17 @@ def add_a_cap(e: Edits) -> None:
         'colour = "#2f4f6f"\n'
         'marker = "cross"\n'
         'cite.default = ["Equipment maximum"]\n\n'))
-    e.insert_after("core/law/provisions.toml", "capital_cap = {",
-                   f'{CAP_PARAMETER} = {{kind = "money", label = "Equipment maximum"}}\n')
+    # the number's kind and label, and what a ruleset that does not set it reads (the statute, a saved
+    # ruleset): "none", no such provision
+    e.insert_before("core/law/provisions.toml", "# --- provisions ---", (
+        f"[parameters.{CAP_PARAMETER}]\n"
+        'kind = "money"\n'
+        'label = "Equipment maximum"\n'
+        'default = "none"\n'
+        'unit = "USD"\n'
+        f'provision = "{CAP_ID}"\n'
+        'description = "Most a grant for capital equipment may be"\n'
+        'citation = "A throw-away cap: no ruleset but the regulation sets it"\n\n'))
     # 4. One case file, read by both engines.
     header = (ROOT / "tests/cases/program_max.csv").read_text(encoding="utf-8").splitlines()[0]
     e._write(f"tests/cases/{CAP_ID}.csv", header + "\n" + "\n".join((

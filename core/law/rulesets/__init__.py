@@ -99,6 +99,14 @@ def _lower(label: str) -> str:
     return label[:1].lower() + label[1:]
 
 
+def differences(then: "Ruleset", now: "Ruleset") -> list[tuple[str, str, str]]:
+    """Each number whose value differs between two readings of a ruleset (one dated ruleset as of
+    two days): (its name in a sentence, its value in `then`, in `now`), in the registry's order."""
+    return [(_lower(PARAMETERS[n][1]), value_words(n, then.parameters[n].value), value_words(n, now.parameters[n].value))
+            for n in PARAMETERS if n in then.parameters and n in now.parameters
+            and then.parameters[n].value != now.parameters[n].value]
+
+
 def value_words(name: str, value) -> str:
     """A parameter's value as people read it: "$600,000", "50%", "conversion, renovation", a choice's words."""
     from core.law.money import fmt
@@ -145,9 +153,10 @@ class Ruleset:
 
     @property
     def first_day(self) -> date | None:
-        """The first day on which every parameter has a value."""
-        days = [(p.history[0].start or self.start) if p.history else self.start
-                for p in (self.dated or self.parameters).values()]
+        """The first day on which every parameter has a value. In a dated ruleset an undated value (one
+        set once, or a number added later read as its declared default) holds on every day of the others."""
+        source = (self.dated or self.parameters).values()
+        days = [p.history[0].start or self.start for p in source if p.history] if self.is_dated else [self.start]
         days = [d for d in days if d is not None]
         return max(days) if days else None
 
@@ -372,9 +381,9 @@ def _parameter(name: str, kind: str, entry) -> Parameter:
     if not entry["citation"].strip():
         raise RulesetError(f"parameters.{name}.citation: every value needs its citation")
     cited = _cited(name, entry["citation"])
-    if "value" in entry:
-        return Parameter(name, _parse_value(name, kind, entry["value"]), entry["value"],
-                         entry["unit"], entry["provision"], entry["description"], cited)
+    if "value" in entry:   # "none": no such provision in this ruleset (a number added for another)
+        value = None if entry["value"] == "none" and kind in ("money", "share") else _parse_value(name, kind, entry["value"])
+        return Parameter(name, value, entry["value"], entry["unit"], entry["provision"], entry["description"], cited)
     history = _history(name, kind, entry["values"])
     last = history[-1]
     return Parameter(name, last.value, last.raw, entry["unit"], entry["provision"], entry["description"],
