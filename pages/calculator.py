@@ -113,7 +113,19 @@ def law_lines(award) -> Markdown:
         differs = law_differs(award.application, award.readings, award.as_of, award)
         if differs:
             out += markup("  \n**{}**", differs)
-    return out + md("").join(markup("  \n:gray[{}]", note) for note in award.law_notes)
+    # the ruleset's caveats stand in the answer; what a day leaves uncertain, long, below it (law_notes_box)
+    return out + md("").join(markup("  \n:gray[{}]", note) for note in award.law_notes if note in rs.caveats)
+
+
+def law_notes_box(award) -> None:
+    """What the law as of the day picked leaves uncertain (a value whose first day was not found,
+    a later value that may already apply), each in words, in a box the reader opens."""
+    notes = [note for note in award.law_notes if note not in rs.caveats]
+    if notes:
+        day = award.as_of.isoformat() if award.as_of else "today"
+        with st.expander(f"The law as of {day}: {len(notes)} {'notes' if len(notes) > 1 else 'note'} on its dates "
+                         "and sources", icon=":material/history:"):
+            st.markdown(md("  \n").join(md(note) for note in notes))
 
 
 def results(award) -> None:
@@ -128,6 +140,7 @@ def results(award) -> None:
     # their own: every element costs the server time on each slider move of each user.
     top.markdown(answer_words(award) + source_note(award))
     reading_switches(award, award.other_readings())
+    law_notes_box(award)
     # Let the server send the award before the CPU-bound charts below hold the
     # interpreter lock (measured: the award reaches the client ~30 ms sooner).
     time.sleep(0.01)
@@ -150,6 +163,7 @@ def presented(award) -> None:
     with left:
         charts([], amounts=amounts(award), key="present_amounts")
         st.markdown(source_note(award))
+        law_notes_box(award)
 
 
 def _saved(name: str) -> None:

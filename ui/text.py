@@ -193,6 +193,9 @@ def law_caption(rs) -> Markdown:
     """What is said under a page's title: the law the page computes under, in words (its
     fingerprint is on the Rules page and in exports)."""
     from core.law.provisions import LAW_CAPTION
+    if rs.is_dated and not rs.is_variant:   # the statute: its numbers are those of the day picked
+        day = rs.as_of_date.isoformat() if rs.as_of_date else "today"
+        return md(f"{rs.title}, as of {day}: each number as in force that day (its history and sources: Rules page).")
     if not rs.is_variant:
         return md(LAW_CAPTION)
     return md("Computed under a policy variant, not the regulation in force: ") + ruleset_label(rs, full=False) + md(".")

@@ -95,3 +95,15 @@ def test_an_export_carries_the_day_and_an_old_one_without_it_still_reads(db):
     doc["scenarios"][0]["as_of"] = "1983-02-01"
     good, errors = parse_export(doc)
     assert good == [] and errors[0].startswith("scenarios[0].as_of: '1983-02-01' ") and "1984-07-01" in errors[0]
+
+
+def test_the_page_names_the_statute_and_its_day_and_keeps_the_days_doubts_in_a_box():
+    at = start(BIG | {"ruleset": "statute", "as_of": "1987-01-01"})
+    assert ("The statute \\(Md\\. Code, Human Services § 10\\-504\\), as of 1987\\-01\\-01: each number as in force "
+            "that day") in " ".join(c.value for c in at.caption)
+    box = next(e for e in at.expander if e.label.startswith("The law as of 1987-01-01:"))
+    assert box.label == "The law as of 1987-01-01: 4 notes on its dates and sources"
+    said = " ".join(m.value for m in box.markdown).replace("\\", "")
+    assert "As of 1987-01-01 the capital maximum may already be $600,000." in said
+    answer = next(m.value for m in at.markdown if "**Held down by**" in m.value).replace("\\", "")
+    assert "The statute's (d) was not read whole" in answer and "may already be" not in answer
