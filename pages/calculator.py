@@ -11,8 +11,8 @@ from core.report.charts import headroom_figure, waterfall_figure
 from core.law.provisions import ROUTES
 from core.law.money import ValidationError, fmt
 from core.law.award import law_differs
-from core.law.explain import exception_line, other_reading_words, shortfall_words
-from core.law.provisions import BPW_CONDITIONS, LETTERS_INFERRED, PROVISION, source_words
+from core.law.explain import exception_line, other_reading_words, shortfall_words, source_line
+from core.law.provisions import BPW_CONDITIONS, LETTERS_INFERRED, PROVISION
 from core.law.readings import READING
 from core.report.html import Item
 from core.store.model import ScenarioError, ScenarioExists
@@ -60,7 +60,8 @@ def exception_panel(award) -> None:
 def maximum_note(award) -> Markdown:
     """Under the binding cap, in grey: that the award is a maximum, the readings in use, and
     (once on this page) that the paragraph letters are inferred."""
-    lines = ["The most the State may give under the regulation; the Department sets the amount within it.",
+    law = "the statute" if award.ruleset_id == "statute" else "the regulation"
+    lines = [f"The most the State may give under {law}; the Department sets the amount within it.",
              LETTERS_INFERRED + " See Rules."]
     if not award.readings.is_default:
         lines.append("Readings: " + "; ".join(f"{READING[r].title}: {READING[r].alternative(a).title}"
@@ -100,7 +101,8 @@ def answer_words(award) -> Markdown:
 
 def source_note(award) -> Markdown:
     """Where the limit comes from, that the award is a maximum, and what another reading would allow."""
-    return (markup("**In the regulation:** {}  \n", source_words(award)) + maximum_note(award)
+    where, words = source_line(award)
+    return (markup("**{}:** {}  \n", where, words) + maximum_note(award)
             + md("").join(markup("  \n{}", other_reading_words(o)) for o in award.other_readings())
             + law_lines(award))
 

@@ -377,3 +377,25 @@ def other_reading_words(other: dict) -> str:
 def other_readings_words(award) -> list[str]:
     """Every single reading switch that changes the award, in words ([] when none does)."""
     return [other_reading_words(o) for o in award.other_readings()]
+
+
+def source_line(award) -> tuple[str, str]:
+    """Where the limit that holds the award is written: ("In the regulation", its citations), or
+    under a dated ruleset (the statute), ("In the statute", the subsections its numbers cite, then
+    the regulation's provision the computation follows)."""
+    from core.law.provisions import source_words
+    from core.law.rulesets import load
+    words = source_words(award)
+    if award.ruleset_id != "statute":
+        return "In the regulation", words
+    rs = load("statute").as_of(award.as_of)
+    held = {CAP[c].provision for c in award.binding if c in CAP}
+    # each number's subsection (its dated values each cite their act: the Rules page's history)
+    plan = award.application.project_type == "master_plan"
+    other_max = "capital_cap" if plan and rs.master_plan_cap is not None else "master_plan_cap" if not plan else ""
+    cites = list(dict.fromkeys((rs.dated or rs.parameters)[n].citation for n, p in rs.parameters.items()
+                               if p.provision in held and p.value is not None and n != other_max))
+    statute = [c for c in cites if "10-504" in c]
+    if not statute:
+        return "In the statute", f"no number of its own for this limit: the regulation's {words}"
+    return "In the statute", "; ".join(statute) + f" (the regulation's {words})"

@@ -19,8 +19,8 @@ from core.law.fields import FIELDS, PROJECT_TYPES, asked, yes_no
 from core.law.provisions import CAP, ROUTES
 from core.law.money import fmt
 from core.law.analysis import caps_words
-from core.law.explain import STATUS_WORDS, award_words, exception_line, other_readings_words
-from core.law.provisions import LETTERING_SEVEN, LETTERS_INFERRED, PROVISION, citation, citations, lettering, source_words
+from core.law.explain import STATUS_WORDS, award_words, exception_line, other_readings_words, source_line
+from core.law.provisions import LETTERING_SEVEN, LETTERS_INFERRED, PROVISION, citation, citations, lettering
 from core.law.rulesets import edition_words
 from core.law.names import visible
 
@@ -160,7 +160,7 @@ def _inputs_table(award: Award) -> str:
 def _scenario(item: Item, chart, first: bool) -> str:
     a = item.award
     binding = caps_words(a.binding) if a.binding else "no limit"
-    provisions = source_words(a)
+    where, provisions = source_line(a)
     parts = [f'<section class="scenario{" first" if first else ""}">', f"<h2>{esc(item.name)}</h2>"]
     if item.notes:
         parts.append(f'<p class="notes">{esc(item.notes, keep=chr(10))}</p>')
@@ -170,13 +170,14 @@ def _scenario(item: Item, chart, first: bool) -> str:
     parts.append(f'<div class="award"><div><div class="meta">State grant award</div>'
                  f'<div class="amount">{esc(fmt(a.amount))}</div></div><div class="why">{unmet}'
                  f'<div>Held down by <span class="bind">{esc(a.binding_text)}</span></div>'
-                 f"<div>Route: {esc(ROUTES[a.route])}</div><div>In the regulation: {esc(provisions)}</div>"
+                 f"<div>Route: {esc(ROUTES[a.route])}</div><div>{esc(where)}: {esc(provisions)}</div>"
                  + (f"<div>{esc(exception_line(a))}</div>" if exception_line(a) else "") +
                  "".join(f"<div>{esc(line)}</div>" for line in _law_lines(a)) +
                  f'<div class="cite">{esc(edition_words(a.ruleset_label, a.ruleset_edition, a.ruleset_version))}; '
                  f'the law as of {esc((a.as_of or date.today()).isoformat())}; '
                  f'{esc(a.readings.describe())}</div></div></div>')
-    parts.append("<p class='cite'>The award is the most the State may give under the regulation; the Department "
+    parts.append(f"<p class='cite'>The award is the most the State may give under "
+                 f"{'the statute' if a.ruleset_id == 'statute' else 'the regulation'}; the Department "
                  "sets the amount within it.</p>")
     if item.reach:
         parts.append("<div class='keep reach'><h3>What it takes to reach an award</h3>"

@@ -107,3 +107,5 @@ def test_the_page_names_the_statute_and_its_day_and_keeps_the_days_doubts_in_a_b
     assert "As of 1987-01-01 the capital maximum may already be $600,000." in said
     answer = next(m.value for m in at.markdown if "**Held down by**" in m.value).replace("\\", "")
     assert "The statute's (d) was not read whole" in answer and "may already be" not in answer
+    assert ("**In the statute:** Md. Code, Human Services § 10-504(a)(2) (the regulation's §A Program maximum)"
+            in answer and "The most the State may give under the statute;" in answer)
