@@ -74,14 +74,22 @@ def settled() -> dict:
     return _settled(state.application(), state.ruleset(), state.readings())
 
 
-def live(name: str, top_dollars: int) -> dict:
+def inputs() -> tuple:
+    """(application, ruleset, readings, settled award) as the session holds them: read once per run
+    for all of its money sliders (reading them again for each was ~2% of a loaded replica's CPU)."""
+    app, rs, readings = state.application(), state.ruleset(), state.readings()
+    return app, rs, readings, _settled(app, rs, readings)
+
+
+def live(name: str, top_dollars: int, given: tuple | None = None) -> dict:
     """For the money slider `name` (0 to `top_dollars`): its pieces, with integers as text (the
     page reads JSON numbers as doubles, exact only to 2**53; it computes in BigInt), the words, and
-    the settled award; only the settled award where the pieces do not hold."""
-    app, rs, readings = state.application(), state.ruleset(), state.readings()
+    the settled award; only the settled award where the pieces do not hold. `given`: inputs() of
+    this run, if already read."""
+    app, rs, readings, settled_now = given or inputs()
     p = pieces(app, name, top_dollars * 100, rs, readings)
     if p is None:
-        return {"settled": _settled(app, rs, readings)}
+        return {"settled": settled_now}
     f = funding(app, name)
     return {"d": str(p["d"]), "zero": p["zero"] | {"caps": [[c, str(v)] for c, v in p["zero"]["caps"]]},
             "funding": {"cost": [f["cost"][0], *map(str, f["cost"][1:])],
@@ -91,7 +99,7 @@ def live(name: str, top_dollars: int) -> dict:
             "routes": [{"route": r["route"], "caps": [[c["cap"], str(c["a"]), str(c["b"]),
                                                        None if c["margin"] is None else [str(m) for m in c["margin"]]]
                                                       for c in r["caps"]]} for r in p["routes"]],
-            "labels": LABELS, "routes_words": ROUTES, "settled": _settled(app, rs, readings)}
+            "labels": LABELS, "routes_words": ROUTES, "settled": settled_now}
 
 
 def check(name: str, cents: int, drawn) -> None:
