@@ -9,6 +9,7 @@ import streamlit as st
 from core.law.award import evaluate
 from core.law.fields import EXCEPTION_FIELDS, FIELD, FIELDS, asked
 from ui import state
+from ui.components import live_award
 from ui.components.fields_panel import choice, flag, money, panel
 from ui.text import md
 
@@ -37,6 +38,7 @@ def application_inputs(rs) -> None:
             on = edit["value"]
             state.put("requested_amount", evaluate(state.application(), rs, state.readings()).amount if on else None)
 
+    given = live_award.inputs()   # read once for every money slider's pieces
     fields = []
     for f in FIELDS:   # the application's own fields, in the field table's order
         if f.group != "application":
@@ -44,9 +46,11 @@ def application_inputs(rs) -> None:
         if f.ask:   # an amount the applicant may name: a switch, then the amount while it is on
             asked = state.get(f.name) is not None
             fields.append(flag("has_request", "switch", f.ask, asked))
-            fields += [money(f.name)] if asked else []
+            fields += [money(f.name, given)] if asked else []
+        elif f.kind == "money":
+            fields.append(money(f.name, given))
         else:
-            fields.append({"choice": choice, "money": money, "bool": flag}[f.kind](f.name))
+            fields.append({"choice": choice, "bool": flag}[f.kind](f.name))
     panel("application", fields, title="The application", on_edit={"has_request": toggle_request})
 
 

@@ -362,7 +362,8 @@ def _pieces(app: Application, rs: Ruleset, field: str, hi: int, readings: Readin
     at_zero = _routes(app, rs, readings)[2]   # app has the field at 0 (pieces)
     lines = _lines(app, rs, field, readings)
     out = {"field": field, "to": hi, "d": lines.d,
-           "zero": {"award": at_zero.award, "route": at_zero.id, "binding": list(at_zero.binding)},
+           "zero": {"award": at_zero.award, "route": at_zero.id, "binding": list(at_zero.binding),
+                    "caps": [[c, v] for c, v in at_zero.caps.items()]},
            "routes": [{"route": route, "caps": [{"cap": c, "a": a, "b": b, "margin": None if m is None else list(m)}
                                                 for c, a, b, m in caps]}
                       for route, caps in lines.scaled]}
@@ -389,7 +390,8 @@ def pieces(app: Application, field: str, hi: int, rs: Ruleset | None = None,
     - each route's award is the least of its present caps, binding the caps equal to it in
       that order; the award is the larger route's, a tie keeping the standard route (as
       core.law.award settles it);
-    - `zero`: the award, route and binding at 0, where some caps or routes do not exist yet.
+    - `zero`: the award, route, binding and the chosen route's caps ([cap, cents]) at 0, where
+      some caps or routes do not exist yet.
 
     None where the pieces do not hold (checked against `evaluate`): the page reruns instead."""
     rs = rs or load()

@@ -1,7 +1,8 @@
 """The award follows the hand (ui/components/live_award.js): while a money slider moves, the
-browser draws the award, the limit holding it and the route from the server's pieces; each
-drawing equals the law's own evaluation of the drawn inputs (`python -m core evaluate`), to the
-cent, and once the hand stops the server's run settles on the same."""
+browser draws the award, the limit holding it, the route, the headroom and the funding picture
+from the server's pieces; each drawing equals the law's own evaluation of the drawn inputs
+(`python -m core evaluate`, and the waterfall's steps), to the cent, and once the hand stops the
+server's run settles on the same and its charts stand again. axe-core checks the drawing too."""
 import json
 import subprocess
 import sys
@@ -9,9 +10,13 @@ from urllib.parse import urlencode
 
 import pytest
 
+from core.law.application import Application
+from core.law.award import evaluate
 from core.law.fields import FIELD
 from core.law.money import fmt, plain, to_cents
-from core.law.provisions import ROUTES
+from core.law.provisions import CAP, ROUTES
+from core.report.charts import waterfall_steps
+from harness.a11y import axe, summary
 from harness.serve import streamlit_server, wait_ready
 from tests.support import ROOT
 from tests.support.browser import chromium  # noqa: F401
@@ -41,9 +46,29 @@ PRESSES = 40
 READ = """() => {
   const strong = (t) => [...document.querySelectorAll('strong')].find((s) => s.textContent.trim() === t);
   const drawn = document.querySelector('[data-testid=gfLiveAward]');
+  const rows = (cls) => [...document.querySelectorAll(`[data-testid=gfLivePanel] .${cls} li`)].map((li) =>
+    [li.querySelector('.gf-live-name').textContent, li.querySelector('.gf-live-text').textContent]);
   return {value: document.activeElement.value, award: drawn && drawn.textContent,
-          limit: strong('Held down by').nextSibling.nodeValue.trim(), route: strong('Route:').nextSibling.nodeValue.trim()};
+          limit: strong('Held down by').nextSibling.nodeValue.trim(), route: strong('Route:').nextSibling.nodeValue.trim(),
+          headroom: rows('gf-live-headroom'), funding: rows('gf-live-funding'),
+          panel: (document.querySelector('[data-testid=gfLivePanel]') || {}).outerHTML || null};
 }"""
+
+# The headroom and funding drawn while the hand moves, put back after the run has removed them,
+# for axe-core to check as a user saw them (the drawing lasts only until the run lands).
+AGAIN = """(html) => { const host = [...document.querySelectorAll('.gc')].find((g) => g.querySelector('.gc-chart'));
+  host.classList.add('gf-live-host'); host.insertAdjacentHTML('afterbegin', html); }"""
+
+
+def headroom_and_funding(result: dict, inputs: dict) -> tuple[list, list]:
+    """What the live panel should say for `python -m core evaluate`'s result: each cap of the route
+    that holds the award (the headroom chart's table) and the waterfall's steps."""
+    award = to_cents(result["award"], "award")
+    caps = [(c, to_cents(v, c)) for c, v in result["caps"].items()]
+    headroom = [[CAP[c].title, f"{fmt(v)}: {fmt(v - award)} above the award"
+                 + (", holds it down" if c in result["binding"] else "")] for c, v in caps]
+    steps = waterfall_steps(evaluate(Application.from_dict(inputs)))
+    return headroom, [[name, fmt(amount)] for name, _, _, amount in steps]
 
 SETTLED = """([award]) => !document.querySelector('[data-testid=gfLiveAward]')
   && document.querySelector('[data-testid=stMetricValue]').textContent === award
@@ -91,18 +116,25 @@ def test_every_award_drawn_while_a_key_is_held_is_the_laws_to_the_cent(server, c
         fields[name] = int(page.evaluate("() => document.activeElement.value"))
         page.wait_for_function(SETTLED, arg=[drawn[-1][1]["award"]], timeout=30_000)
         # the run's words, the same as the last drawn
-        assert page.evaluate(READ) | {"award": None, "value": None} == drawn[-1][1] | {"award": None, "value": None}
+        gone = {"award": None, "value": None, "headroom": [], "funding": [], "panel": None}   # the drawing, replaced
+        settled = page.evaluate(READ)
+        assert settled | gone == drawn[-1][1] | gone
+        assert settled["panel"] is None   # the server's charts stand again
     assert len(drawn) >= PRESSES * len(fields) - 2 * PRESSES   # every press drew, but those held at $0
     applications = [{k: plain(v * 100) if FIELD[k].kind == "money" else v for k, v in inputs.items()}
                     for inputs, _ in drawn]
-    for (inputs, seen), result in zip(drawn, law(applications), strict=True):
+    for (inputs, seen), application, result in zip(drawn, applications, law(applications), strict=True):
         want = {"award": fmt(to_cents(result["award"], "award")), "limit": result["binding_text"], "route": ROUTES[result["route"]]}
         assert {k: seen[k] for k in want} == want, inputs
+        assert (seen["headroom"], seen["funding"]) == headroom_and_funding(result, application), inputs
     # Across limits and routes, not along one line.
     assert len({seen["limit"].split(" (")[0] for _, seen in drawn}) >= (4 if scenario == "standard" else 2)
     if scenario == "exception":
         assert {seen["route"] for _, seen in drawn} == set(ROUTES.values())
     assert not [e for e in errors if "live award defect" in e]
     assert page.evaluate("() => window.__liveAwardDefects") is None
+    page.evaluate(AGAIN, drawn[-1][1]["panel"])
+    results = axe(page)
+    assert results["violations"] == [] or summary(results) == []
     no_error_on(page)
     page.close()

@@ -52,7 +52,8 @@ def test_the_pieces_of_the_cost_along_a_construction_are_the_three_caps_in_integ
         {"cap": "program_max", "a": 0, "b": 120_000_000, "margin": None},
         {"cap": "cost_share", "a": 1, "b": -10_000_000, "margin": None},
         {"cap": "funding_need", "a": 2, "b": -120_000_000, "margin": None}]}]
-    assert p["zero"] == {"award": 0, "route": "standard", "binding": ["cost_share", "funding_need"]}
+    assert p["zero"] == {"award": 0, "route": "standard", "binding": ["cost_share", "funding_need"],
+                         "caps": [["program_max", 60_000_000], ["cost_share", 0], ["funding_need", 0]]}
     # the floor of the share: at $1,200,001.01 of cost the share is $550,000.505, floored to $550,000.50
     assert piece_value(p, 120_000_101) == (55_000_050, "standard", ("cost_share",)) \
         == law(a, "eligible_cost", 120_000_101)

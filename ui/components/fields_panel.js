@@ -72,8 +72,10 @@ function buildMoney(panel, f) {
     range.setAttribute("aria-valuetext", money(range.value));
     if (live && live.routes) {
       const cents = Number(range.value) * 100;
-      const words = liveWords(live, liveValue(live, cents));
+      const value = liveValue(live, cents);
+      const words = liveWords(live, value);
       if (liveDraw(words)) {
+        livePanelDraw(live, value, words, cents);
         drawn = { cents, words };
         panel.sent[f.id] = PENDING;   // no run's value replaces the control until this move is sent and answered
         clearTimeout(dragTimer);

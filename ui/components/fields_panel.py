@@ -121,13 +121,14 @@ def _apply_flag(name: str, edit: dict) -> None:
 APPLY = {"money": _apply_money, "select": _apply_choice, "switch": _apply_flag, "check": _apply_flag}
 
 
-def money(name: str) -> dict:
+def money(name: str, given: tuple | None = None) -> dict:
+    """A money field; `given`: live_award.inputs() of this run, read once for every slider."""
     cents = state.get(name)
     top, step = slider_range(name, cents)
     bad = st.session_state.get(_error_key(name))
     return {"id": name, "kind": "money", "label": FIELD[name].label, "help": FIELD[name].help,
             "cents": cents, "max": top, "step": step, "text": bad[0] if bad else entry_text(cents),
-            "error": bad[1] if bad else None, "live": live_award.live(name, top)}
+            "error": bad[1] if bad else None, "live": live_award.live(name, top, given)}
 
 
 def choice(name: str) -> dict:

@@ -11,9 +11,13 @@ function floorDiv(n, d) {
   return (n % d !== 0n && (n < 0n) !== (d < 0n)) ? q - 1n : q;
 }
 
-// {award (BigInt cents), route, binding: [cap ids]} at `cents` (a whole number) from the pieces.
+// {award (BigInt cents), route, binding: [cap ids], caps: [[cap id, BigInt cents]] of the route
+// chosen} at `cents` (a whole number) from the pieces.
 function liveValue(live, cents) {
-  if (cents === 0) return { award: BigInt(live.zero.award), route: live.zero.route, binding: live.zero.binding };
+  if (cents === 0) {
+    return { award: BigInt(live.zero.award), route: live.zero.route, binding: live.zero.binding,
+             caps: (live.zero.caps || []).map(([c, v]) => [c, BigInt(v)]) };
+  }
   if (!live.big) {   // the pieces as BigInts, made once per run's data
     live.d = BigInt(live.d);
     live.big = live.routes.map((r) => ({ route: r.route, caps: r.caps.map(([cap, a, b, m]) =>
@@ -31,7 +35,7 @@ function liveValue(live, cents) {
     let award = values[0][1];
     for (const [, v] of values) if (v < award) award = v;
     if (best === null || award > best.award) {
-      best = { award, route: r.route, binding: values.filter(([, v]) => v === award).map(([c]) => c) };
+      best = { award, route: r.route, binding: values.filter(([, v]) => v === award).map(([c]) => c), caps: values };
     }
   }
   return best;
@@ -108,10 +112,81 @@ function liveSettle(settled, drawn, field, cents) {
     if (nodes.route) nodes.route.nodeValue = " " + settled.route;
   };
   apply();
+  livePanelRemove();
   requestAnimationFrame(apply);   // again once React has drawn the run
   if (drawn && ["award", "limit", "route"].some((k) => drawn[k] !== settled[k])) {
     console.error(`live award defect: ${field} at ${cents} cents: drew ${JSON.stringify(drawn)}, ` +
                   `the server settled ${JSON.stringify(settled)}`);
     window.__liveAwardDefects = (window.__liveAwardDefects || 0) + 1;
+  }
+}
+
+// The waterfall's amounts (BigInt cents) at `cents`: the cost, each source of funds (the State
+// grant is the award drawn), and what they leave (ui/components/live_award.py's funding()).
+function liveFunding(live, cents, award) {
+  const f = live.funding;
+  if (!f) return null;
+  const x = BigInt(cents);
+  const at = (a, b) => (a === null ? award : BigInt(a) * x + BigInt(b));
+  const cost = at(f.cost[1], f.cost[2]);
+  const rows = [[f.cost[0], cost]];
+  let level = cost;
+  for (const [label, a, b] of f.sources) {
+    const v = at(a, b);
+    rows.push([label, v]);
+    level -= v;
+  }
+  rows.push([level >= 0n ? f.left.gap : f.left.beyond, level >= 0n ? level : -level]);
+  return rows;
+}
+
+// While the hand moves, laid over the charts (which follow the server's run): the headroom of
+// the route that holds the award (each cap's amount and the room above the award) and the funding
+// picture, as text with bars drawn to scale. Not a live region: the screen reader hears the
+// settled award once (ui/a11y.py); the bars are only pictures of the text beside them.
+function livePanelDraw(live, v, words, cents) {
+  const host = [...document.querySelectorAll(".gc")].find((g) => g.querySelector(".gc-chart"));
+  if (!host || !live.titles) return;
+  let panel = host.querySelector(":scope > .gf-live-panel");
+  if (!panel) {
+    panel = el("div", { class: "gf-live-panel", "data-testid": "gfLivePanel", role: "group",
+                        "aria-label": "Drawn while the slider moves; the charts follow when it stops" });
+    host.classList.add("gf-live-host");
+    host.prepend(panel);
+  }
+  const scale = (amount, top) => (top > 0n ? Number((amount * 1000n) / top) / 10 : 0);
+  const list = (cls, rows) => {
+    const ul = el("ul", { class: `gf-live-list ${cls}` });
+    const top = rows.reduce((m, r) => (r.amount > m ? r.amount : m), 0n);
+    for (const r of rows) {
+      const li = el("li", { class: r.holds ? "gf-live-holds" : "" });
+      li.dataset.name = r.name;
+      const bar = el("span", { class: "gf-live-bar", "aria-hidden": "true" });
+      const fill = el("span", { class: "gf-live-fill" });
+      fill.style.width = `${scale(r.amount, top)}%`;
+      bar.append(fill);
+      li.append(el("span", { class: "gf-live-name" }, r.name), bar, el("span", { class: "gf-live-text" }, r.text));
+      ul.append(li);
+    }
+    return ul;
+  };
+  const headroom = v.caps.map(([c, amount]) => {
+    const holds = v.binding.includes(c);
+    return { name: live.titles[c], amount, holds,
+             text: `${dollars(amount)}: ${dollars(amount - v.award)} above the award` + (holds ? ", holds it down" : "") };
+  });
+  const funds = (liveFunding(live, cents, v.award) || []).map(([name, amount]) => ({ name, amount, text: dollars(amount) }));
+  panel.replaceChildren(
+    el("p", { class: "gf-live-heading" }, `Headroom above the award of ${words.award} (${words.route})`),
+    list("gf-live-headroom", headroom),
+    el("p", { class: "gf-live-heading" }, "Where the money comes from"),
+    list("gf-live-funding", funds));
+}
+
+// The server's run has come: its charts stand again.
+function livePanelRemove() {
+  for (const p of document.querySelectorAll(".gf-live-panel")) {
+    p.parentElement.classList.remove("gf-live-host");
+    p.remove();
   }
 }

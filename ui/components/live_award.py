@@ -20,14 +20,47 @@ import logging
 from functools import lru_cache
 
 from core.law.analysis import pieces
+from core.law.application import Application
 from core.law.award import evaluate
+from core.law.fields import FUNDING_PLAN
 from core.law.money import fmt
 from core.law.provisions import CAP, ROUTES
+from core.report.charts import SOURCES
 from ui import state
 
 _LOG = logging.getLogger(__name__)
 
 LABELS = {c: cap.label for c, cap in CAP.items()}
+TITLES = {c: cap.title for c, cap in CAP.items()}   # the headroom chart's names of the caps
+COST = "Cost of eligible work"                       # the waterfall's first bar (core.report.charts.waterfall_steps)
+GAP = {"gap": SOURCES["gap"][0], "beyond": "Funded beyond the cost"}
+
+
+def funding(app: Application, name: str) -> dict:
+    """The waterfall's amounts along the slider `name`, the others as in `app`: the cost and each
+    source of funds as [label, a, b] with the amount a·x + b at x cents (a is 1 for the moving
+    amount, else 0: each is an input as it stands), the State grant as [label, None, None] (the
+    award the pieces give). What they leave, the cost less every source, is the funding gap, or
+    the funding beyond the cost below zero (core.report.charts.waterfall_steps). No law: only
+    inputs, added and taken away as the chart does."""
+    def at(field: str) -> list:
+        return [1, 0] if field == name else [0, getattr(app, field)]
+    return {"cost": [COST, *at("eligible_cost")],
+            "sources": [[SOURCES[key][0], None, None] if field is None else [SOURCES[key][0], *at(field)]
+                        for key, _, field in FUNDING_PLAN],
+            "left": GAP}
+
+
+def funding_value(f: dict, x: int, award: int) -> list[tuple[str, int]]:
+    """The waterfall's (label, cents) at x cents from `funding`'s output and the award: what
+    ui/components/live_award.js draws, for the tests to compare with core.report.charts.waterfall_steps."""
+    cost = f["cost"][1] * x + f["cost"][2]
+    rows, level = [(f["cost"][0], cost)], cost
+    for label, a, b in f["sources"]:
+        v = award if a is None else a * x + b
+        rows.append((label, v))
+        level -= v
+    return rows + [(f["left"]["gap" if level >= 0 else "beyond"], abs(level))]
 
 
 @lru_cache(maxsize=64)
@@ -41,19 +74,32 @@ def settled() -> dict:
     return _settled(state.application(), state.ruleset(), state.readings())
 
 
-def live(name: str, top_dollars: int) -> dict:
+def inputs() -> tuple:
+    """(application, ruleset, readings, settled award) as the session holds them: read once per run
+    for all of its money sliders (reading them again for each was ~2% of a loaded replica's CPU)."""
+    app, rs, readings = state.application(), state.ruleset(), state.readings()
+    return app, rs, readings, _settled(app, rs, readings)
+
+
+def live(name: str, top_dollars: int, given: tuple | None = None) -> dict:
     """For the money slider `name` (0 to `top_dollars`): its pieces, with integers as text (the
     page reads JSON numbers as doubles, exact only to 2**53; it computes in BigInt), the words, and
-    the settled award; only the settled award where the pieces do not hold."""
-    app, rs, readings = state.application(), state.ruleset(), state.readings()
+    the settled award; only the settled award where the pieces do not hold. `given`: inputs() of
+    this run, if already read."""
+    app, rs, readings, settled_now = given or inputs()
     p = pieces(app, name, top_dollars * 100, rs, readings)
     if p is None:
-        return {"settled": _settled(app, rs, readings)}
-    return {"d": str(p["d"]), "zero": p["zero"],
+        return {"settled": settled_now}
+    f = funding(app, name)
+    return {"d": str(p["d"]), "zero": p["zero"] | {"caps": [[c, str(v)] for c, v in p["zero"]["caps"]]},
+            "funding": {"cost": [f["cost"][0], *map(str, f["cost"][1:])],
+                        "sources": [[label, None if a is None else str(a), None if b is None else str(b)]
+                                    for label, a, b in f["sources"]], "left": f["left"]},
+            "titles": TITLES,
             "routes": [{"route": r["route"], "caps": [[c["cap"], str(c["a"]), str(c["b"]),
                                                        None if c["margin"] is None else [str(m) for m in c["margin"]]]
                                                       for c in r["caps"]]} for r in p["routes"]],
-            "labels": LABELS, "routes_words": ROUTES, "settled": _settled(app, rs, readings)}
+            "labels": LABELS, "routes_words": ROUTES, "settled": settled_now}
 
 
 def check(name: str, cents: int, drawn) -> None:
