@@ -13,7 +13,7 @@ import openpyxl
 import pytest
 
 from core.law.analysis import caps_words
-from core.law.fields import FIELD, PORTFOLIO_FIELDS
+from core.law.fields import PORTFOLIO_FIELDS
 from core.law.portfolio import read_portfolio, run, sample
 from core.law.provisions import CAP, ROUTES
 from core.law.tables import read
