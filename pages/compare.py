@@ -21,7 +21,7 @@ from ui.library import store
 from ui.reporting import report_buttons
 from core.report.html import Item
 from core.law.inputs import InputError
-from ui.text import Markdown, unmet_words, cell, error_text, literal, markup, md, message, ours, plain_text, shown, table_cells
+from ui.text import Markdown, unmet_words, cell, error_text, literal, markup, md, name_in_text, ours, sentence, plain_text, shown, table_cells
 from ui.uploads import upload_bytes
 from ui.widgets import show
 
@@ -86,7 +86,7 @@ def inputs_table(df, base: str, names: list[str]) -> None:
     column per scenario of `names` (the baseline first), cells that differ from the baseline's
     highlighted. Large type wraps in it, and it fits the screen's width."""
     cells, mask = inputs_rows(df, base, names, blank=False)
-    heads = [literal(n) + (md(" (baseline)") if n == base else md("")) for n in names]
+    heads = [name_in_text(n) + (md(" (baseline)") if n == base else md("")) for n in names]
     view = pd.DataFrame({md("Input"): [md(r) for r in cells.index],
                          **{h: [cell(v) for v in cells[n]] for h, n in zip(heads, names)}})
     style = pd.DataFrame({md("Input"): [""] * len(cells),
@@ -149,7 +149,7 @@ ILLUSTRATIVE = [  # sample data, labelled as such: not real applications
 def imported_note(n: int, file_name: str, names: list[str], left_out: bool):
     """The outcome of an import, of bounded length whatever the file held (5,000 names made a
     message of 60,083 characters): the first names, how many more, and what joins the comparison."""
-    listed = md(", ").join(literal(name) for name in names[:SHOWN_NAMES])
+    listed = md(", ").join(name_in_text(name) for name in names[:SHOWN_NAMES])
     more = md(f" and {len(names) - SHOWN_NAMES:,} more") if len(names) > SHOWN_NAMES else md("")
     joined = ("They are added to the comparison." if len(names) <= MAX_CHOSEN else
               f"The first {MAX_CHOSEN} are added to the comparison (it shows at most {MAX_CHOSEN}); find the others "
@@ -225,9 +225,9 @@ else:
         st.header("The answer for each scenario")
         answer = ["Scenario", *ANSWER]
         shown_df = table_cells(df)   # st.table reads cells as Markdown: names literal
-        shown_df["Scenario"] = [literal(n) + (md(" (baseline)") if n == base else md("")) for n in chosen]
+        shown_df["Scenario"] = [name_in_text(n) + (md(" (baseline)") if n == base else md("")) for n in chosen]
         st.table(shown_df[answer].style.apply(lambda _: style[answer], axis=None), hide_index=True)
-        others = [literal(n) + md(": " + words) for n, a in named for words in other_readings_words(a)]
+        others = [name_in_text(n) + md(": " + words) for n, a in named for words in other_readings_words(a)]
         st.subheader("Readings that would change an award")
         st.markdown(ours("\n").join(markup("- {}", line) for line in others) if others else
                     md("No single other reading of the regulation changes any of these awards."))
@@ -312,7 +312,7 @@ def import_section() -> None:
             # a ruleset that passed itself off as a shipped one: imported as a labelled variant
             notes = seen.relabelled
             for name, note in notes[:SHOWN_NOTES]:
-                st.warning(message("{}: ", name) + literal(note, 600), icon=":material/science:")
+                st.warning(sentence("{}: ", name) + literal(note, 600), icon=":material/science:")
             if len(notes) > SHOWN_NOTES:
                 st.warning(md(f"{plural(len(notes) - SHOWN_NOTES, 'more scenario')} of this file claim a shipped ruleset "
                               "but differ from it; each is imported as a labelled policy variant."),

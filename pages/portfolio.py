@@ -84,8 +84,9 @@ controls = st.container(key="ctl_pf_file")   # hidden while presenting (ui/prese
 # refusal is a red "!" whose message shows only on hover, cut off.
 up = controls.file_uploader(md(f"Applications: a CSV file or an Excel workbook (.xlsx), up to {MAX_ROWS:,} rows"),
                             type=None, key="w:pf_file",
-                            help="Columns: name, locality, the application fields (project_type, eligible_cost, "
-                                 "federal_grant, ...), senior_density, distance_to_center_miles, previously_funded. "
+                            help="Columns, titled in words as the template titles them (Application, Locality, "
+                                 "Project type, Total cost of eligible work, Federal grant, ...) or by their code "
+                                 "names (name, project_type, eligible_cost, ...), case and spacing aside. "
                                  "The template below has them all, with notes.")
 sheet_slot = controls.container()   # the sheet picker, for a workbook of several sheets
 templates = controls.container(horizontal=True, vertical_alignment="center", key="ctl_pf_templates")
@@ -123,6 +124,12 @@ except PortfolioError as err:   # "NAME: what is wrong", the file's name as the 
              else literal(said, 400), icon=":material/error:")
     st.stop()
 table, rows = loaded.frame, loaded.rows
+if loaded.unknown:   # kept as given (they pass through to the downloads), but read as nothing
+    st.info(md(f"Not read: the column{'s' if len(loaded.unknown) > 1 else ''} ") +
+            md(", ").join(literal(t, 60) for t in loaded.unknown[:10]) +
+            md(f"{' and more' if len(loaded.unknown) > 10 else ''} {'are' if len(loaded.unknown) > 1 else 'is'} "
+               "no column of the template; kept in the downloads as given. The template's Notes sheet lists "
+               "the columns read."), icon=":material/info:")
 if source == "the illustrative sample":
     st.warning("Showing an ILLUSTRATIVE sample of 20 fictional applications." + (
         "" if present.on() else " Upload a CSV file or an Excel workbook to use your own, or start from the template."),

@@ -19,7 +19,7 @@ from core.law.rulesets import version_words
 from core.report.words import when_words
 from core.store.model import Pick, ScenarioError, ScenarioStale
 from core.store.repository import ScenarioStore
-from ui.text import error_text, md, message, plain_text, shown
+from ui.text import error_text, md, plain_text, sentence, shown
 
 _STORES: dict[str, ScenarioStore] = {}
 _LOCK = threading.Lock()
@@ -49,7 +49,7 @@ NOTES, ERRORS, UNDO, OPEN = "library_notes", "library_errors", "undo", "lib:open
 
 
 def _said(err: Exception) -> None:
-    text = message(err.template, *err.names) if isinstance(err, ScenarioStale) else error_text(err)
+    text = sentence(err.template, *err.names) if isinstance(err, ScenarioStale) else error_text(err)
     st.session_state.setdefault(ERRORS, []).append(text)
 
 
@@ -57,7 +57,7 @@ def _open(lib, me, pick: Pick) -> None:
     from ui import state
     sc = lib.picked(pick)
     state.load_application(sc.application, sc.ruleset_id if sc.current_ruleset() else None, sc.readings, sc.as_of)
-    notes = [message("Opened the scenario {}.", sc.name)]
+    notes = [sentence("Opened the scenario {}.", sc.name)]
     differs = sc.differs_today()
     if differs:   # it keeps the day and law it was made under; what of that law differs today is said
         notes.append(md(f"It was made under the law as of {sc.as_of}, and is shown so. Today "
@@ -78,12 +78,12 @@ def _renamed(lib, me, pick: Pick) -> None:
     new = str(st.session_state.get("w:lib_new") or "")
     after = lib.rename(pick, new, actor=me)
     comparison.renamed(pick.name, after.name)   # in the comparison, it keeps its place (and stays the baseline)
-    st.session_state[NOTES] = [message("Renamed {} as {}.", pick.name, after.name)]
+    st.session_state[NOTES] = [sentence("Renamed {} as {}.", pick.name, after.name)]
 
 
 def _duplicated(lib, me, pick: Pick) -> None:
     copy = lib.duplicate(pick, str(st.session_state.get("w:lib_new") or ""), actor=me)
-    st.session_state[NOTES] = [message("Duplicated {} as {}.", pick.name, copy.name)]
+    st.session_state[NOTES] = [sentence("Duplicated {} as {}.", pick.name, copy.name)]
 
 
 def _deleted(lib, me, pick: Pick) -> None:
@@ -99,7 +99,7 @@ def _undone(lib, me, _pick) -> None:
 def _restored(lib, me, pick: Pick, event_id: int, label: str, before: bool = False, under_key: str = "") -> None:
     name = str(st.session_state.get(under_key) or "").strip() if under_key else ""
     back = lib.restore_version(event_id, actor=me, name=name or None, before=before, picked=pick)
-    st.session_state[NOTES] = [message("Restored {} as it was " + label + ".", back.name)]
+    st.session_state[NOTES] = [sentence("Restored {} as it was " + label + ".", back.name)]
 
 
 def act(action, pick: Pick | None, *args, **kw) -> None:

@@ -300,8 +300,28 @@ def _in_url(f, v: dict) -> bool:
             or v[f.name] != f.default)
 
 
+MOVING = "inputs:moving"
+
+
+def moving(on: bool) -> None:
+    """Whether the inputs are a slider's value while its drag is still under way (the browser
+    says so): the page draws them, but neither the address nor Undo takes them as a step, so
+    that a drag is one step of history (its release), not one per value sent on the way."""
+    if on:
+        st.session_state[MOVING] = True
+    else:
+        st.session_state.pop(MOVING, None)
+
+
+def is_moving() -> bool:
+    return bool(st.session_state.get(MOVING))
+
+
 def write_url() -> None:
-    """Put the current inputs in the URL, so a copied link reproduces the scenario."""
+    """Put the current inputs in the URL, so a copied link reproduces the scenario (not while a
+    drag is under way: its release writes it, one step of the browser's history)."""
+    if is_moving():
+        return
     v = values()
     params = {name: url_value(name, v[name]) for name in APP_FIELDS if _in_url(FIELD[name], v)}
     if get("ruleset") != "regulation":

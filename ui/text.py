@@ -15,6 +15,9 @@ image, an entity, an emoji or an icon. So every text a page hands Streamlit is m
   content CommonMark shows character for character (Streamlit rewrites `:material/` even
   there, so that sequence gets a word joiner too). `message("Renamed {} as {}.", old, new)`
   builds a sentence of our words with each user value literal.
+- `name_in_text(value)`: a name a user gave (a scenario's, a contact's) in the sentence's own type,
+  escaped as md() escapes (no code span: a name mid-sentence is not code); `sentence(...)` is
+  message() with each value name_in_text().
 - `plain_text(value)` for places that show plain text (st.text, the options of a select box, grid
   cells); `show(text)` draws a user's whole text (notes) as plain text.
 - `chart_text(value)` for Plotly labels (Plotly reads a few HTML tags, links among them).
@@ -119,6 +122,23 @@ def literal(text, limit: int = MAX_SHOWN) -> Markdown:
     longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
     fence = "`" * (longest + 1)
     return Markdown(f"{fence} {body} {fence}")   # the spaces keep a leading/trailing backtick apart from the fence
+
+
+def name_in_text(text, limit: int = MAX_SHOWN) -> Markdown:
+    """A name a user gave (a scenario's, an account's, a contact's) in a sentence, in the sentence's
+    own type, not a code span: every Markdown, HTML and LaTeX character escaped as md() escapes
+    our words, shortcodes and links broken, line breaks and hidden characters shown as marks, capped."""
+    return md(visible(cap(text, limit)))
+
+
+def sentence(ours_: str, *user, limit: int = MAX_SHOWN) -> Markdown:
+    """message() for names: each user value name_in_text(), in the sentence's type:
+    sentence("Opened the scenario {}.", name)."""
+    parts = ours_.split("{}")
+    out = md(parts[0])
+    for value, rest in zip(user, parts[1:]):
+        out += name_in_text(value, limit) + md(rest)
+    return out
 
 
 def message(ours_: str, *user, limit: int = MAX_SHOWN) -> Markdown:

@@ -33,7 +33,7 @@ def undo_button() -> None:
     """Record the inputs as they are now (a step when they changed) and draw Undo."""
     steps = st.session_state.setdefault(KEY, [])
     now = _now()
-    if not steps or steps[-1] != now:
+    if (not steps or steps[-1] != now) and not state.is_moving():   # a drag is one step: its release
         steps.append(now)
         del steps[:-STEPS]
     st.button("Undo", key="w:undo", icon=":material/undo:", on_click=_undo, disabled=len(steps) < 2,

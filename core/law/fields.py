@@ -101,7 +101,25 @@ RECORD_FIELDS: tuple[Field, ...] = (
 )
 # Every column of a portfolio file, in the order of the template and the illustrative sample.
 PORTFOLIO_FIELDS: tuple[Field, ...] = RECORD_FIELDS + FIELDS
+RECORD_NAMES = tuple(f.name for f in RECORD_FIELDS)
 MONEY_FIELDS = tuple(f.name for f in FIELDS if f.kind == "money")
+
+
+def title_key(title) -> str:
+    """A column title as it is matched: case and spacing aside ("  total COST of eligible  work")."""
+    return " ".join(str(title).split()).casefold()
+
+
+# A portfolio file's column titles: each column by its words (the label, or its shorter title) or
+# by its code name (what programs and files made before the titles were words use).
+COLUMN_OF_TITLE: dict[str, str] = {title_key(t): f.name for f in PORTFOLIO_FIELDS for t in (f.name, f.label, f.title)}
+
+
+def portfolio_columns(titles) -> tuple[list[str], list[str]]:
+    """A file's column titles as the fields' code names (a title not a field's stays as it is),
+    and the titles that are no field's, in the file's order."""
+    names = [COLUMN_OF_TITLE.get(title_key(t), t) for t in titles]
+    return names, [t for t, n in zip(titles, names) if n not in FIELD and n not in RECORD_NAMES]
 # The sources of funds besides the State award, in the table's order (the federal grant first: §D
 # applies it before the State grant; the State award follows it in the funding plan).
 FUNDS: tuple[Field, ...] = tuple(f for f in FIELDS if f.funds)

@@ -5,12 +5,13 @@ The score is decision support: it orders applications and never changes an award
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from core.law.batch import TYPE_CODES, evaluate_parsed, parse_frame
+from core.law.fields import FIELDS, PORTFOLIO_FIELDS, portfolio_columns
 from core.law.provisions import CAP, CAP_IDS
 from core.law.money import fmt
 from core.law.readings import DEFAULT, Readings
@@ -18,6 +19,7 @@ from core.law.rulesets import Ruleset, load
 from core.law.tables import MAX_CELL, MAX_COLUMNS, Table, TableError, read  # noqa: F401 - the portfolio's limits
 
 MAX_ROWS = 20_000
+FIELD_OR_RECORD = {f.name: f for f in PORTFOLIO_FIELDS}
 MAX_NAME = 120        # characters in an application's name (as for a saved scenario)
 MODES = {"priority": "In priority order, the last award partly funded",
          "whole": "In priority order, skipping awards that do not fit whole",
@@ -51,8 +53,31 @@ MAX_UNPACKED = 100 * 1024 * 1024   # an uploaded workbook's XML: ample for 20,00
 
 def read_portfolio(data: bytes | str, name: str = "file", sheet: str | None = None) -> Table:
     """A CSV file's text or an Excel workbook's bytes (its first sheet, or `sheet`) as a Table of
-    text cells with each row's number in the file; at most MAX_ROWS applications."""
-    return read(data, name, sheet, MAX_ROWS, MAX_UNPACKED)
+    text cells with each row's number in the file; at most MAX_ROWS applications.
+
+    The columns are named by the field table's code names whatever the file's titles: the titles
+    in words (the template's: "Total cost of eligible work") or the code names (eligible_cost),
+    case and spacing aside. A title that is no field's is kept as it is (it passes through to the
+    results) and listed in Table.unknown; where a required column is then missing, the error names
+    the titles not read."""
+    table = read(data, name, sheet, MAX_ROWS, MAX_UNPACKED)
+    titles = [str(t) for t in table.frame.columns]
+    names, unknown = portfolio_columns(titles)
+    seen: dict[str, str] = {}
+    for title, column in zip(titles, names):
+        if column in seen:
+            raise TableError(f"{name}: the columns {seen[column][:60]!r} and {title[:60]!r} are both "
+                             f"{FIELD_OR_RECORD[column].label!r} ({column}); keep one of them")
+        seen[column] = title
+    missing = [f for f in FIELDS if f.required and f.name not in seen]
+    if missing and unknown:
+        listed = ", ".join(repr(t[:60]) for t in unknown[:5]) + (f" and {len(unknown) - 5:,} more" if len(unknown) > 5 else "")
+        raise TableError(f"{name}: no column {missing[0].label!r} ({missing[0].name}), and the column"
+                         f"{'s' if len(unknown) > 1 else ''} {listed} {'are' if len(unknown) > 1 else 'is'} not "
+                         "one the portfolio reads; use the template's column titles (or their code names)"
+                         + (f"; the sheet read is {table.sheet!r}, one of {len(table.sheets)}: pick the one with the "
+                            "applications" if table.sheet and len(table.sheets) > 1 else ""))
+    return replace(table, frame=table.frame.set_axis(names, axis=1), unknown=tuple(unknown))
 
 
 def read_table(data: bytes | str, name: str = "file", sheet: str | None = None) -> pd.DataFrame:

@@ -65,6 +65,7 @@ class Table:
     rows: np.ndarray             # int64: each row's number in the file
     sheet: str | None = None     # the worksheet read, for a workbook
     sheets: tuple[str, ...] = field(default=())   # every worksheet of the workbook
+    unknown: tuple[str, ...] = field(default=())  # a portfolio's column titles that are no field's (kept as given)
 
 
 def read(data: bytes | str, name: str = "file", sheet: str | None = None, max_rows: int | None = None,

@@ -34,6 +34,15 @@ TEXT = "#222222"         # chart text, 15.9:1 (Streamlit's theme drew it #808495
 GRID = "#e6e6e6"
 FONT = dict(size=14, color=TEXT)
 OVERLAYS = ["#222222", "#8a4b00", "#3b5b92"]   # other rulesets' dashed curves (each 4.5:1 or more)
+# Okabe and Ito's palette, whose colours stay apart for colour-blind readers (deuteranopia,
+# protanopia, tritanopia): the lines of a chart, one colour each (Sensitivity's curve, by the cap
+# that holds the award there). The registry's colours (CAP_COLORS, 4.5:1 on white) stay for bars and text.
+OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000")
+_ORANGE, _SKY, _GREEN, _YELLOW, _BLUE, _VERMILLION, _PINK, _BLACK = OKABE_ITO
+# The caps most often seen together on one curve get the colours furthest apart; yellow, faint on
+# white, goes to the request, a cap seldom on a curve with others.
+LINE_COLORS = {"program_max": _VERMILLION, "cost_share": _BLUE, "local_match": _GREEN, "funding_need": _ORANGE,
+               "property_value": _PINK, "full_cost": _BLACK, "prior_grant_room": _SKY, "requested_amount": _YELLOW}
 LARGE = dict(size=22, color=TEXT)       # presentation mode: type a room can read
 
 
@@ -342,7 +351,7 @@ def sweep_figure(curves: list, field_label: str, current: int | None = None, lar
                 key = ";".join(cap)   # one legend entry per binding set: its words match the breakpoint list
                 fig.add_trace(go.Scatter(
                     x=[_usd(x0), _usd(x1)], y=[_usd(a0), _usd(a1)], mode="lines",
-                    line=dict(color=CAP_COLORS.get(cap[0], TEXT), width=7 if large else 5),
+                    line=dict(color=LINE_COLORS.get(cap[0], TEXT), width=7 if large else 5),
                     name=f"{first_up(caps_words(cap))} {binds(cap)}", legendgroup=key, showlegend=key not in shown,
                     hovertemplate=f"{field_label} %{{x:$,.2f}}: award %{{y:$,.2f}} ({caps_words(cap)})<extra></extra>"))
                 shown.add(key)
@@ -358,8 +367,12 @@ def sweep_figure(curves: list, field_label: str, current: int | None = None, lar
                                      name=user_text(name),   # the name in the template by reference: a
                                      hovertemplate="%{fullData.name}: award %{y:$,.2f}<extra></extra>"))  # %{ in it stays text
     if current is not None:
-        fig.add_vline(x=_usd(current), line=dict(color="#555", dash="dot", width=2),
-                      annotation_text=f"Now: {fmt(current)}", annotation_position="top left")
+        fig.add_vline(x=_usd(current), line=dict(color="#555", dash="dot", width=2))
+        # On its line, not beside it: centred on the line's x at the top of the plot, on white so
+        # the dotted line runs into the label and out of it.
+        fig.add_annotation(x=_usd(current), xref="x", y=1, yref="paper", xanchor="center", yanchor="bottom",
+                           text=f"Now: {fmt(current)}", showarrow=False, bgcolor="white", bordercolor="#555",
+                           borderwidth=1, borderpad=3, font=dict(color=TEXT), name="now")
     fig.update_xaxes(tickprefix="$", tickformat=",.0f", gridcolor=GRID)
     fig.update_yaxes(tickprefix="$", tickformat=",.0f", gridcolor=GRID, rangemode="tozero")
     return _layout(fig, f"State grant award as the {field_label.lower()} changes", f"{field_label} ($)",

@@ -147,17 +147,18 @@ def _if_empty(f) -> str:
 
 
 def _more(f) -> str:
-    only = f" and {f.only_with} is above 0" if f.only_with else ""
-    extra = (f" Read only when bpw_exception_requested is yes{only}." if f.name in EXCEPTION_FIELDS else
+    only = f" and {FIELD[f.only_with].label} is above 0" if f.only_with else ""
+    extra = (f" Read only when {FIELD['bpw_exception_requested'].label} is yes{only}." if f.name in EXCEPTION_FIELDS else
              " It orders applications and never changes an award." if f.group == "considerations" else "")
     return (f.help + extra).strip()
 
 
 def template_csv() -> bytes:
-    """The template as CSV: a note line (read back as a note), the titles, the illustrative row."""
-    row = {f.name: "" if TEMPLATE_EXAMPLE.get(f.name) is None else str(TEMPLATE_EXAMPLE[f.name])
+    """The template as CSV: a note line (read back as a note), the column titles in words, the
+    illustrative row. The code names are read as titles too (docs/user-guide.md lists them)."""
+    row = {f.label: "" if TEMPLATE_EXAMPLE.get(f.name) is None else str(TEMPLATE_EXAMPLE[f.name])
            for f in PORTFOLIO_FIELDS}
-    body = csv_bytes(pd.DataFrame([row], columns=[f.name for f in PORTFOLIO_FIELDS]))
+    body = csv_bytes(pd.DataFrame([row], columns=[f.label for f in PORTFOLIO_FIELDS]))
     return f"# {TEMPLATE_NOTE}\r\n".encode() + body
 
 
@@ -169,8 +170,8 @@ def template_xlsx() -> bytes:
     wb = _workbook()
     names = [f.name for f in PORTFOLIO_FIELDS]
     formats = {f.name: DOLLARS for f in PORTFOLIO_FIELDS if f.kind == "money"}
-    widths = {n: max(12, len(n) + 3) for n in names} | {"name": 44, "locality": 18}
-    sheet = _Sheet(wb, "Applications", names, formats, widths)
+    widths = {f.name: max(14, min(len(f.label) // 2 + 4, 30)) for f in PORTFOLIO_FIELDS} | {"name": 44, "locality": 18}
+    sheet = _Sheet(wb, "Applications", names, formats, widths, titles={f.name: f.label for f in PORTFOLIO_FIELDS})
     last = 20_001   # the portfolio's 20,000 rows under the titles
     lists = {"choice": ",".join(PROJECT_TYPES), "bool": "yes,no"}
     for kind, allowed in lists.items():
@@ -181,14 +182,16 @@ def template_xlsx() -> bytes:
         dv.sqref = " ".join(f"{c}2:{c}{last}" for c in columns)   # MultiCellRange reads spaces
         sheet.ws.data_validations.append(dv)
     sheet.append([TEMPLATE_EXAMPLE.get(n) for n in names])
-    notes = _Sheet(wb, "Notes", ["Column", "What it is", "What to enter", "If left empty", "More"],
-                   widths={"Column": 26, "What it is": 34, "What to enter": 46, "If left empty": 26, "More": 70},
-                   wrap=("What it is", "What to enter", "If left empty", "More"))
+    notes = _Sheet(wb, "Notes", ["Column", "Code name (for programs)", "What to enter", "If left empty", "More"],
+                   widths={"Column": 34, "Code name (for programs)": 28, "What to enter": 46, "If left empty": 26,
+                           "More": 70},
+                   wrap=("Column", "What to enter", "If left empty", "More"))
     for f in PORTFOLIO_FIELDS:
-        notes.append([f.name, f.label, _what_to_enter(f), _if_empty(f), _more(f)])
+        notes.append([f.label, f.name, _what_to_enter(f), _if_empty(f), _more(f)])
     notes.append([None])
     notes.append(["ILLUSTRATIVE", "The row of the Applications sheet is a fictional example; replace it with "
-                  "your applications, one a row. Row 1 keeps the column titles; a row left blank is skipped.",
+                  "your applications, one a row. Row 1 keeps the column titles; a row left blank is skipped. "
+                  "A column may be titled by its words or by its code name (case and spacing aside).",
                   None, None, "Upload the workbook (its first sheet) on the Portfolio page, or: "
                   "python -m core allocate portfolio.xlsx --budget 4000000 -o results.xlsx"])
     return _saved(wb)

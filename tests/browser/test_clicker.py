@@ -39,3 +39,32 @@ def test_clicker_keys_step_through_the_scenarios(server, chromium):  # noqa: F81
     page.wait_for_timeout(1500)
     assert "Scenario 2 of 3" in page.locator("body").inner_text()
     no_error_on(page)
+
+
+def reveal(page, selector: str) -> None:
+    """Show the page's first control matching `selector` that presentation mode hides (display:none
+    cannot take the focus), with its containers: the real control, to focus as a user would."""
+    page.evaluate("""t => { let e = document.querySelector(t);
+        for (; e && e !== document.body; e = e.parentElement) e.style.setProperty('display', 'block', 'important'); }""",
+                  selector)
+
+
+def test_a_focused_text_box_keeps_the_clicker_keys(server, chromium):  # noqa: F811
+    page = chromium.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{server}/compare?present=1&scenario={NAMES[0]}&scenario={NAMES[1]}&scenario={NAMES[2]}")
+    wait_ready(page, 90_000)
+    at(page, 1)
+    reveal(page, "[data-testid=stTextInput]")   # "Find saved scenarios by name"
+    box = page.locator("[data-testid=stTextInput] input").first
+    box.focus()
+    assert page.evaluate("() => document.activeElement.tagName") == "INPUT"
+    for key in ("PageDown", "ArrowRight", "n", "PageUp", "ArrowLeft"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(1500)
+    assert "Scenario 1 of 3" in page.locator("body").inner_text()
+    box.blur()
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("PageDown")   # and once the box lets go, the clicker moves again
+    at(page, 2)
+    no_error_on(page)
+

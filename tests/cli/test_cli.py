@@ -433,8 +433,10 @@ def test_a_named_sheet_and_a_missing_one(tmp_path, capsys):
                                "Applications": [["name", "project_type", "eligible_cost", "local_contribution"],
                                                 ["A", "renovation", 1_000_000, 500_000]]}))
     status, err = cli(capsys, "allocate", book, "--budget", "1000000", "-o", tmp_path / "a.csv")
-    assert status == 2 and err == (f"error: {book}: missing column 'project_type'; required columns: "
-                                   "project_type, eligible_cost\n")
+    assert status == 2 and err == (f"error: {book}: no column 'Project type' (project_type), and the column "
+                                   "'Fiscal 2027 applications' is not one the portfolio reads; use the template's "
+                                   "column titles (or their code names); the sheet read is 'Cover', one of 2: pick "
+                                   "the one with the applications\n")
     status, err = cli(capsys, "allocate", book, "--sheet", "Applications", "--budget", "1000000", "-o", tmp_path / "a.csv")
     assert status == 0, err
     status, err = cli(capsys, "batch", book, "--sheet", "Budget", "-o", tmp_path / "b.csv")

@@ -1,6 +1,7 @@
 """A portfolio (core/law/portfolio.py): reading files, scores, allocation, the Board's
 discretion downstream."""
 import csv
+import io
 import subprocess
 import sys
 
@@ -10,7 +11,9 @@ import pytest
 from hypothesis import given, strategies as st, settings
 
 from core.law.batch import BatchError, evaluate_table
-from core.law.portfolio import MAX_ROWS, PortfolioError, allocate, formula_words, parse_weights, read_sample, read_table, run, insight
+from core.law.portfolio import (MAX_ROWS, PortfolioError, allocate, formula_words, insight, parse_weights, read_portfolio,
+                                read_sample, read_table, run)
+from core.law.tables import TableError
 from core.law.rulesets import load
 from tests.support import ROOT
 
@@ -475,3 +478,96 @@ def test_counts_of_limits_that_add_to_more_than_the_applications_say_why():
     lines = insight(run(read_sample(), 400_000_000), load())
     assert lines[-1] == ("2 of 20 are held down by two or more limits at once (a tie) and counted under each, so these "
                          "counts add to 22.")
+
+
+# --- column titles: people's words or code names ------------------------------------------------
+
+def _hand_workbook(head, rows) -> bytes:
+    """A workbook made by hand with openpyxl, as a person would (not from the template)."""
+    import openpyxl
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "My applications"
+    ws.append(head)
+    for row in rows:
+        ws.append(row)
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def test_a_workbook_made_by_hand_in_peoples_words_imports_with_exact_values():
+    head = ["Application", "  locality ", "Project Type", "TOTAL COST OF ELIGIBLE WORK", "Local  contribution",
+            "Federal grant", "Requested amount", "Request the Board of Public Works exception"]
+    data = _hand_workbook(head, [["Illustrative: Alder hall", "Alder County", "renovation", 1_000_000.01, 500_000, 0,
+                                  None, "no"],
+                                 ["Illustrative: Birch hall", "Birch City", "construction", 3_000_000, 1_000_000.5,
+                                  250_000, 400_000, "no"]])
+    table = read_portfolio(data, "mine.xlsx")
+    assert list(table.frame.columns) == ["name", "locality", "project_type", "eligible_cost", "local_contribution",
+                                         "federal_grant", "requested_amount", "bpw_exception_requested"]
+    assert table.unknown == () and list(table.rows) == [2, 3]
+    r = run(table.frame, 100_000_000, rows=table.rows)
+    assert r.good.tolist() == [True, True], list(r.table["error"])
+    assert r.values["eligible_cost"].tolist() == [100_000_001, 300_000_000]
+    assert r.values["local_contribution"].tolist() == [50_000_000, 100_000_050]
+    assert list(r.table["award"]) == ["500000.00", "400000.00"]
+    assert list(r.table["binding"]) == ["cost_share", "requested_amount"]
+
+
+def test_an_old_file_in_code_names_still_imports_as_csv_and_as_a_workbook():
+    head = ["name", "project_type", "eligible_cost", "local_contribution", "bpw_exception_requested",
+            "state_funds_in_property"]
+    row = ["Illustrative: Cedar", "renovation", "1450000", "725000", "no", "no"]
+    csv_data = (",".join(head) + "\n" + ",".join(row) + "\n").encode()
+    for data, name in ((csv_data, "old.csv"), (_hand_workbook(head, [row]), "old.xlsx")):
+        table = read_portfolio(data, name)
+        assert list(table.frame.columns) == head and table.unknown == ()
+        r = run(table.frame, 100_000_000, rows=table.rows)
+        assert r.good.tolist() == [True] and (r.table["award"][0], r.table["binding"][0]) == ("600000.00", "program_max")
+
+
+def test_words_and_code_names_mix_and_a_column_no_field_has_is_kept_and_named():
+    data = b"Application,project_type,Total cost of eligible work,Notes\nIllustrative: Dunmore,renovation,800000,ours\n"
+    table = read_portfolio(data, "mixed.csv")
+    assert list(table.frame.columns) == ["name", "project_type", "eligible_cost", "Notes"]
+    assert table.unknown == ("Notes",)
+    r = run(table.frame, 100_000_000, rows=table.rows)
+    assert r.good.tolist() == [True] and r.table["Notes"][0] == "ours" and r.table["award"][0] == "400000.00"
+
+
+def test_an_unknown_title_where_a_required_column_is_missing_is_named_in_the_error():
+    data = b"Application,Type of project,Total cost of eligible work\nIllustrative: Elm,renovation,800000\n"
+    with pytest.raises(TableError) as err:
+        read_portfolio(data, "typo.csv")
+    assert str(err.value) == ("typo.csv: no column 'Project type' (project_type), and the column 'Type of project' "
+                              "is not one the portfolio reads; use the template's column titles (or their code names)")
+
+
+def test_one_field_titled_twice_by_its_words_and_its_code_name_is_refused_by_both_titles():
+    data = b"name,project_type,eligible_cost,Total cost of eligible work\nA,renovation,1,2\n"
+    with pytest.raises(TableError) as err:
+        read_portfolio(data, "twice.csv")
+    assert str(err.value) == ("twice.csv: the columns 'eligible_cost' and 'Total cost of eligible work' are both "
+                              "'Total cost of eligible work' (eligible_cost); keep one of them")
+
+
+def test_a_bad_row_under_titles_in_words_never_hides_the_good_ones():
+    data = (b"Application,Project type,Total cost of eligible work\nIllustrative: A,renovation,1000000\n"
+            b"Illustrative: B,castle,1000000\nIllustrative: C,renovation,-5\nIllustrative: D,equipment,200000\n")
+    table = read_portfolio(data, "rows.csv")
+    r = run(table.frame, 100_000_000, rows=table.rows)
+    assert r.good.tolist() == [True, False, False, True]
+    assert list(r.table["award"]) == ["500000.00", "", "", "100000.00"]
+
+
+def test_every_title_in_words_and_every_code_name_belongs_to_one_field_only():
+    from core.law.fields import COLUMN_OF_TITLE, PORTFOLIO_FIELDS, title_key
+    for f in PORTFOLIO_FIELDS:
+        for t in (f.name, f.label, f.title):
+            assert COLUMN_OF_TITLE[title_key(t)] == f.name
+    owners: dict[str, set] = {}
+    for f in PORTFOLIO_FIELDS:
+        for t in (f.name, f.label, f.title):
+            owners.setdefault(title_key(t), set()).add(f.name)
+    assert [k for k, names in owners.items() if len(names) > 1] == []

@@ -202,3 +202,23 @@ def test_plotly_text_escapes_what_plotly_decodes_and_nothing_else():
     fig = _every_figure("50%{y} off")["sweep"]
     overlay = [t for t in fig.data if t.name == "50%{y} off"]
     assert overlay and overlay[0].hovertemplate == "%{fullData.name}: award %{y:$,.2f}<extra></extra>"
+
+
+def test_sensitivity_lines_are_okabe_itos_colours_and_now_sits_on_its_line():
+    """Sensitivity: each segment in the colour-blind-safe palette's colour of its cap (one
+    palette, OKABE_ITO), and "Now: $X" centred on the dotted line at the current value."""
+    from core.law.analysis import sweep
+    assert charts.OKABE_ITO == ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000")
+    assert sorted(charts.LINE_COLORS.values()) == sorted(charts.OKABE_ITO)   # every cap its own colour of the palette
+    app = Application(project_type="renovation", eligible_cost=200_000_000, local_contribution=60_000_000)
+    sw = sweep(app, "local_contribution", 0, 300_000_000)
+    fig = charts.sweep_figure([("The regulation in force", sw)], "Local contribution", current=60_000_000)
+    lines = {t.name: t.line.color for t in fig.data if t.mode == "lines" and t.showlegend is not False}
+    assert lines == {"What the project still lacks holds the award down": "#E69F00",   # Okabe-Ito orange
+                     "The program maximum holds the award down": "#D55E00"}, lines      # and vermillion
+    assert all(t.line.color in charts.OKABE_ITO for t in fig.data if t.mode == "lines")
+    now = [a for a in fig.layout.annotations if a.text.startswith("Now:")]
+    assert len(now) == 1 and now[0].text == "Now: $600,000" and now[0].x == 600_000.0
+    assert (now[0].xref, now[0].xanchor, now[0].yref) == ("x", "center", "paper")
+    marker = [s for s in fig.layout.shapes if s.type == "line" and s.x0 == s.x1]
+    assert len(marker) == 1 and marker[0].x0 == now[0].x   # on the line, not beside it

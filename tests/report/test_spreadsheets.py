@@ -13,7 +13,7 @@ import openpyxl
 import pytest
 
 from core.law.analysis import caps_words
-from core.law.fields import FIELD, PORTFOLIO_FIELDS
+from core.law.fields import PORTFOLIO_FIELDS
 from core.law.portfolio import read_portfolio, run, sample
 from core.law.provisions import CAP, ROUTES
 from core.law.tables import read
@@ -181,24 +181,57 @@ def test_the_template_reads_back_as_one_good_illustrative_row():
     assert template_csv().decode().startswith(f"# {TEMPLATE_NOTE}\r\n")
 
 
+def test_the_templates_titles_are_the_field_tables_words_not_code_names():
+    titles = [f.label for f in PORTFOLIO_FIELDS]
+    assert titles[:4] == ["Application", "Locality", "Project type", "Total cost of eligible work"]
+    apps = book(template_xlsx())["Applications"]
+    assert [c.value for c in apps[1]] == titles
+    assert "Request the Board of Public Works exception" in titles and "bpw_exception_requested" not in titles
+    lines = template_csv().decode().split("\r\n")
+    assert next(csv.reader([lines[1]])) == titles
+
+
+def test_the_template_downloaded_filled_and_uploaded_reads_every_value_exactly():
+    wb = book(template_xlsx())
+    ws = wb["Applications"]
+    column = {c.value: c.column for c in ws[1]}
+    filled = {"Application": "Illustrative: Hand-filled hall", "Locality": "Alder County",
+              "Project type": "construction", "Total cost of eligible work": 2_400_000.5,
+              "Federal grant": 100_000, "Local contribution": 1_200_000.25,
+              "Request the Board of Public Works exception": "no", "Senior population density": 410}
+    for title, value in filled.items():
+        ws.cell(2, column[title], value)
+    out = io.BytesIO()
+    wb.save(out)
+    table = read_portfolio(out.getvalue(), "filled.xlsx")
+    assert table.unknown == () and list(table.frame.columns) == [f.name for f in PORTFOLIO_FIELDS]
+    r = run(table.frame, 100_000_000, rows=table.rows)
+    assert r.good.tolist() == [True], r.table["error"][0]
+    assert int(r.values["eligible_cost"].iat[0]) == 240_000_050 and int(r.values["local_contribution"].iat[0]) == 120_000_025
+    assert int(r.values["federal_grant"].iat[0]) == 10_000_000 and r.values["senior_density"].iat[0] == 410.0
+    assert (r.table["name"][0], r.table["award"][0], r.table["binding"][0]) == (
+        "Illustrative: Hand-filled hall", "600000.00", "program_max")
+
+
 def test_the_templates_notes_explain_every_column_from_the_field_table():
     wb = book(template_xlsx())
     assert wb.sheetnames == ["Applications", "Notes"]
     apps = wb["Applications"]
     assert apps.freeze_panes == "A2"
-    money = [c for c in next(apps.iter_rows(min_row=2, max_row=2)) if FIELD.get(apps.cell(1, c.column).value)
-             and FIELD[apps.cell(1, c.column).value].kind == "money" and c.value is not None]
+    of_title = {f.label: f for f in PORTFOLIO_FIELDS}
+    money = [c for c in next(apps.iter_rows(min_row=2, max_row=2)) if of_title[apps.cell(1, c.column).value].kind
+             == "money" and c.value is not None]
     assert money and all(c.number_format == DOLLARS for c in money)
     lists = {str(dv.sqref): dv.formula1 for dv in apps.data_validations.dataValidation}
     assert lists["C2:C20001"] == '"conversion,acquisition,renovation,construction,equipment,master_plan"'
     notes = list(wb["Notes"].iter_rows(values_only=True))
-    assert notes[0] == ("Column", "What it is", "What to enter", "If left empty", "More")
-    by_name = {row[0]: row for row in notes[1:] if row[0]}
-    for f in PORTFOLIO_FIELDS:
-        assert by_name[f.name][1] == f.label and (f.help in by_name[f.name][4])
+    assert notes[0] == ("Column", "Code name (for programs)", "What to enter", "If left empty", "More")
+    by_name = {row[1]: row for row in notes[1:] if row[1]}
+    for f in PORTFOLIO_FIELDS:   # each column's words and its code name, side by side
+        assert by_name[f.name][0] == f.label and (f.help in by_name[f.name][4])
     assert by_name["project_type"][3] == "Required" and by_name["federal_grant"][3] == "$0"
     assert by_name["requested_amount"][3] == "None given"
-    assert "ILLUSTRATIVE" in by_name
+    assert "ILLUSTRATIVE" in {row[0] for row in notes}
 
 
 def test_batch_results_as_a_workbook():

@@ -3,6 +3,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.support import ROOT
+from tests.support.text import interpreted
+from ui.text import JOINER
 from ui import addresses, auth
 
 
@@ -50,10 +52,16 @@ def test_anyone_else_sees_only_the_refusal(user):
     at = app(user)
     assert not at.exception and not shows_the_dashboard(at)
     assert [t.value for t in at.title] == ["This account may not use the dashboard"]
-    assert "To be let in, ask ` it.admin@contractor.com `, naming the account above." in text(at).replace("\\", "")
+    assert "To be let in, ask it.admin@contractor.com, naming the account above." in plain(text(at))
     assert [b.label for b in at.button] == ["Sign out"]
     assert not at.sidebar.children or all(not c.children for c in at.sidebar.children.values())
     assert not at.selectbox and not at.text_input and not at.slider
+
+
+def plain(markdown: str) -> str:
+    """What a reader sees of our inert Markdown: the escapes and word joiners gone."""
+    import re
+    return re.sub(r"\\(.)", r"\1", markdown).replace(JOINER, "")
 
 
 def test_without_either_list_every_signed_in_user_comes_in():
@@ -68,9 +76,12 @@ def test_the_refusal_names_the_access_contact_and_shows_names_literally():
     at = app({"email": "carol@outside.example", "name": hostile},
              library=LIBRARY | {"access_contact": "the IT desk [555-0100](https://evil.example)"})
     sentence = next(m.value for m in at.markdown if m.value.startswith("You are signed in as"))
-    assert sentence.startswith("You are signed in as ` **Boss** [click](https://evil.example) :\u2060material/")
     ask = next(m.value for m in at.markdown if m.value.startswith("To be let in"))
-    assert "` the IT desk [555-0100](https://evil.example) `" in ask and "it.admin" not in ask
+    # In the sentence's own type (no code span), and still read as nothing but text
+    assert "`" not in sentence and "`" not in ask and interpreted(sentence) == [] and interpreted(ask) == []
+    assert plain(sentence).startswith(f"You are signed in as {hostile}")
+    assert plain(ask) == "To be let in, ask the IT desk [555-0100](https://evil.example), naming the account above."
+    assert "it.admin" not in ask
 
 
 @pytest.mark.parametrize("library,key", [({"allowed_domains": "agency.gov"}, "[library] allowed_domains"),

@@ -10,6 +10,7 @@ from tests.support import ROOT
 from tests.support.pages import dashboard as start, save
 from tests.support.panel import Panel
 from tests.support.store import APP
+from tests.support.text import interpreted
 
 
 def test_save_and_overwrite_asks_first(db):
@@ -50,11 +51,11 @@ def test_compare_shows_saved_scenarios_with_charts(db):
     answers = at.table[0].value       # the answer first: its own table, before the inputs
     assert list(answers.columns) == ["Scenario", "State grant award", "Held down by", "Route", "Funding gap",
                                      "Local match shortfall"]
-    # st.table reads each cell as Markdown: a name is a code span (shown as typed), ours escaped
-    assert list(answers["Scenario"]) == ["` Base ` \\(baseline\\)", "` <b>With federal</b> `"]
+    # st.table reads each cell as Markdown: a name in the cell's own type, escaped as ours (shown as typed)
+    assert list(answers["Scenario"]) == ["Base \\(baseline\\)", "\\<b\\>With federal\\</b\\>"]
     assert list(answers["State grant award"]) == ["\\$500,000", "\\$100,000"]
     inputs = at.table[1].value        # on its side: a row per input, the one that differs first
-    assert list(inputs.columns) == ["Input", "` Base ` \\(baseline\\)", "` <b>With federal</b> `"]
+    assert list(inputs.columns) == ["Input", "Base \\(baseline\\)", "\\<b\\>With federal\\</b\\>"]
     assert list(inputs["Input"])[:4] == ["Federal grant", "Project type", "Total cost of eligible work",
                                          "Local contribution"]
     assert list(inputs.iloc[0])[1:] == ["\\$0", "\\$400,000"]
@@ -62,7 +63,7 @@ def test_compare_shows_saved_scenarios_with_charts(db):
     assert len(at.get("plotly_chart")) == 3
     at.selectbox(key="w:cmp_baseline").set_value("<b>With federal</b>").run()
     assert not at.exception
-    assert list(at.table[0].value["Scenario"]) == ["` Base `", "` <b>With federal</b> ` \\(baseline\\)"]
+    assert list(at.table[0].value["Scenario"]) == ["Base", "\\<b\\>With federal\\</b\\> \\(baseline\\)"]
 
 
 def test_each_scenario_lists_the_readings_that_would_change_its_award(db):
@@ -74,7 +75,7 @@ def test_each_scenario_lists_the_readings_that_would_change_its_award(db):
     at.multiselect(key="w:cmp_names").set_value(["Met match", "Short match"]).run()
     assert "Readings that would change an award" in [h.value for h in at.subheader]
     listed = [m.value.replace("\\", "") for m in at.markdown if "Short match" in m.value]
-    assert listed == ["- ` Short match `: What a short local match does: read as “A condition of any award”, "
+    assert listed == ["- Short match: What a short local match does: read as “A condition of any award”, "
                       "the award would be $0 (the local match requirement)."]
 
 
@@ -136,7 +137,7 @@ def test_history_and_restore_an_earlier_version(db):
     assert not at.exception
     assert db.get("A").application == APP
     assert [e.action for e in db.history("A")] == ["save", "overwrite", "restore"]
-    assert [s.value.replace("\\", "") for s in at.success] == [f"Restored ` A ` as it was after change #{rows[0]['#']}."]  # name literal
+    assert [s.value.replace("\\", "") for s in at.success] == [f"Restored A as it was after change #{rows[0]['#']}."]  # the name in the sentence's type
 
 
 def test_deleted_scenario_listed_and_restored_under_another_name_when_taken(db):
@@ -207,18 +208,15 @@ def test_compare_opens_on_the_most_recent_few_and_pages(db):
 
 @pytest.mark.parametrize("name", ["https://example.com/x", "![x](https://example.com/i.png)", ":red[R1]",
                                   "&copy; $$x^2$$", ":material/warning:", "a `b` ``c``"])
-def test_duplicate_notice_shows_the_name_literally(db, name):
+def test_duplicate_notice_shows_the_name_as_typed_in_the_sentences_type(db, name):
     db.save("Original", APP)
     at = start(page="pages/compare.py")
     at.text_input(key="w:lib_new").input(name)
     at.button(key="w:lib_Duplicated").click().run()
     assert not at.exception
     note = next(s.value for s in at.success if "Duplicated" in s.value)
-    assert outside_code(note).replace("\\", "") == "Duplicated  as ."     # both names inside code spans
-    shown = [m.group(0) for m in CODE.finditer(note)]
-    assert shown[0] == "` Original `"
-    body = shown[1][len(shown[1].split(" ")[0]) + 1:-len(shown[1].split(" ")[0]) - 1]
-    assert body.replace("\u2060", "") == name                           # exactly as typed
+    assert "`" not in note.replace("\\`", "") and interpreted(note) == []   # no code span, and nothing read as Markdown
+    assert re.sub(r"\\(.)", r"\1", note).replace("\u2060", "") == f"Duplicated Original as {name}."   # exactly as typed
     assert db.get(name) is not None
 
 
@@ -372,7 +370,7 @@ def test_move_up_and_down_reorders_everything_and_the_baseline_follows_the_first
     at.button(key="w:cmp_down").click().run()
     assert shown_order(at) == ["As submitted (baseline)", "Smaller", "With a federal grant"]
     inputs = at.table[1].value
-    assert list(inputs.columns)[1:] == ["` As submitted ` \\(baseline\\)", "` Smaller `", "` With a federal grant `"]
+    assert list(inputs.columns)[1:] == ["As submitted \\(baseline\\)", "Smaller", "With a federal grant"]
     assert list(inputs["Input"])[:3] == ["Total cost of eligible work", "Federal grant", "Project type"]
 
 
@@ -472,7 +470,7 @@ def test_moving_keeps_a_scenario_within_the_list_and_the_baseline_falls_back_to_
 
 # -- two sessions on one library: every action acts on the scenario as it was picked (issue 36) ------
 
-STALE = "` target ` was deleted by someone else since you picked it; nothing was changed."
+STALE = "target was deleted by someone else since you picked it; nothing was changed."
 
 
 def two_sessions(db, edited: bool = False):
@@ -538,7 +536,7 @@ def test_an_action_on_a_pick_another_session_changed_does_nothing_and_says_so(db
            "delete": "w:lib_delete", "history": "w:hist_restore"}[action]
     mine.button(key=key).click().run()
     assert not mine.exception
-    assert said(mine) == ["` target ` was changed by someone else since you picked it; nothing was changed. It is "
+    assert said(mine) == ["target was changed by someone else since you picked it; nothing was changed. It is "
                           "shown as it is now: look at it again, then try again."]
     assert sorted(db.names()) == ["keep me", "target"] and db.get("target").application.federal_grant == 5
     assert [e.action for e in db.history()] == events + ["overwrite"]
@@ -552,8 +550,8 @@ def test_a_renamed_pick_is_said_by_both_names_and_a_delete_pressed_after_it_dele
     mine, theirs = two_sessions(db)
     db.rename("target", "target (theirs now)")
     mine.button(key="w:lib_delete").click().run()
-    assert said(mine) == ["` target ` was changed by someone else since you picked it (it is now called "
-                          "` target (theirs now) `); nothing was changed. It is shown as it is now: look at it "
+    assert said(mine) == ["target was changed by someone else since you picked it (it is now called "
+                          "target (theirs now)); nothing was changed. It is shown as it is now: look at it "
                           "again, then try again."]
     assert sorted(db.names()) == ["keep me", "target (theirs now)"]
 
@@ -568,7 +566,7 @@ def test_restoring_a_deleted_scenario_someone_restored_meanwhile_does_not_restor
     db.save("target", APP.replace(federal_grant=7), overwrite=True)      # and changes it
     mine.button(key="w:del_restore").click().run()
     assert not mine.exception
-    assert said(mine) == ["` target ` was restored by someone else since you picked it; nothing was changed. It is "
+    assert said(mine) == ["target was restored by someone else since you picked it; nothing was changed. It is "
                           "shown as it is now: look at it again, then try again."]
     assert db.get("target").application.federal_grant == 7
 
@@ -583,6 +581,6 @@ def test_undo_of_a_delete_someone_undid_meanwhile_does_nothing_and_says_so(db):
     db.restore_version(db.deleted()[0].id)                                # brought back elsewhere
     mine.button(key="w:undo").click().run()
     assert not mine.exception and sorted(db.names()) == ["keep me", "target"]
-    assert said(mine) == ["` target ` was restored by someone else since you picked it; nothing was changed. It is "
+    assert said(mine) == ["target was restored by someone else since you picked it; nothing was changed. It is "
                           "shown as it is now: look at it again, then try again."]
     assert [e.action for e in db.history()].count("restore") == 1

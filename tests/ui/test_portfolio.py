@@ -96,7 +96,9 @@ def test_an_xlsx_of_the_sample_gives_the_samples_results_and_its_sheet_is_picked
     assert not at.error and not any("ILLUSTRATIVE sample" in w.value for w in at.warning)
     picker.set_value("Notes").run()
     assert [unescaped(e.value) for e in at.error] == [
-        "` sample.xlsx, sheet Notes `: missing column 'project_type'; required columns: project_type, eligible_cost"]
+        "` sample.xlsx `: no column 'Project type' (project_type), and the column 'another sheet' is not one the "
+        "portfolio reads; use the template's column titles (or their code names); the sheet read is 'Notes', one of "
+        "2: pick the one with the applications"]
 
 
 def test_a_workbooks_bad_rows_are_listed_in_full_by_the_spreadsheets_row():
@@ -158,3 +160,16 @@ def test_the_templates_and_both_downloads_are_offered():
     assert buttons == {"w:pf_template_xlsx": "Template (Excel)", "w:pf_template_csv": "Template (CSV)",
                        "w:pf_results_xlsx": "Download the results (Excel)",
                        "w:pf_results_csv": "Download the results (CSV)"}
+
+
+def test_a_file_in_peoples_words_is_read_and_a_column_no_field_has_is_named():
+    at = portfolio_page()
+    text = ("Application,Project type,Total cost of eligible work,Local contribution,Our notes\n"
+            "Illustrative: Alder hall,renovation,\"1,000,000\",500000,call back\n")
+    at.file_uploader(key="w:pf_file").upload("words.csv", text.encode(), "text/csv").run()
+    assert not at.exception and not at.error
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Maximum awards"] == "$500,000"
+    assert [unescaped(i.value) for i in at.info if "Not read" in i.value] == [
+        "Not read: the column ` Our notes ` is no column of the template; kept in the downloads as given. The "
+        "template's Notes sheet lists the columns read."]

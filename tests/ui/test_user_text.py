@@ -11,8 +11,8 @@ import pytest
 
 from tests.support import ROOT
 from tests.support.text import interpreted
-from ui.text import (JOINER, Markdown, cell, chart_text, error_text, literal, markup, md, message, ours, plain_text,
-                     shown)
+from ui.text import (JOINER, Markdown, cell, chart_text, error_text, literal, markup, md, message, name_in_text, ours, plain_text,
+                     sentence, shown)
 
 # -- the lint ---------------------------------------------------------------------------------
 
@@ -34,7 +34,7 @@ MARKDOWN_OPTIONS = {"radio", "pills", "segmented_control"}
 
 # What makes text safe: for Markdown, the helpers of ui/text.py (each returns an inert Markdown);
 # for plain text, plain_text() and our figures.
-MARKDOWN_HELPERS = {"md", "literal", "message", "error_text", "ruleset_label", "law_caption", "cell", "table", "table_cells",
+MARKDOWN_HELPERS = {"md", "literal", "name_in_text", "sentence", "message", "error_text", "ruleset_label", "law_caption", "cell", "table", "table_cells",
                     "shown", "markup", "ours"}
 PLAIN_HELPERS = {"plain_text", "str", "int", "len", "chart_text"}
 MARKDOWN_TABLES = {"STATUS_BADGE"}       # constant tables of Markdown made by ui/text.py
@@ -284,6 +284,19 @@ def test_literal_and_message_show_values_exactly_and_hidden_characters_visibly()
     said = message("Not saved: {} is taken", "\u202e000,005$")
     assert "\u202e" not in said and "[U+202E]000,005$" in said
     assert isinstance(said, Markdown)
+
+
+def test_names_are_in_the_sentences_own_type_and_still_inert():
+    """A scenario's or a contact's name mid-sentence: no code span (no monospace), every character
+    escaped, shown as written; line breaks and hidden characters as marks, and capped."""
+    said = sentence("Opened the scenario {}.", HOSTILE)
+    assert "`" not in said and interpreted(said) == [] and isinstance(said, Markdown)
+    assert said == md("Opened the scenario ") + md(HOSTILE.replace("\u202e", "[U+202E]")) + md(".")
+    unescaped = re.sub(r"\\(.)", r"\1", said).replace(JOINER, "")
+    assert unescaped == "Opened the scenario " + HOSTILE.replace("\u202e", "[U+202E]") + "."
+    assert name_in_text("Fiscal `2027` plan") == "Fiscal \\`2027\\` plan"   # a backtick of the name: escaped, not a span
+    assert name_in_text("two\nlines\u202e") == "two\u2424lines\\[U\\+202E\\]"      # no new block, no reversed text
+    assert name_in_text("x" * 300, 40).startswith("x" * 40) and "300 characters" in name_in_text("x" * 300, 40)
 
 
 def test_markdown_mixed_with_plain_text_stays_inert():

@@ -51,16 +51,22 @@ function buildMoney(panel, f) {
   // limit and route in the same frame, and the amount is sent only when the hand stops: a
   // release, or 300 ms without a step (a held key, a pause in a drag): one run per move.
   // Without them a step is sent at once, and while dragging at most every 150 ms and on release.
-  let dragTimer = null, sentValue = null, live = null, drawn = null, dragging = false;
-  const send = () => {
+  // A value sent while the pointer still holds the slider says so ("moving"): the server draws
+  // it but makes no step of history of it (ui/state.py); the release sends the last value
+  // without the flag, even if it was already sent, so that a drag is one step.
+  let dragTimer = null, sentValue = null, live = null, drawn = null, dragging = false, movingSent = false;
+  const send = (final = false) => {
     clearTimeout(dragTimer);
     dragTimer = null;
-    if (range.value === sentValue) {
+    const moving = !final && panel.pointerDown;
+    if (range.value === sentValue && !(movingSent && !moving)) {
       if (drawn && panel.sent[f.id] === PENDING) { delete panel.sent[f.id]; settle(live && live.settled); }
       return;
     }
     sentValue = range.value;
-    panel.send(f.id, drawn ? { cents: drawn.cents, drawn: drawn.words } : { cents: Number(range.value) * 100 });
+    movingSent = moving;
+    const edit = drawn ? { cents: drawn.cents, drawn: drawn.words } : { cents: Number(range.value) * 100 };
+    panel.send(f.id, moving ? { ...edit, moving: true } : edit);
   };
   const settle = (settled) => {
     if (!drawn) return;
@@ -87,8 +93,8 @@ function buildMoney(panel, f) {
     else if (dragTimer === null) dragTimer = setTimeout(send, 150);
   });
   // The release of a drag: its last position. A key press fires it too, where the pause decides.
-  range.addEventListener("change", () => { if (!drawn || dragging) send(); dragging = false; });
-  range.addEventListener("blur", () => { if (dragTimer !== null) send(); });
+  range.addEventListener("change", () => { if (!drawn || dragging || movingSent) send(true); dragging = false; });
+  range.addEventListener("blur", () => { if (dragTimer !== null || movingSent) send(true); });
   range.addEventListener("pointerdown", () => { dragging = true; });
   range.addEventListener("pointerdown", () => { panel.pointerDown = true; });
   window.addEventListener("pointerup", () => { panel.pointerDown = false; });

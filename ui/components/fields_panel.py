@@ -158,6 +158,7 @@ def panel(key: str, fields: list[dict], title: str = "", on_edit: dict[str, Call
                 if edit is not None:   # only a page other than ours sends a field's value as anything else
                     _refused(fid)
                 return
+            state.moving(edit.get("moving") is True)   # a drag still under way: drawn, not yet a step of history
             (handlers.get(fid) or (lambda e: APPLY[kind](fid, e)))(edit)
             # Echoed to the page: a number, or nothing from a page other than ours. Not NaN or
             # Infinity: Python reads them in JSON, but the page's JSON.parse would fail on its answer.
