@@ -125,8 +125,8 @@ def law_notes_box(award) -> None:
     notes = [note for note in award.law_notes if note not in rs.caveats]
     if notes:
         day = award.as_of.isoformat() if award.as_of else "today"
-        with st.expander(f"The law as of {day}: {len(notes)} {'notes' if len(notes) > 1 else 'note'} on its dates "
-                         "and sources", icon=":material/history:"):
+        with st.expander(md(f"The law as of {day}: {len(notes)} {'notes' if len(notes) > 1 else 'note'} on its "
+                            "dates and sources"), icon=":material/history:"):
             st.markdown(md("  \n").join(md(note) for note in notes))
 
 

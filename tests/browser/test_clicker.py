@@ -68,3 +68,24 @@ def test_a_focused_text_box_keeps_the_clicker_keys(server, chromium):  # noqa: F
     at(page, 2)
     no_error_on(page)
 
+
+
+def test_a_focused_slider_keeps_the_clicker_keys(server, chromium):  # noqa: F811
+    """The arrows and PageUp/PageDown move a slider that has the focus, never the scenario: no page
+    with a Next shows a slider while presenting, so a real range input is put on Compare's page and
+    focused (the clicker's rule is on what has the focus, whatever made it)."""
+    page = chromium.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{server}/compare?present=1&scenario={NAMES[0]}&scenario={NAMES[1]}&scenario={NAMES[2]}")
+    wait_ready(page, 90_000)
+    at(page, 1)
+    page.evaluate("""() => { const s = document.createElement('input'); s.type = 'range'; s.id = 'probe';
+                             s.setAttribute('aria-label', 'Probe slider'); document.body.prepend(s); s.focus(); }""")
+    assert page.evaluate("() => document.activeElement.id") == "probe"
+    for key in ("PageDown", "ArrowRight", "PageUp", "ArrowLeft"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(1500)
+    assert "Scenario 1 of 3" in page.locator("body").inner_text()
+    assert page.evaluate("() => document.getElementById('probe').value") == "50"   # the keys moved the slider: +10 -10
+    page.evaluate("() => document.activeElement.blur()")
+    page.keyboard.press("PageDown")
+    at(page, 2)

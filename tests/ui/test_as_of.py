@@ -101,8 +101,8 @@ def test_the_page_names_the_statute_and_its_day_and_keeps_the_days_doubts_in_a_b
     at = start(BIG | {"ruleset": "statute", "as_of": "1987-01-01"})
     assert ("The statute \\(Md\\. Code, Human Services § 10\\-504\\), as of 1987\\-01\\-01: each number as in force "
             "that day") in " ".join(c.value for c in at.caption)
-    box = next(e for e in at.expander if e.label.startswith("The law as of 1987-01-01:"))
-    assert box.label == "The law as of 1987-01-01: 4 notes on its dates and sources"
+    box = next(e for e in at.expander if e.label.replace("\\", "").startswith("The law as of 1987-01-01:"))
+    assert box.label.replace("\\", "") == "The law as of 1987-01-01: 4 notes on its dates and sources"
     said = " ".join(m.value for m in box.markdown).replace("\\", "")
     assert "As of 1987-01-01 the capital maximum may already be $600,000." in said
     answer = next(m.value for m in at.markdown if "**Held down by**" in m.value).replace("\\", "")
