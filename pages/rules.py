@@ -59,12 +59,13 @@ for prov in PROVISIONS:
 
 st.header("Each number's history")
 st.caption(md("A dated ruleset holds every value a number has had, each with the day it took effect and "
-              "its source; where that day is not known, it says so, and so does every answer that reads it."))
-for rid in available():
+              "its source; where that day is not known, it says so, and so does every answer that reads it."
+              + (" The tables of each number's values are shown outside presentation mode." if present.on() else "")))
+for rid in available() if not present.on() else ():   # a table of sources is read at a desk, not across a room
     rs = load(rid)
     if not rs.is_dated:
         continue
-    box = st.container(border=True) if present.on() else st.expander(md(f"{rs.label}: history"), expanded=False)
+    box = st.expander(md(f"{rs.label}: history"), expanded=False)
     with box:
         for note in rs.caveats:
             st.markdown(f"*{md(note)}*")

@@ -28,7 +28,7 @@ import streamlit as st
 from core.store.access import Access, AccessConfigError, from_section
 from core.store.model import LOCAL
 from ui import addresses
-from ui.text import literal, md, name_in_text, plain_text, sentence
+from ui.text import address_in_text, literal, md, plain_text
 
 _LOG = logging.getLogger(__name__)
 LIFETIME_DAYS = 30   # Streamlit 1.67: AUTH_COOKIE_MAX_AGE_SECONDS
@@ -116,11 +116,11 @@ def sign_in_screen() -> None:
 def refusal_screen(rules: Access) -> None:
     """All a signed-in user who may not come in sees: who they are, that they may not, whom to ask."""
     st.title("This account may not use the dashboard")
-    st.markdown(sentence("You are signed in as {}. This account is not among those allowed to use the "
-                        "grant dashboard.", display_name()))
+    st.markdown(md("You are signed in as ") + address_in_text(display_name())
+                + md(". This account is not among those allowed to use the grant dashboard."))
     ask = rules.whom_to_ask()
     if ask:
-        st.markdown(md("To be let in, ask ") + md(", or ").join(name_in_text(a) for a in ask)
+        st.markdown(md("To be let in, ask ") + md(", or ").join(address_in_text(a) for a in ask)
                     + md(", naming the account above."))
     else:
         st.markdown(md("To be let in, ask the office that runs this dashboard, naming the account above."))

@@ -131,6 +131,13 @@ def name_in_text(text, limit: int = MAX_SHOWN) -> Markdown:
     return md(visible(cap(text, limit)))
 
 
+def address_in_text(text, limit: int = MAX_SHOWN) -> Markdown:
+    """An account or a contact from sign-in (the provider's claims, the office's settings) in a
+    sentence: as name_in_text, but an e-mail address stays whole, so that it copies as it reads
+    (the joiner that stops a visitor's text becoming a link would travel into a pasted address)."""
+    return Markdown(str(name_in_text(text, limit)).replace("@" + JOINER, "@"))
+
+
 def sentence(ours_: str, *user, limit: int = MAX_SHOWN) -> Markdown:
     """message() for names: each user value name_in_text(), in the sentence's type:
     sentence("Opened the scenario {}.", name)."""

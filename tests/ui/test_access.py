@@ -77,8 +77,9 @@ def test_the_refusal_names_the_access_contact_and_shows_names_literally():
              library=LIBRARY | {"access_contact": "the IT desk [555-0100](https://evil.example)"})
     sentence = next(m.value for m in at.markdown if m.value.startswith("You are signed in as"))
     ask = next(m.value for m in at.markdown if m.value.startswith("To be let in"))
-    # In the sentence's own type (no code span), and still read as nothing but text
-    assert "`" not in sentence and "`" not in ask and interpreted(sentence) == [] and interpreted(ask) == []
+    # In the sentence's own type (no code span), and still read as nothing but text, but for the
+    # account's e-mail address, which stays whole (a mail link at most: it copies as it reads)
+    assert "`" not in sentence and "`" not in ask and interpreted(sentence) in ([], ["autolink"]) and interpreted(ask) == []
     assert plain(sentence).startswith(f"You are signed in as {hostile}")
     assert plain(ask) == "To be let in, ask the IT desk [555-0100](https://evil.example), naming the account above."
     assert "it.admin" not in ask

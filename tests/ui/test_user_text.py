@@ -34,7 +34,7 @@ MARKDOWN_OPTIONS = {"radio", "pills", "segmented_control"}
 
 # What makes text safe: for Markdown, the helpers of ui/text.py (each returns an inert Markdown);
 # for plain text, plain_text() and our figures.
-MARKDOWN_HELPERS = {"md", "literal", "name_in_text", "sentence", "message", "error_text", "ruleset_label", "law_caption", "cell", "table", "table_cells",
+MARKDOWN_HELPERS = {"md", "literal", "name_in_text", "address_in_text", "sentence", "message", "error_text", "ruleset_label", "law_caption", "cell", "table", "table_cells",
                     "shown", "markup", "ours"}
 PLAIN_HELPERS = {"plain_text", "str", "int", "len", "chart_text"}
 MARKDOWN_TABLES = {"STATUS_BADGE"}       # constant tables of Markdown made by ui/text.py
@@ -297,6 +297,10 @@ def test_names_are_in_the_sentences_own_type_and_still_inert():
     assert name_in_text("Fiscal `2027` plan") == "Fiscal \\`2027\\` plan"   # a backtick of the name: escaped, not a span
     assert name_in_text("two\nlines\u202e") == "two\u2424lines\\[U\\+202E\\]"      # no new block, no reversed text
     assert name_in_text("x" * 300, 40).startswith("x" * 40) and "300 characters" in name_in_text("x" * 300, 40)
+    # an account or contact from sign-in: an e-mail address copies whole (no joiner after its @); the rest as names
+    from ui.text import address_in_text
+    assert address_in_text("grants@dhs.example") == "grants@dhs\\.example"
+    assert address_in_text("Carol *C* (carol@x.example)") == "Carol \\*C\\* \\(carol@x\\.example\\)"
 
 
 def test_markdown_mixed_with_plain_text_stays_inert():
