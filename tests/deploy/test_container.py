@@ -287,7 +287,16 @@ def test_up_refuses_every_address_without_sign_in_and_starts_nothing(images):
 def _library(pod) -> tuple[list, list]:
     """The stack's library as the command line reads it in a replica: every scenario (as exported,
     owners and dates included) and the whole history."""
-    export = json.loads(pod.exec("replica-1", "python", "-m", "core", "scenarios", "export", "-o", "-").stdout)
+    for _ in range(60):   # a pod just up on a new volume: its database may still be making itself
+        try:
+            export = json.loads(pod.exec("replica-1", "python", "-m", "core", "scenarios", "export", "-o", "-").stdout)
+            break
+        except subprocess.CalledProcessError as err:
+            if "Connection refused" not in (err.stderr or "") and "the database system is starting up" not in (err.stderr or ""):
+                raise
+            time.sleep(2)
+    else:
+        raise AssertionError("the stack's database never answered in 120 s")
     history = json.loads(pod.exec("replica-1", "python", "-m", "core", "scenarios", "history", "--json").stdout)
     return export["scenarios"], history
 
