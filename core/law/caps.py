@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from core.law.fields import FIELDS, FUNDS, PROJECT_TYPES
+from core.law.fields import FIELDS, FUNDS, PROJECT_TYPES, RESIDUAL_SUM
 from core.law.provisions import CAP_IDS
 from core.law.readings import DEFAULT, Readings
 
@@ -235,11 +235,9 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # two conditions, "the residual value ... exceeds the sum of" prior amounts used as matching funds,
     # outstanding State debt on the property from another program, any prior grant under the program
     # (prior_program_funds) and any other tangible State investment. Before 1986, no exception at all.
-    test = getattr(rs, "bpw_test", "state_funds")
-    if test == "residual_value":
-        conditions = x.residual_value > (x.prior_matching_funds + x.outstanding_state_debt + x.prior_program_funds
-                                         + x.other_state_investment)
-    elif test == "none":
+    if rs.bpw_test == "residual_value":
+        conditions = x.residual_value > sum((getattr(x, n) for n in RESIDUAL_SUM), 0)
+    elif rs.bpw_test == "none":
         conditions = ops.both(x.bpw_exception_requested, False)
     exception_open = ops.both(ops.both(x.bpw_exception_requested, ops.is_type(x.project_type, rs.bpw_eligible_types)),
                               conditions)

@@ -319,7 +319,7 @@ def what_would_change_all(app: Application, rs: Ruleset | None = None, readings:
     readings = readings or DEFAULT
     fields = [f for f in SWEEP_FIELDS if getattr(app, f) is not None
               and (FIELD[f].group != "exception" or app.bpw_exception_requested)
-              and asked(FIELD[f], app, getattr(rs, "bpw_test", "state_funds"))]   # the Board test of this law
+              and asked(FIELD[f], app, rs.bpw_test)]   # the Board test of this law
     return [change(app, f, rs, readings) for f in fields]
 
 

@@ -293,9 +293,9 @@ def exception_conditions(app: Application, rs, grant: int | None) -> list[Check]
     value = app.local_property_value
     property_outcome = ("closed" if grant is None else "no_grant" if grant == 0 else
                         "pass" if value >= grant else "fail")
-    test = getattr(rs, "bpw_test", "state_funds")
+    test = rs.bpw_test
     if test == "none":   # the statute before 1986
-        day = rs.as_of_date.isoformat() if getattr(rs, "as_of_date", None) else "this ruleset"
+        day = rs.as_of_date.isoformat() if rs.as_of_date else "this ruleset"
         return [_check("bpw_in_law", "fail", None, day=day)]
     kept = [
         _check("bpw_project_type", eligible, None, type=PROJECT_TYPES[app.project_type],

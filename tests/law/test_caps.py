@@ -56,7 +56,7 @@ def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
         standard_limits.append(0)
     standard = max(0, min(standard_limits))
     prior_in_property = prior > 0 and app.prior_funds_for_property is not False   # presumed, unless stated not
-    test = getattr(rs, "bpw_test", "state_funds")
+    test = rs.bpw_test
     if test == "residual_value":   # the statute's (b): the residual value above the State's earlier investment
         conditions = app.residual_value > (app.prior_matching_funds + app.outstanding_state_debt + prior
                                            + app.other_state_investment)
