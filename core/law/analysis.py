@@ -127,12 +127,18 @@ def _fit(v1, v2) -> Line:
     return Line(v2 - v1, 2 * v1 - v2)
 
 
-@lru_cache(maxsize=256)
 def _lines(app: Application, rs: Ruleset, field: str, readings: Readings = DEFAULT) -> Lines:
     """Every cap of every route as a line along the field, for x > 0 (each cap is exactly
     affine before the clamp). Measured at 1 and 2 cents: at 0 some caps and routes do not
-    exist yet (the top-up cap and the closed exception route at 0 of prior funds). Remembered: what_would_change asks twice per field (the sweep,
-    then the stretch the input is on); callers must not change what it returns."""
+    exist yet (the top-up cap and the closed exception route at 0 of prior funds). Remembered by
+    everything but the field's own value, which the lines do not depend on: what_would_change asks
+    twice per field (the sweep, then the stretch the input is on), and the calculator's slider
+    pieces ask for the same lines on the same run; callers must not change what it returns."""
+    return _lines_along(app if getattr(app, field) == 0 else app.replace(**{field: 0}), rs, field, readings)
+
+
+@lru_cache(maxsize=256)
+def _lines_along(app: Application, rs: Ruleset, field: str, readings: Readings) -> Lines:
     at1 = raw_caps(_values(app, field, 1), app, rs, readings)
     at2 = raw_caps(_values(app, field, 2), app, rs, readings)
     return Lines({r: {c: _fit(v1, at2[r][c]) for c, v1 in caps.items()} for r, caps in at1.items()})
@@ -370,7 +376,8 @@ def _pieces(app: Application, rs: Ruleset, field: str, hi: int, readings: Readin
     # The lines are the caps' own (core.law.caps run on fractions), and the law's rounding is a
     # floor on each: checked against `evaluate` at the ends, so that an input or cap the lines do
     # not describe (a future rule that is not affine along this input) falls back to a rerun.
-    for x in {1, 2, max(1, hi - 1), max(1, hi)}:
+    # (At 1 cent the rounding and the choice of route; at the top, that nothing bends in between.)
+    for x in {1, max(1, hi)}:
         chosen = _routes(app.replace(**{field: x}), rs, readings)[2]
         if piece_value(out, x) != (chosen.award, chosen.id, chosen.binding):
             return None

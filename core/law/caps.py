@@ -341,9 +341,16 @@ def given_or_presumed(f, value):
     return f.presumed if value is None and f.kind == "bool" else value
 
 
+# Each input as inputs_of reads it: (name, an amount?, a yes/no's presumption when not given).
+_READ = tuple((f.name, f.kind == "money", f.presumed if f.kind == "bool" else None) for f in COMPUTED)
+
+
 def inputs_of(app, money=int) -> Inputs:
     """The inputs of one validated application (core.law.application.Application); `money`
-    converts each amount (Fraction for the breakpoint engine)."""
-    values = {f.name: money(getattr(app, f.name) or 0) if f.kind == "money" else given_or_presumed(f, getattr(app, f.name))
-              for f in COMPUTED}
+    converts each amount (Fraction for the breakpoint engine). The field table's kinds are read
+    once, above: every evaluation makes its inputs here (given_or_presumed, inlined)."""
+    values = {}
+    for name, amount, presumed in _READ:
+        value = getattr(app, name)
+        values[name] = money(value or 0) if amount else (presumed if value is None else value)
     return Inputs(**values, **{f"{n}_given": getattr(app, n) is not None for n in OPTIONAL})

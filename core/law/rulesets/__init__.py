@@ -137,6 +137,13 @@ class Ruleset:
     dated: dict | None = field(default=None, hash=False, compare=False, repr=False)  # before as_of
     caveats: tuple = ()    # said with every result under this ruleset (the statute's (d), not read whole)
 
+    def __post_init__(self):
+        # ruleset.capital_cap -> the parameter's value, as a plain attribute: the caps read several
+        # on every evaluation, and __getattr__ (below, for any other name) was ~10% of their time.
+        for name, p in self.parameters.items():
+            if not hasattr(type(self), name) and name not in self.__dataclass_fields__:
+                object.__setattr__(self, name, p.value)
+
     @property
     def law_notes(self) -> tuple:
         """Every sentence a result under this ruleset must carry: its caveats, then the as-of notes."""
