@@ -44,20 +44,28 @@ SCENARIOS = {
 PRESSES = 40
 
 READ = """() => {
-  const strong = (t) => [...document.querySelectorAll('strong')].find((s) => s.textContent.trim() === t);
+  const words = document.querySelector('[data-testid=gfLiveWords]');   // drawn in place of the box's words
+  const strong = (t) => [...(words || document).querySelectorAll('strong')].find((s) => s.textContent.trim() === t);
   const drawn = document.querySelector('[data-testid=gfLiveAward]');
+  const box = [...document.querySelectorAll('[data-testid=stMarkdownContainer]')].find((m) =>
+    [...m.querySelectorAll('strong')].some((s) => s.textContent.trim() === 'Held down by'));
   const rows = (cls) => [...document.querySelectorAll(`[data-testid=gfLivePanel] .${cls} li`)].map((li) =>
     [li.querySelector('.gf-live-name').textContent, li.querySelector('.gf-live-text').textContent]);
   return {value: document.activeElement.value, award: drawn && drawn.textContent,
           limit: strong('Held down by').nextSibling.nodeValue.trim(), route: strong('Route:').nextSibling.nodeValue.trim(),
           headroom: rows('gf-live-headroom'), funding: rows('gf-live-funding'),
-          panel: (document.querySelector('[data-testid=gfLivePanel]') || {}).outerHTML || null};
+          panel: (document.querySelector('[data-testid=gfLivePanel]') || {}).outerHTML || null,
+          words: words && words.outerHTML, later: words && words.querySelector('.gf-live-later').textContent,
+          box_shown: box.offsetParent !== null};   // the last run's other lines, on screen or not
 }"""
 
 # The headroom and funding drawn while the hand moves, put back after the run has removed them,
 # for axe-core to check as a user saw them (the drawing lasts only until the run lands).
-AGAIN = """(html) => { const host = [...document.querySelectorAll('.gc')].find((g) => g.querySelector('.gc-chart'));
-  host.classList.add('gf-live-host'); host.insertAdjacentHTML('afterbegin', html); }"""
+AGAIN = """([panel, words]) => { const host = [...document.querySelectorAll('.gc')].find((g) => g.querySelector('.gc-chart'));
+  host.classList.add('gf-live-host'); host.insertAdjacentHTML('afterbegin', panel);
+  const box = [...document.querySelectorAll('[data-testid=stMarkdownContainer]')].find((m) =>
+    [...m.querySelectorAll('strong')].some((s) => s.textContent.trim() === 'Held down by'));
+  box.setAttribute('data-gf-hidden', ''); box.insertAdjacentHTML('afterend', words); }"""
 
 
 def headroom_and_funding(result: dict, inputs: dict) -> tuple[list, list]:
@@ -116,10 +124,12 @@ def test_every_award_drawn_while_a_key_is_held_is_the_laws_to_the_cent(server, c
         fields[name] = int(page.evaluate("() => document.activeElement.value"))
         page.wait_for_function(SETTLED, arg=[drawn[-1][1]["award"]], timeout=30_000)
         # the run's words, the same as the last drawn
-        gone = {"award": None, "value": None, "headroom": [], "funding": [], "panel": None}   # the drawing, replaced
+        gone = {"award": None, "value": None, "headroom": [], "funding": [], "panel": None,   # the drawing, replaced
+                "words": None, "later": None, "box_shown": True}
         settled = page.evaluate(READ)
         assert settled | gone == drawn[-1][1] | gone
         assert settled["panel"] is None   # the server's charts stand again
+        assert (settled["words"], settled["box_shown"]) == (None, True)   # and the box's own words, every line
     assert len(drawn) >= PRESSES * len(fields) - 2 * PRESSES   # every press drew, but those held at $0
     applications = [{k: plain(v * 100) if FIELD[k].kind == "money" else v for k, v in inputs.items()}
                     for inputs, _ in drawn]
@@ -127,13 +137,15 @@ def test_every_award_drawn_while_a_key_is_held_is_the_laws_to_the_cent(server, c
         want = {"award": fmt(to_cents(result["award"], "award")), "limit": result["binding_text"], "route": ROUTES[result["route"]]}
         assert {k: seen[k] for k in want} == want, inputs
         assert (seen["headroom"], seen["funding"]) == headroom_and_funding(result, application), inputs
+        # beside a drawn award, none of the last run's lines that the drawing does not work out
+        assert not seen["box_shown"] and seen["later"].startswith("The rest of this box"), inputs
     # Across limits and routes, not along one line.
     assert len({seen["limit"].split(" (")[0] for _, seen in drawn}) >= (4 if scenario == "standard" else 2)
     if scenario == "exception":
         assert {seen["route"] for _, seen in drawn} == set(ROUTES.values())
     assert not [e for e in errors if "live award defect" in e]
     assert page.evaluate("() => window.__liveAwardDefects") is None
-    page.evaluate(AGAIN, drawn[-1][1]["panel"])
+    page.evaluate(AGAIN, [drawn[-1][1]["panel"], drawn[-1][1]["words"]])
     results = axe(page)
     assert results["violations"] == [] or summary(results) == []
     no_error_on(page)

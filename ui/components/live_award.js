@@ -58,28 +58,29 @@ function liveWords(live, v) {
   return { award: amount, limit, route: live.routes_words[v.route] };
 }
 
-// The calculator's award (st.metric) and, in the box beside it, the text after "Held down by" and "Route:".
+// The calculator's award (st.metric) and the answer box's words beside it (the Markdown that
+// holds "Held down by" and "Route:").
 function answerNodes() {
   for (const m of document.querySelectorAll('[data-testid="stMetric"]')) {
     const label = m.querySelector('[data-testid="stMetricLabel"]');
     if (!label || label.textContent.trim() !== AWARD_LABEL) continue;
     const value = m.querySelector('[data-testid="stMetricValue"]');
-    const after = {};
-    let box = m;
-    for (let i = 0; i < 8 && box && !after.limit; i++, box = box.parentElement) {
-      for (const s of box.querySelectorAll("strong")) {
-        const key = { "Held down by": "limit", "Route:": "route" }[s.textContent.trim()];
-        if (key && s.nextSibling && s.nextSibling.nodeType === Node.TEXT_NODE) after[key] = s.nextSibling;
-      }
+    let words = null;
+    for (let i = 0, box = m; i < 8 && box && !words; i++, box = box.parentElement) {
+      const held = [...box.querySelectorAll("strong")].find((s) => s.textContent.trim() === "Held down by");
+      if (held) words = held.closest('[data-testid="stMarkdownContainer"]');
     }
-    return { value, ...after };
+    return { value, words };
   }
   return null;
 }
 
-// Drawn while the hand moves: the award in a copy of the metric's value laid over it (the
-// metric itself, which the screen reader's announcer watches, keeps the server's settled amount),
-// and the limit and route in the answer box's own text.
+// Drawn while the hand moves. Each drawing is a copy laid where the page's own element was, which
+// is hidden (the metric, which the screen reader's announcer watches, keeps the server's settled
+// amount): the award, and in place of the box's words the limit and the route. The box's other
+// lines (what is not yet met, where the limit comes from, what another reading would give, what
+// the Board's exception would do) are the last run's and are not worked out here, so they are not
+// shown beside a drawn award: the box says they follow when the slider stops.
 function liveDraw(words) {
   const nodes = answerNodes();
   if (!nodes || !nodes.value) return false;
@@ -92,28 +93,29 @@ function liveDraw(words) {
   }
   (shown.querySelector("p") || shown).textContent = words.award;
   nodes.value.setAttribute("data-gf-hidden", "");
-  if (nodes.limit) nodes.limit.nodeValue = " " + words.limit;
-  if (nodes.route) nodes.route.nodeValue = " " + words.route;
+  if (nodes.words) {
+    let box = nodes.words.nextElementSibling;
+    if (!box || !box.classList.contains("gf-live-words")) {
+      box = el("div", { class: "gf-live-words", "data-testid": "gfLiveWords" });
+      box.style.minHeight = `${nodes.words.offsetHeight}px`;   // the box keeps its size: nothing below jumps
+      nodes.words.after(box);
+    }
+    const line = (label, text) => [el("strong", {}, label), document.createTextNode(" " + text)];
+    const p = el("p");
+    p.append(...line("Held down by", words.limit), el("br"), ...line("Route:", words.route));
+    box.replaceChildren(p, el("p", { class: "gf-live-later" },
+      "The rest of this box (anything not yet met, where the limit comes from, other readings) follows when the slider stops."));
+    nodes.words.setAttribute("data-gf-hidden", "");
+  }
   return true;
 }
 
-// The server's run has come: its award is shown again, its words replace the drawn ones, and a
-// drawing that differed from it is a defect (the server logs it too: ui/components/live_award.py).
+// The server's run has come: its award and words are shown again in place of the drawing, and a
+// drawing that differed from them is a defect (the server logs it too: ui/components/live_award.py).
 function liveSettle(settled, drawn, field, cents) {
-  const apply = () => {
-    const nodes = answerNodes();
-    if (!nodes) return;
-    if (nodes.value) {
-      nodes.value.removeAttribute("data-gf-hidden");
-      const shown = nodes.value.nextElementSibling;
-      if (shown && shown.classList.contains("gf-live-award")) shown.remove();
-    }
-    if (nodes.limit) nodes.limit.nodeValue = " " + settled.limit;
-    if (nodes.route) nodes.route.nodeValue = " " + settled.route;
-  };
-  apply();
+  for (const n of document.querySelectorAll(".gf-live-award, .gf-live-words")) n.remove();
+  for (const n of document.querySelectorAll("[data-gf-hidden]")) n.removeAttribute("data-gf-hidden");
   livePanelRemove();
-  requestAnimationFrame(apply);   // again once React has drawn the run
   if (drawn && ["award", "limit", "route"].some((k) => drawn[k] !== settled[k])) {
     console.error(`live award defect: ${field} at ${cents} cents: drew ${JSON.stringify(drawn)}, ` +
                   `the server settled ${JSON.stringify(settled)}`);
