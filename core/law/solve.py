@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from core.law.analysis import SWEEP_FIELDS, _lines, _regime, caps_words, first_up, sweep
 from core.law.application import Application
@@ -65,25 +66,35 @@ class Solution:
                 "without_board_approval": None if self.standard is None else self.standard.to_dict()}
 
 
-def _stretches(app: Application, rs: Ruleset, field: str, lo: int, hi: int, readings: Readings) -> list[tuple]:
-    """[s, e] (cents, both included) on each of which the award on whole cents is one line rounded
-    down; 0 alone (at 0 some caps and routes are not there yet; the lines are measured from 1 cent)."""
+@lru_cache(maxsize=64)
+def _stretches(app: Application, rs: Ruleset, field: str, lo: int, hi: int, readings: Readings) -> tuple:
+    """(s, e, award at s, award at e) for each [s, e] (cents, both included) on which the award on
+    whole cents is one line rounded down; 0 alone (at 0 some caps and routes are not there yet; the
+    lines are measured from 1 cent). Whatever the target: remembered, for a reach asked again of the
+    same inputs (the Calculator's box on every run, a table of targets)."""
     if FIELD[field].group == "exception" and not app.bpw_exception_requested:
-        return [(lo, hi)]   # the field counts only on the exception route, which is not asked for: flat
-    edges = {lo} | {b.value for b in sweep(app, field, lo, hi, rs, points=False, readings=readings).breakpoints
-                    if lo < b.value <= hi}
-    if lo == 0 and hi > 0:
-        edges.add(1)
-    edges = sorted(edges)
-    return [(s, e - 1) for s, e in zip(edges, edges[1:] + [hi + 1])]
+        edges = [lo]   # the field counts only on the exception route, which is not asked for: flat
+    else:
+        edges = {lo} | {b.value for b in sweep(app, field, lo, hi, rs, points=False, readings=readings).breakpoints
+                        if lo < b.value <= hi}
+        if lo == 0 and hi > 0:
+            edges.add(1)
+        edges = sorted(edges)
 
-
-def _where(app, rs, field, readings, s: int, e: int, target: int) -> tuple[int, int] | None:
-    """The cents of [s, e] at which the award is at least `target`: one end of the stretch, or none."""
     def at(x: int) -> int:
         return award_amount(app.replace(**{field: x}), rs, readings)
 
-    a_s, a_e = at(s), at(e)
+    out = []
+    for s, e in zip(edges, edges[1:] + [hi + 1]):
+        a_s = at(s)
+        out.append((s, e - 1, a_s, a_s if e - 1 == s else at(e - 1)))
+    return tuple(out)
+
+
+def _where(app, rs, field, readings, stretch: tuple, target: int) -> tuple[int, int] | None:
+    """The cents of the stretch (s, e, award at s, award at e) at which the award is at least
+    `target`: one end of the stretch, or none."""
+    s, e, a_s, a_e = stretch
     if s == e or (a_s >= target) == (a_e >= target):
         return (s, e) if a_s >= target else None
     if FIELD[field].group == "exception" and not app.bpw_exception_requested:
@@ -140,11 +151,11 @@ def solve(app: Application, field: str, target: int, lo: int = 0, hi: int = MAX_
     own = getattr(app, field)
     at_own = 0 if own is None else own   # a request not made: the least request that reaches the target
     stretches = _stretches(app, rs, field, lo, hi, readings)
-    intervals = _merge([w for s, e in stretches if (w := _where(app, rs, field, readings, s, e, target))])
+    intervals = _merge([w for st in stretches if (w := _where(app, rs, field, readings, st, target))])
     near = _closest(intervals, at_own)
     nearest = None if near is None else _reach(app, rs, field, readings, near)
-    top = max(award_amount(app.replace(**{field: x}), rs, readings) for s, e in stretches for x in (s, e))
-    top_at = _closest(_merge([w for s, e in stretches if (w := _where(app, rs, field, readings, s, e, top))]), at_own)
+    top = max(a for _, _, a_s, a_e in stretches for a in (a_s, a_e))
+    top_at = _closest(_merge([w for st in stretches if (w := _where(app, rs, field, readings, st, top))]), at_own)
     best = _reach(app, rs, field, readings, top_at)
     current = award_amount(app, rs, readings)
     counts = not (FIELD[field].group == "exception" and not app.bpw_exception_requested)

@@ -24,8 +24,12 @@ READINGS = [DEFAULT] + [DEFAULT.switched(r) for r in READING_IDS]
 def check(app, field, target, rd, lo=0, hi=MAX_CENTS):
     s = solve(app, field, target, lo, hi, RS, rd)
 
-    def at(x):
-        return award_amount(app.replace(**{field: x}), RS, rd)
+    seen = {}
+
+    def at(x):   # each amount evaluated once: the ends are asked for again below
+        if x not in seen:
+            seen[x] = award_amount(app.replace(**{field: x}), RS, rd)
+        return seen[x]
 
     previous = None
     for a, b in s.intervals:
