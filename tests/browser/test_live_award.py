@@ -56,7 +56,7 @@ READ = """() => {
           headroom: rows('gf-live-headroom'), funding: rows('gf-live-funding'),
           panel: (document.querySelector('[data-testid=gfLivePanel]') || {}).outerHTML || null,
           words: words && words.outerHTML, later: words && words.querySelector('.gf-live-later').textContent,
-          box_shown: box.offsetParent !== null};   // the last run's other lines, on screen or not
+          box_shown: box.offsetParent !== null && getComputedStyle(box).visibility === 'visible'};   // the last run's lines
 }"""
 
 # The headroom and funding drawn while the hand moves, put back after the run has removed them,
@@ -65,7 +65,8 @@ AGAIN = """([panel, words]) => { const host = [...document.querySelectorAll('.gc
   host.classList.add('gf-live-host'); host.insertAdjacentHTML('afterbegin', panel);
   const box = [...document.querySelectorAll('[data-testid=stMarkdownContainer]')].find((m) =>
     [...m.querySelectorAll('strong')].some((s) => s.textContent.trim() === 'Held down by'));
-  box.setAttribute('data-gf-hidden', ''); box.insertAdjacentHTML('afterend', words); }"""
+  box.setAttribute('data-gf-veiled', ''); box.parentElement.classList.add('gf-live-host');
+  box.insertAdjacentHTML('afterend', words); }"""
 
 
 def headroom_and_funding(result: dict, inputs: dict) -> tuple[list, list]:

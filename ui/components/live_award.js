@@ -95,17 +95,22 @@ function liveDraw(words) {
   nodes.value.setAttribute("data-gf-hidden", "");
   if (nodes.words) {
     let box = nodes.words.nextElementSibling;
-    if (!box || !box.classList.contains("gf-live-words")) {
+    if (!box || !box.classList.contains("gf-live-words")) {   // made once a move; each step changes its two texts
+      // Laid over the box's words, which stay in their place unseen (and unread): the box keeps
+      // its size, so nothing below it moves, and no layout is forced in the frame of the key.
       box = el("div", { class: "gf-live-words", "data-testid": "gfLiveWords" });
-      box.style.minHeight = `${nodes.words.offsetHeight}px`;   // the box keeps its size: nothing below jumps
+      box.limit = document.createTextNode("");
+      box.route = document.createTextNode("");
+      const p = el("p");
+      p.append(el("strong", {}, "Held down by"), box.limit, el("br"), el("strong", {}, "Route:"), box.route);
+      box.append(p, el("p", { class: "gf-live-later" },
+        "The rest of this box (anything not yet met, where the limit comes from, other readings) follows when the slider stops."));
+      nodes.words.parentElement.classList.add("gf-live-host");
       nodes.words.after(box);
+      nodes.words.setAttribute("data-gf-veiled", "");
     }
-    const line = (label, text) => [el("strong", {}, label), document.createTextNode(" " + text)];
-    const p = el("p");
-    p.append(...line("Held down by", words.limit), el("br"), ...line("Route:", words.route));
-    box.replaceChildren(p, el("p", { class: "gf-live-later" },
-      "The rest of this box (anything not yet met, where the limit comes from, other readings) follows when the slider stops."));
-    nodes.words.setAttribute("data-gf-hidden", "");
+    box.limit.nodeValue = " " + words.limit;
+    box.route.nodeValue = " " + words.route;
   }
   return true;
 }
@@ -113,8 +118,10 @@ function liveDraw(words) {
 // The server's run has come: its award and words are shown again in place of the drawing, and a
 // drawing that differed from them is a defect (the server logs it too: ui/components/live_award.py).
 function liveSettle(settled, drawn, field, cents) {
+  for (const n of document.querySelectorAll(".gf-live-words")) n.parentElement.classList.remove("gf-live-host");
   for (const n of document.querySelectorAll(".gf-live-award, .gf-live-words")) n.remove();
   for (const n of document.querySelectorAll("[data-gf-hidden]")) n.removeAttribute("data-gf-hidden");
+  for (const n of document.querySelectorAll("[data-gf-veiled]")) n.removeAttribute("data-gf-veiled");
   livePanelRemove();
   if (drawn && ["award", "limit", "route"].some((k) => drawn[k] !== settled[k])) {
     console.error(`live award defect: ${field} at ${cents} cents: drew ${JSON.stringify(drawn)}, ` +
