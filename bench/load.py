@@ -69,18 +69,19 @@ WIRE = """
 ARM = """
 (want) => { window.__want = want; window.__got = null; window.__latency = new Promise((resolve) => {
   const value = () => document.querySelector('[data-testid=stMetricValue]');
-  let t0 = null;
+  let t0 = null, drawn = null;   // drawn: the award the browser draws itself while the slider moves
   const done = () => {
-    const v = value();
+    const v = value(), live = document.querySelector('[data-testid=gfLiveAward]');
+    if (t0 !== null && drawn === null && live && live.textContent === want) drawn = performance.now() - t0;
     if (t0 !== null && v && v.textContent === want) {
       obs.disconnect();
-      resolve([performance.now() - t0, window.__got === null ? null : window.__got - t0, v.textContent]);
+      resolve([performance.now() - t0, window.__got === null ? null : window.__got - t0, v.textContent, drawn]);
     }
   };
   const obs = new MutationObserver(done);
   obs.observe(document.body, {subtree: true, childList: true, characterData: true});
   document.addEventListener('keydown', () => { if (t0 === null) t0 = performance.now(); }, {capture: true, once: true});
-  setTimeout(() => { obs.disconnect(); resolve([null, null, value() && value().textContent]); }, 30000);
+  setTimeout(() => { obs.disconnect(); resolve([null, null, value() && value().textContent, drawn]); }, 30000);
 }); }
 """
 READY = ("() => { const a = document.querySelector('[data-testid=stApp]');"
@@ -147,7 +148,8 @@ async def protocol_session(url: str, k: int, moves: int, problems: list, think: 
 async def browser_session(browser, url: str, k: int, moves: int, problems: list, think: float,
                           start: asyncio.Barrier | None = None, expected=expected) -> list[tuple[float, float | None]]:
     """One user in Chromium: open their link, press the right arrow `moves` times, check every
-    award on screen. Latency: (keypress -> award drawn, keypress -> award's message arrived)."""
+    award on screen. Latency: (keypress -> the server's award drawn, keypress -> award's message
+    arrived, keypress -> the award the browser draws itself while the slider moves, or None)."""
     cost, local, query = link(k)
     page = await browser.new_page(viewport={"width": 1300, "height": 900})
     await page.add_init_script(WIRE)
@@ -173,7 +175,7 @@ async def browser_session(browser, url: str, k: int, moves: int, problems: list,
         want = expected(cost + 1_000 * m, local)
         await page.evaluate(ARM, want)
         await page.keyboard.press("ArrowRight")
-        screen, wire, text = await page.evaluate("() => window.__latency")
+        screen, wire, text, drawn = await page.evaluate("() => window.__latency")
         if screen is None:
             # a rerun may still be finishing: give it time, then judge what the session shows
             try:
@@ -183,7 +185,7 @@ async def browser_session(browser, url: str, k: int, moves: int, problems: list,
             except Exception:
                 problems.append(f"browser session {k}, move {m}: shows {text}, expected {want}")
         else:
-            times.append((screen, wire))
+            times.append((screen, wire, drawn))
         await page.wait_for_function(READY, timeout=60_000)
     if await page.locator('[data-testid="stException"]').count():
         problems.append(f"browser session {k}: an exception is on screen")
@@ -372,9 +374,14 @@ def main() -> None:
         summary("browser: keypress -> award's message arrived (Chromium sessions)",
                 [t[1] for t in out["alone_browser"] if t[1] is not None],
                 [t[1] for t in out["loaded_browser"] if t[1] is not None], args.sessions, args.think)
-        summary("browser: keypress -> award drawn (Chromium sessions)",
+        summary("browser: keypress -> the server's award drawn (Chromium sessions)",
                 [t[0] for t in out["alone_browser"]], [t[0] for t in out["loaded_browser"]],
                 args.sessions, args.think)
+        alone_live = [t[2] for t in out["alone_browser"] if t[2] is not None]
+        loaded_live = [t[2] for t in out["loaded_browser"] if t[2] is not None]
+        if alone_live and loaded_live:   # issue 39: drawn from the pieces, before the server is asked
+            summary("browser: keypress -> award drawn by the browser itself (Chromium sessions)",
+                    alone_live, loaded_live, args.sessions, args.think)
     print(f"sessions showing a wrong award or an error: {len(out['problems'])}")
     for p in out["problems"][:20]:
         print("  " + p)

@@ -269,3 +269,5 @@ def test_sessions_at_once_each_show_their_own_award():
     assert out["problems"] == []
     # latencies were measured (their size is the benchmark's business)
     assert out["alone_browser"] and len(out["loaded_browser"]) == 4 * 4
+    # every key press drew the session's own award in the browser before the server's run (issue 39)
+    assert all(drawn is not None for *_, drawn in out["alone_browser"] + out["loaded_browser"])
