@@ -65,12 +65,12 @@ function answerNodes() {
     const label = m.querySelector('[data-testid="stMetricLabel"]');
     if (!label || label.textContent.trim() !== AWARD_LABEL) continue;
     const value = m.querySelector('[data-testid="stMetricValue"]');
-    let words = null;
-    for (let i = 0, box = m; i < 8 && box && !words; i++, box = box.parentElement) {
+    let markdown = null;
+    for (let i = 0, box = m; i < 8 && box && !markdown; i++, box = box.parentElement) {
       const held = [...box.querySelectorAll("strong")].find((s) => s.textContent.trim() === "Held down by");
-      if (held) words = held.closest('[data-testid="stMarkdownContainer"]');
+      if (held) markdown = held.closest('[data-testid="stMarkdownContainer"]');
     }
-    return { value, words };
+    return { value, markdown };
   }
   return null;
 }
@@ -93,8 +93,8 @@ function liveDraw(words) {
   }
   (shown.querySelector("p") || shown).textContent = words.award;
   nodes.value.setAttribute("data-gf-hidden", "");
-  if (nodes.words) {
-    let box = nodes.words.nextElementSibling;
+  if (nodes.markdown) {
+    let box = nodes.markdown.nextElementSibling;
     if (!box || !box.classList.contains("gf-live-words")) {   // made once a move; each step changes its two texts
       // Laid over the box's words, which stay in their place unseen (and unread): the box keeps
       // its size, so nothing below it moves, and no layout is forced in the frame of the key.
@@ -105,9 +105,9 @@ function liveDraw(words) {
       p.append(el("strong", {}, "Held down by"), box.limit, el("br"), el("strong", {}, "Route:"), box.route);
       box.append(p, el("p", { class: "gf-live-later" },
         "The rest of this box (anything not yet met, where the limit comes from, other readings) follows when the slider stops."));
-      nodes.words.parentElement.classList.add("gf-live-host");
-      nodes.words.after(box);
-      nodes.words.setAttribute("data-gf-veiled", "");
+      nodes.markdown.parentElement.classList.add("gf-live-host");
+      nodes.markdown.after(box);
+      nodes.markdown.setAttribute("data-gf-veiled", "");
     }
     box.limit.nodeValue = " " + words.limit;
     box.route.nodeValue = " " + words.route;
