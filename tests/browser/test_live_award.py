@@ -43,12 +43,16 @@ SCENARIOS = {
 
 PRESSES = 40
 
+# The answer box's own Markdown: the one that holds "Held down by".
+ANSWER_BOX = """const answerBox = () => [...document.querySelectorAll('[data-testid=stMarkdownContainer]')].find((m) =>
+  [...m.querySelectorAll('strong')].some((s) => s.textContent.trim() === 'Held down by'));"""
+
 READ = """() => {
+  """ + ANSWER_BOX + """
   const words = document.querySelector('[data-testid=gfLiveWords]');   // drawn in place of the box's words
   const strong = (t) => [...(words || document).querySelectorAll('strong')].find((s) => s.textContent.trim() === t);
   const drawn = document.querySelector('[data-testid=gfLiveAward]');
-  const box = [...document.querySelectorAll('[data-testid=stMarkdownContainer]')].find((m) =>
-    [...m.querySelectorAll('strong')].some((s) => s.textContent.trim() === 'Held down by'));
+  const box = answerBox();
   const rows = (cls) => [...document.querySelectorAll(`[data-testid=gfLivePanel] .${cls} li`)].map((li) =>
     [li.querySelector('.gf-live-name').textContent, li.querySelector('.gf-live-text').textContent]);
   return {value: document.activeElement.value, award: drawn && drawn.textContent,
@@ -61,10 +65,10 @@ READ = """() => {
 
 # The headroom and funding drawn while the hand moves, put back after the run has removed them,
 # for axe-core to check as a user saw them (the drawing lasts only until the run lands).
-AGAIN = """([panel, words]) => { const host = [...document.querySelectorAll('.gc')].find((g) => g.querySelector('.gc-chart'));
+AGAIN = """([panel, words]) => { """ + ANSWER_BOX + """
+  const host = [...document.querySelectorAll('.gc')].find((g) => g.querySelector('.gc-chart'));
   host.classList.add('gf-live-host'); host.insertAdjacentHTML('afterbegin', panel);
-  const box = [...document.querySelectorAll('[data-testid=stMarkdownContainer]')].find((m) =>
-    [...m.querySelectorAll('strong')].some((s) => s.textContent.trim() === 'Held down by'));
+  const box = answerBox();
   box.setAttribute('data-gf-veiled', ''); box.parentElement.classList.add('gf-live-host');
   box.insertAdjacentHTML('afterend', words); }"""
 
