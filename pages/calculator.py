@@ -238,7 +238,7 @@ def calculator() -> None:
     step redraws only this part of the page."""
     # Widget callbacks have already updated the state, so the award is known before the
     # inputs are drawn: send it to the screen first, then the inputs beside it.
-    award = evaluate(state.application(), rs, state.readings())
+    award = state.award(rs)
     on_screen.update(application=award.application, ruleset=rs, readings=award.readings)
     if presenting:
         results(award)

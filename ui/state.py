@@ -10,11 +10,13 @@ import runpy
 import threading
 from datetime import date
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 
 import streamlit as st
 
 from core.law.application import Application, parse_field
+from core.law.award import Award, evaluate
 from core.law.fields import FIELD, FIELDS
 from core.law.money import ValidationError
 from core.law.readings import DEFAULT as DEFAULT_READINGS, READING, READING_IDS, ReadingError, Readings
@@ -242,6 +244,18 @@ def values() -> dict:
 
 def application() -> Application:
     return Application(**values())
+
+
+@lru_cache(maxsize=64)
+def _evaluated(app: Application, rs: Ruleset, rd: Readings) -> Award:
+    return evaluate(app, rs, rd)
+
+
+def award(rs: Ruleset | None = None) -> Award:
+    """The session's award, evaluated once for each application, law and readings: a slider's
+    callback checks what the browser drew against it, then the page's run shows it. An Award is
+    never changed once made, so sessions that ask the same share one."""
+    return _evaluated(application(), rs or ruleset(), readings())
 
 
 def ruleset_ids() -> list[str]:

@@ -108,7 +108,12 @@ class Award:
         }
 
     def other_readings(self) -> list[dict]:
-        return other_readings(self.application, self.ruleset, self.readings, self)
+        """Worked out once per award: the calculator's answer box and its reading switches both
+        ask on every slider move, and each ask is an evaluation per reading."""
+        if "_other_readings" not in self.__dict__:
+            object.__setattr__(self, "_other_readings", tuple(other_readings(self.application, self.ruleset,
+                                                                            self.readings, self)))
+        return list(self.__dict__["_other_readings"])
 
 
 

@@ -17,11 +17,10 @@ reading, a ruleset change all rerun the page).
 from __future__ import annotations
 
 import logging
-from functools import lru_cache
 
 from core.law.analysis import pieces
 from core.law.application import Application
-from core.law.award import evaluate
+from core.law.award import Award
 from core.law.fields import FUNDING_PLAN
 from core.law.money import fmt
 from core.law.provisions import CAP, ROUTES
@@ -63,22 +62,20 @@ def funding_value(f: dict, x: int, award: int) -> list[tuple[str, int]]:
     return rows + [(f["left"]["gap" if level >= 0 else "beyond"], abs(level))]
 
 
-@lru_cache(maxsize=64)
-def _settled(app, rs, readings) -> dict:
-    """What the page draws for this application (pages/calculator.py's answer box), in the browser's terms."""
-    a = evaluate(app, rs, readings)
+def _settled(a: Award) -> dict:
+    """What the page draws for this award (pages/calculator.py's answer box), in the browser's terms."""
     return {"award": fmt(a.amount), "limit": a.binding_text, "route": ROUTES[a.route]}
 
 
 def settled() -> dict:
-    return _settled(state.application(), state.ruleset(), state.readings())
+    return _settled(state.award())
 
 
 def inputs() -> tuple:
     """(application, ruleset, readings, settled award) as the session holds them: read once per run
     for all of its money sliders (reading them again for each was ~2% of a loaded replica's CPU)."""
-    app, rs, readings = state.application(), state.ruleset(), state.readings()
-    return app, rs, readings, _settled(app, rs, readings)
+    a = state.award()
+    return a.application, a.ruleset, a.readings, _settled(a)
 
 
 def live(name: str, top_dollars: int, given: tuple | None = None) -> dict:
