@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -25,9 +26,20 @@ def chromium_path() -> str | None:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port nothing listens on. It is closed again before the server binds it, so
+    under pytest-xdist each worker picks from a range of its own, below the kernel's ephemeral
+    ports (32768 and up on Linux): another worker's server, or a client's outgoing connection,
+    cannot take it in between."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    for _ in range(200):
+        port = 10_000 + 1_000 * (int(worker.removeprefix("gw")) % 22) + random.randrange(1_000) if worker else 0
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue   # taken: another in this worker's range
+            return s.getsockname()[1]
+    raise RuntimeError(f"no free loopback port in pytest-xdist worker {worker}'s range")
 
 
 @contextmanager

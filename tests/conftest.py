@@ -1,9 +1,13 @@
 import os
 
+import pytest
+
 from tests.support import ROOT
 
-# Tests never touch a user's library: each session gets its own SQLite file unless told otherwise.
-os.environ.setdefault("SCENARIO_DB_URL", f"sqlite:///{ROOT / 'test-artifacts' / 'scenarios-test.db'}")
+# Tests never touch a user's library: each session gets its own SQLite file unless told otherwise
+# (each pytest-xdist worker its own: two processes' tests must not see each other's scenarios).
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+os.environ.setdefault("SCENARIO_DB_URL", f"sqlite:///{ROOT / 'test-artifacts' / f'scenarios-test-{_worker}.db'}")
 (ROOT / "test-artifacts").mkdir(exist_ok=True)
 
 # Tests never assert on time: on a busy CI machine a single slow draw must not fail a
@@ -37,7 +41,21 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(mark)
         if "chromium" in getattr(item, "fixturenames", ()):
             item.add_marker("browser")
-        if "team" in getattr(item, "fixturenames", ()) or folder == "deploy" and "test_team" in item.path.name:
+        # tests/deploy/test_team.py's `team` (tests/store has a fixture of that name too: a library, no nginx)
+        if folder == "deploy" and ("team" in getattr(item, "fixturenames", ()) or "test_team" in item.path.name):
             item.add_marker("nginx")
         if "pod" in getattr(item, "fixturenames", ()) or "test_container" in item.path.name:
             item.add_marker("container")
+        item.add_marker(pytest.mark.xdist_group(_group(item)))
+
+
+def _group(item) -> str:
+    """Which tests one pytest-xdist worker runs one after another (`--dist loadgroup`): a module's
+    tests together, as `loadfile` would (a module's fixtures are made once, and its tests may
+    share what they make), and every test that starts Chromium, nginx or the container stack on
+    one worker, in the order they were collected, as in a run without xdist (when Chromium's, nginx's and
+    the stack's tests each had a worker of their own and ran side by side, six of them failed:
+    sign-in, the proxy's request log, the stack's drills)."""
+    if any(item.get_closest_marker(kind) for kind in ("container", "nginx", "browser")):
+        return "one-at-a-time"
+    return item.path.relative_to(ROOT).as_posix()

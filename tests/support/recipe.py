@@ -93,7 +93,7 @@ def run_law_tests(root: Path, *paths: str, timeout: int = 300, env: dict | None 
     env = dict(os.environ, HYPOTHESIS_PROFILE="mutation", PYTHONDONTWRITEBYTECODE="1", **(env or {}))
     env.pop("PYTHONPATH", None)
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:randomly",
-                           "-m", "not slow", *(paths or ("tests/law",))],
+                           "-n", "0", "-m", "not slow", *(paths or ("tests/law",))],
                           cwd=root, env=env, capture_output=True, text=True, timeout=timeout)
 
 

@@ -4,6 +4,7 @@ call that reads Markdown (or shows plain text) is given text made any other way.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from pathlib import Path
 
@@ -256,12 +257,14 @@ def test_the_lint_catches_the_slips_of_issue_30():
         "for x in names:\n    st.info(x)": True,
         "st.metric(FIELD[name].label, 1)": True, "st.metric(md(FIELD[name].label), 1)": False,
     }
-    for code, caught in slips.items():
-        tmp = ROOT / "test-artifacts" / "lint_probe.py"
-        tmp.write_text("from ui.text import literal, markup, md, ours, plain_text, shown\n" + textwrap.dedent(code)
-                       + "\n")
-        assert bool(violations(Module(tmp))) is caught, code
-    tmp.unlink()
+    tmp = ROOT / "test-artifacts" / f"lint_probe-{os.getpid()}.py"   # in the tree (violations() names it from the root); one per test process
+    try:
+        for code, caught in slips.items():
+            tmp.write_text("from ui.text import literal, markup, md, ours, plain_text, shown\n" + textwrap.dedent(code)
+                           + "\n")
+            assert bool(violations(Module(tmp))) is caught, code
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 # -- the helpers ------------------------------------------------------------------------------
