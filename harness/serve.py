@@ -30,16 +30,25 @@ def free_port() -> int:
     under pytest-xdist each worker picks from a range of its own, below the kernel's ephemeral
     ports (32768 and up on Linux): another worker's server, or a client's outgoing connection,
     cannot take it in between."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return _bound(0)
+    base = 10_000 + 1_000 * (int(worker.removeprefix("gw")) % 22)
     for _ in range(200):
-        port = 10_000 + 1_000 * (int(worker.removeprefix("gw")) % 22) + random.randrange(1_000) if worker else 0
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue   # taken: another in this worker's range
-            return s.getsockname()[1]
+        port = _bound(base + random.randrange(1_000))
+        if port:
+            return port
     raise RuntimeError(f"no free loopback port in pytest-xdist worker {worker}'s range")
+
+
+def _bound(port: int) -> int | None:
+    """The port a loopback socket bound to `port` got (0: any free one), or None where it is taken."""
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return None
+        return s.getsockname()[1]
 
 
 @contextmanager

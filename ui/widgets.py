@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.law.award import evaluate
 from core.law.fields import EXCEPTION_FIELDS, FIELD, FIELDS, asked
 from ui import state
 from ui.components import live_award
@@ -36,7 +35,7 @@ def application_inputs(rs) -> None:
     def toggle_request(edit: dict) -> None:   # switched on, the request starts at the award the screen shows
         if isinstance(edit.get("value"), bool):
             on = edit["value"]
-            state.put("requested_amount", evaluate(state.application(), rs, state.readings()).amount if on else None)
+            state.put("requested_amount", state.award(rs).amount if on else None)
 
     given = live_award.inputs()   # read once for every money slider's pieces
     fields = []
