@@ -388,11 +388,16 @@ def podman(env: dict, *args: str, check: bool = False, **kw) -> subprocess.Compl
 
 def played_deployment(name: str, secret: str, signin: str) -> str:
     """The rendered Deployment and its ConfigMap as `podman kube play` takes them. Changed for this
-    machine, and only: the Deployment's name (the pod's), and the Secrets' names (podman's secrets
-    are the host's; a test's own names leave any stack alone)."""
+    machine, and only: the Deployment's name (the pod's) and the Secrets' names (podman's secrets
+    are the host's; a test's own names leave any stack alone); one replica (podman 4.3 plays one
+    pod of a Deployment, and `kube down` then looks for the others); and the restart policy
+    OnFailure (podman 4.3 restarts an init container that has done its work under the pod's
+    Always, then fails to remove it: "cannot remove container ... as it is running")."""
     docs = render()
     dep, config = one(docs, "Deployment", "grants-app"), one(docs, "ConfigMap", "grants-config")
     dep["metadata"]["name"] = name
+    dep["spec"]["replicas"] = 1
+    dep["spec"]["template"]["spec"]["restartPolicy"] = "OnFailure"
     text = yaml.safe_dump_all([config, dep], sort_keys=False)
     return text.replace("name: grants-stack-secrets", f"name: {secret}").replace(
         "name: grants-stack-signin", f"name: {signin}")
@@ -461,7 +466,9 @@ def test_the_deployment_played_by_podman_answers_health_and_an_award_on_its_port
         assert exec_("stat", "-L", "-c", "%U %a", "/opt/grants/.streamlit/secrets.toml").stdout.split() == ["grants", "600"]
         written = exec_("cat", "/opt/grants/.streamlit/secrets.toml").stdout
         assert "no sign-in in this test" in written and 'allowed_domains = ["example.org"]' in written
-        assert exec_("printenv", "GRANTS_SECRETS_TOML").returncode != 0        # not handed on to the app's children
+        environ = exec_("cat", "/proc/1/environ").stdout.split("\0")       # the app's own, after the entry point
+        assert any(e.startswith("SCENARIO_DB_URL=") for e in environ)
+        assert not any(e.startswith(("GRANTS_SECRETS_TOML=", "GRANTS_LIBRARY_TOML=")) for e in environ)
         # the migrate step ran before the app: the library is at the newest revision
         from core.store.db import head_revision
         revision = exec_("python", "-c", "import sqlite3; print(sqlite3.connect('/tmp/library.db')"
