@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -21,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import yaml
 
+from tests.deploy.test_container import images, podman_env  # noqa: F401  (the images, built once as the stack's tests do)
 from tests.support import ROOT
 from tests.support.deploy import DOC, QUERY
 
@@ -116,17 +119,17 @@ def test_kustomize_renders_exactly_the_listed_resources_offline(rendered):
     assert {(d["kind"], d["metadata"]["name"]) for d in rendered} == APP_RESOURCES | DB_RESOURCES
     assert len(rendered) == len(APP_RESOURCES | DB_RESOURCES)
     assert not any(d["kind"] == "Secret" for d in rendered)     # the office makes them, never this folder
-    images = {c["image"] for _, spec in pod_specs(rendered) for c in containers(spec)}
-    assert images == {"localhost/grants-app:latest", "localhost/grants-db:latest"}
+    used = {c["image"] for _, spec in pod_specs(rendered) for c in containers(spec)}
+    assert used == {"localhost/grants-app:latest", "localhost/grants-db:latest"}
 
 
 def test_the_managed_postgresql_overlay_has_no_database_and_the_offices_names():
     docs = render(OVERLAY)
     assert {(d["kind"], d["metadata"]["name"]) for d in docs} == APP_RESOURCES
     assert {d["metadata"].get("namespace") for d in docs} == {"grants"}
-    images = {c["image"] for _, spec in pod_specs(docs) for c in containers(spec)}
-    assert images == {"registry.agency.example/grants/grants-app:2026.12.1",
-                      "registry.agency.example/grants/grants-db:2026.12.1"}
+    used = {c["image"] for _, spec in pod_specs(docs) for c in containers(spec)}
+    assert used == {"registry.agency.example/grants/grants-app:2026.12.1",
+                    "registry.agency.example/grants/grants-db:2026.12.1"}
     ingress = one(docs, "Ingress", "grants")["spec"]
     assert ingress["rules"][0]["host"] == "grants.agency.example"
     assert ingress["tls"] == [{"hosts": ["grants.agency.example"], "secretName": "grants-agency-tls"}]
@@ -282,7 +285,6 @@ def test_the_backup_scripts_run_as_written_and_leave_their_files_0600(tmp_path):
     """The CronJob's two scripts, run by sh here with stand-ins for pg_dump and the export, the
     /backups of the claim pointed at a folder: two dated files, each readable by its user only,
     and an old backup removed."""
-    import os
     docs = render()
     spec = one(docs, "CronJob", "grants-backup")["spec"]["jobTemplate"]["spec"]["template"]["spec"]
     backups, bin_ = tmp_path / "backups", tmp_path / "bin"
@@ -307,6 +309,36 @@ def test_the_backup_scripts_run_as_written_and_leave_their_files_0600(tmp_path):
     assert made == [f"library-{day}.pgdump", f"scenarios-{day}.json"]
     assert {(backups / n).stat().st_mode & 0o777 for n in made} == {0o600}
     assert (backups / f"library-{day}.pgdump").read_text() == "postgresql://grants:pw@grants-db:5432/grants\n"
+
+
+# --- the app image's entry point, with the ConfigMap's [library] -------------------------------
+
+def entry_point(tmp_path, **env) -> tuple[subprocess.CompletedProcess, object]:
+    """deploy/app-entrypoint as the image runs it, its settings file put under tmp_path."""
+    settings = tmp_path / "secrets.toml"
+    script = tmp_path / "app-entrypoint"
+    script.write_text((ROOT / "deploy" / "app-entrypoint").read_text().replace("/var/lib/grants/secrets.toml", str(settings)))
+    run = subprocess.run(["sh", str(script), "sh", "-c", 'echo "started; ${GRANTS_SECRETS_TOML:-no secret in my environment}"'],
+                         env={"PATH": "/usr/bin:/bin", **env}, capture_output=True, text=True)
+    return run, settings
+
+
+def test_the_entry_point_writes_the_secrets_auth_and_the_configmaps_library_for_its_user_only(tmp_path):
+    run, settings = entry_point(tmp_path, GRANTS_SECRETS_TOML='[auth]\ncookie_secret = "x"',
+                                GRANTS_LIBRARY_TOML='[library]\nallowed_domains = ["example.org"]')
+    assert (run.returncode, run.stdout) == (0, "started; no secret in my environment\n"), run.stderr
+    assert settings.read_text() == '[auth]\ncookie_secret = "x"\n[library]\nallowed_domains = ["example.org"]\n'
+    assert settings.stat().st_mode & 0o777 == 0o600
+
+
+def test_the_entry_point_refuses_to_start_without_sign_in_when_the_settings_are_not_toml(tmp_path):
+    """[library] in the sign-in Secret and in the ConfigMap: a table written twice, which Streamlit
+    would fail to read, leaving the app open without sign-in. The replica refuses to start."""
+    run, settings = entry_point(tmp_path, GRANTS_SECRETS_TOML='[auth]\ncookie_secret = "x"\n[library]\nallowed_users = []',
+                                GRANTS_LIBRARY_TOML='[library]\nallowed_domains = ["example.org"]')
+    assert run.returncode == 1 and run.stdout == ""
+    assert "are not TOML" in run.stderr and "not starting without sign-in" in run.stderr
+    assert not settings.exists() and not (tmp_path / "secrets.toml.tmp").exists()
 
 
 # --- one statement of each fact ---------------------------------------------------------------
@@ -379,34 +411,111 @@ def test_migrate_refuses_a_library_of_a_newer_release_untouched(tmp_path):
     assert "schema revision 9999, made by a newer version of this app" in run.stderr
 
 
-# --- the Deployment played by podman (the container tier) --------------------------------------
+# --- the manifests played by podman (the container tier) ---------------------------------------
 
 def podman(env: dict, *args: str, check: bool = False, **kw) -> subprocess.CompletedProcess:
     return subprocess.run(env["PODMAN"].split() + list(args), env=env, capture_output=True, text=True,
                           check=check, **kw)
 
 
-def played_deployment(name: str, secret: str, signin: str) -> str:
-    """The rendered Deployment and its ConfigMap as `podman kube play` takes them. Changed for this
-    machine, and only: the Deployment's name (the pod's) and the Secrets' names (podman's secrets
-    are the host's; a test's own names leave any stack alone); one replica (podman 4.3 plays one
-    pod of a Deployment, and `kube down` then looks for the others); and the restart policy
-    OnFailure (podman 4.3 restarts an init container that has done its work under the pod's
-    Always, then fails to remove it: "cannot remove container ... as it is running")."""
-    docs = render()
-    dep, config = one(docs, "Deployment", "grants-app"), one(docs, "ConfigMap", "grants-config")
-    dep["metadata"]["name"] = name
-    dep["spec"]["replicas"] = 1
-    dep["spec"]["template"]["spec"]["restartPolicy"] = "OnFailure"
-    text = yaml.safe_dump_all([config, dep], sort_keys=False)
-    return text.replace("name: grants-stack-secrets", f"name: {secret}").replace(
-        "name: grants-stack-signin", f"name: {signin}")
+class Played:
+    """Resources of the rendered manifests played by `podman kube play` under names of this test's
+    own (podman's pods, volumes and secrets are the host's: a test's own names leave any stack and
+    any other run alone). Changed for podman 4.3, and only:
+    - a Deployment plays one replica (podman plays one pod of a Deployment, and `kube down` then
+      looks for the others), with restart policy OnFailure (podman 4.3 restarts an init container
+      that has done its work under the pod's Always, then fails to remove it: "cannot remove
+      container ... as it is running");
+    - a containerPort gets a free hostPort (podman 4.3 publishes every containerPort on the host,
+      on the same port when none is given, which another server may hold);
+    - the StatefulSet plays as a Deployment of its pod template with its volume claim as a claim
+      of its own, the CronJob as a Pod of its job's template (podman plays neither kind);
+    - a claim is made for the pod's user (podman applies no fsGroup)."""
 
+    def __init__(self, env: dict, tmp_path):
+        self.env, self.tmp = env, tmp_path
+        self.tag = uuid.uuid4().hex[:6]
+        self.files: list = []
+        self.secrets: list[str] = []
+        self.volumes: list[str] = []
+        self.dangling = set(self.unused_volumes())
 
-def podman_secret(env: dict, name: str, values: dict) -> None:
-    """A podman secret as podman 4.3's kube play reads a Kubernetes Secret: JSON of base64 values."""
-    data = json.dumps({k: base64.b64encode(v.encode()).decode() for k, v in values.items()})
-    podman(env, "secret", "create", name, "-", input=data, check=True)
+    def unused_volumes(self) -> list[str]:
+        return podman(self.env, "volume", "ls", "--filter", "dangling=true", "--format", "{{.Name}}").stdout.split()
+
+    def name(self, what: str) -> str:
+        return f"grants-k8s-{self.tag}-{what}"
+
+    def secret(self, name: str, values: dict) -> None:
+        """A podman secret as podman 4.3's kube play reads a Kubernetes Secret: JSON of base64 values."""
+        data = json.dumps({k: base64.b64encode(v.encode()).decode() for k, v in values.items()})
+        podman(self.env, "secret", "create", self.name(name), "-", input=data, check=True)
+        self.secrets.append(self.name(name))
+
+    def claim(self, name: str, spec: dict, owner: tuple[int, int] | None = None) -> dict:
+        notes = {"volume.podman.io/uid": str(owner[0]), "volume.podman.io/gid": str(owner[1])} if owner else {}
+        self.volumes.append(self.name(name))
+        return {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                "metadata": {"name": self.name(name), "annotations": notes}, "spec": spec}
+
+    def play(self, what: str, docs: list[dict]) -> str:
+        """Play the documents; the pod's name."""
+        for d in docs:
+            spec = d.get("spec", {}).get("template", {}).get("spec") or (d["spec"] if d["kind"] == "Pod" else None)
+            for c in (spec or {}).get("containers", []):
+                for port in c.get("ports", []):
+                    from harness.serve import free_port
+                    port["hostPort"] = free_port()
+        text = yaml.safe_dump_all(docs, sort_keys=False)
+        for secret in ("grants-stack-secrets", "grants-stack-signin"):
+            text = text.replace(f"name: {secret}", f"name: {self.name(secret.rsplit('-', 1)[1])}")
+        kube = self.tmp / f"{what}.yaml"
+        kube.write_text(text)
+        self.files.append(kube)
+        played = podman(self.env, "kube", "play", str(kube), timeout=600)
+        assert played.returncode == 0, played.stdout + played.stderr
+        (pod,) = [p["Name"] for p in json.loads(podman(self.env, "pod", "ps", "--format", "json", check=True).stdout)
+                  if p["Name"].startswith(self.name(what))]
+        return pod
+
+    def deployment(self, what: str, dep: dict, *more: dict) -> str:
+        dep["metadata"]["name"] = self.name(what)
+        dep["spec"]["replicas"] = 1
+        dep["spec"]["template"]["spec"]["restartPolicy"] = "OnFailure"
+        return self.play(what, [*more, dep])
+
+    def address(self, pod: str) -> str:
+        infra = podman(self.env, "pod", "inspect", pod, "--format", "{{.InfraContainerID}}", check=True).stdout.strip()
+        networks = json.loads(podman(self.env, "inspect", infra, check=True).stdout)[0]["NetworkSettings"]["Networks"]
+        return next(n["IPAddress"] for n in networks.values() if n["IPAddress"])
+
+    def host_port(self, container: str, port: int) -> int:
+        ports = json.loads(podman(self.env, "inspect", container, check=True).stdout)[0]["NetworkSettings"]["Ports"]
+        return int(ports[f"{port}/tcp"][0]["HostPort"])
+
+    def exec(self, container: str, *cmd: str) -> subprocess.CompletedProcess:
+        return podman(self.env, "exec", container, *cmd)
+
+    def down(self) -> None:
+        with open(ROOT / "test-artifacts" / "kubernetes-podman.log", "a") as log:
+            for kube in reversed(self.files):
+                for pod in [p["Name"] for p in json.loads(podman(self.env, "pod", "ps", "--format", "json").stdout)
+                            if p["Name"].startswith(self.name(kube.stem))]:
+                    for c in json.loads(podman(self.env, "ps", "-a", "--pod", "--format", "json").stdout):
+                        if c.get("PodName") == pod:
+                            out = podman(self.env, "logs", c["Names"][0])
+                            log.write(f"--- {c['Names'][0]}\n{out.stdout}{out.stderr}")
+                    podman(self.env, "pod", "rm", "-f", pod)
+            for v in self.volumes:
+                podman(self.env, "volume", "rm", "-f", v)
+            # the db image's VOLUME, made anonymous for the backup's dump step (Kubernetes makes none):
+            # the empty ones left since this test began
+            for v in set(self.unused_volumes()) - self.dangling:
+                where = podman(self.env, "volume", "inspect", v, "--format", "{{.Mountpoint}}").stdout.strip()
+                if where and os.path.isdir(where) and not os.listdir(where):
+                    podman(self.env, "volume", "rm", v)
+            for s in self.secrets:
+                podman(self.env, "secret", "rm", s)
 
 
 def award_at(url: str) -> str:
@@ -422,63 +531,122 @@ def award_at(url: str) -> str:
         return pool.submit(asyncio.run, go()).result()
 
 
-@pytest.mark.container
-def test_the_deployment_played_by_podman_answers_health_and_an_award_on_its_port(images, tmp_path):
-    """The app's Deployment as rendered, played by `podman kube play` with the images `deploy/stack
-    build` makes: its migrate step runs, then the app, as uid 10001 on a read-only root file
-    system, the ConfigMap's [library] and the sign-in Secret written where the app reads them
-    (0600); /_stcore/health and an award answer on port 8501 of the pod. Its library here is
-    SQLite in the pod's /tmp (podman 4.3 plays no StatefulSet)."""
-    env = images
-    tag = uuid.uuid4().hex[:6]
-    name, secret, signin = f"grants-k8s-{tag}", f"grants-k8s-{tag}-secrets", f"grants-k8s-{tag}-signin"
-    podman_secret(env, secret, {"db-url": "sqlite:////tmp/library.db", "db-password": "unused",
-                                "cookie-secret": uuid.uuid4().hex * 2})
-    podman_secret(env, signin, {"secrets.toml": "# no [auth]: no sign-in in this test\n"})
-    kube = tmp_path / "grants-app.yaml"
-    kube.write_text(played_deployment(name, secret, signin))
+def wait_for(what: str, check, timeout: float = 300, explain=lambda: "") -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"{what} within {timeout} s: {explain()}"
+        time.sleep(2)
+
+
+@pytest.fixture(scope="module")
+def cluster(images, tmp_path_factory):  # noqa: F811
+    """The rendered PostgreSQL (its StatefulSet's pod) and the app's Deployment, played by podman
+    with the images `deploy/stack build` makes; the app's library is that PostgreSQL, at its pod's
+    address, with the password of the Secret."""
+    played = Played(images, tmp_path_factory.mktemp("kubernetes"))
     try:
-        played = podman(env, "kube", "play", str(kube), timeout=600)
-        assert played.returncode == 0, played.stdout + played.stderr
-        names = podman(env, "ps", "-a", "--filter", f"label=io.kubernetes.pod.name={name}", "--format",
-                       "{{.Names}}").stdout.split()
-        pods = json.loads(podman(env, "pod", "ps", "--format", "json", check=True).stdout)
-        (pod,) = [p for p in pods if p["Name"].startswith(name)]
-        infra = json.loads(podman(env, "inspect", pod["InfraId"], check=True).stdout)[0]
-        ip = next(n["IPAddress"] for n in infra["NetworkSettings"]["Networks"].values() if n["IPAddress"])
-        app = next(c["Names"][0] for c in json.loads(podman(env, "ps", "-a", "--pod", "--format", "json").stdout)
-                   if c.get("PodName") == pod["Name"] and c["Names"][0].endswith("-app"))
-        url = f"http://{ip}:{APP_PORT}"
-        deadline = time.monotonic() + 300
-        while True:
-            try:
-                with urllib.request.urlopen(url + HEALTH, timeout=5) as r:
-                    assert (r.status, r.read()) == (200, b"ok")
-                    break
-            except OSError as err:
-                logs = podman(env, "logs", app)
-                assert time.monotonic() < deadline, (err, names, logs.stdout + logs.stderr)
-                time.sleep(2)
-        assert award_at(url) == "$500,000"
-        exec_ = lambda *cmd: podman(env, "exec", app, *cmd)   # noqa: E731
-        assert exec_("id", "-u").stdout.strip() == "10001"
-        assert exec_("touch", "/opt/grants/written").returncode != 0          # the root file system is read-only
-        assert exec_("stat", "-L", "-c", "%U %a", "/opt/grants/.streamlit/secrets.toml").stdout.split() == ["grants", "600"]
-        written = exec_("cat", "/opt/grants/.streamlit/secrets.toml").stdout
-        assert "no sign-in in this test" in written and 'allowed_domains = ["example.org"]' in written
-        environ = exec_("cat", "/proc/1/environ").stdout.split("\0")       # the app's own, after the entry point
-        assert any(e.startswith("SCENARIO_DB_URL=") for e in environ)
-        assert not any(e.startswith(("GRANTS_SECRETS_TOML=", "GRANTS_LIBRARY_TOML=")) for e in environ)
-        # the migrate step ran before the app: the library is at the newest revision
-        from core.store.db import head_revision
-        revision = exec_("python", "-c", "import sqlite3; print(sqlite3.connect('/tmp/library.db')"
-                                         ".execute('select version_num from alembic_version').fetchone()[0])")
-        assert revision.stdout.strip() == head_revision(), revision.stderr
+        docs = render()
+        password = uuid.uuid4().hex
+        sts = one(docs, "StatefulSet", "grants-db")
+        (template,) = sts["spec"]["volumeClaimTemplates"]
+        sc = sts["spec"]["template"]["spec"]["securityContext"]
+        sts["spec"]["template"]["spec"]["volumes"].append(
+            {"name": template["metadata"]["name"], "persistentVolumeClaim": {"claimName": played.name("db-data")}})
+        db = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "db"},
+              "spec": {"replicas": 1, "selector": sts["spec"]["selector"], "template": sts["spec"]["template"]}}
+        played.secret("secrets", {"db-password": password, "cookie-secret": uuid.uuid4().hex * 2, "db-url": "unused"})
+        db_pod = played.deployment("db", db, played.claim("db-data", template["spec"], (sc["runAsUser"], sc["fsGroup"])))
+        played.db = f"{db_pod}-db"
+        wait_for("PostgreSQL answering", lambda: played.exec(played.db, "pg_isready", "-q", "-h", "127.0.0.1").returncode == 0,
+                 explain=lambda: podman(images, "logs", played.db).stderr[-2000:])
+        url = f"postgresql+psycopg2://grants:{password}@{played.address(db_pod)}:5432/grants"
+        played.secrets.remove(played.name("secrets"))
+        podman(images, "secret", "rm", played.name("secrets"), check=True)
+        played.secret("secrets", {"db-password": password, "cookie-secret": uuid.uuid4().hex * 2, "db-url": url})
+        played.secret("signin", {"secrets.toml": "# no [auth]: no sign-in in this test\n"})
+        app_pod = played.deployment("app", one(docs, "Deployment", "grants-app"), one(docs, "ConfigMap", "grants-config"))
+        played.app = f"{app_pod}-app"
+        played.url = f"http://127.0.0.1:{played.host_port(played.app, APP_PORT)}"
+        played.docs = docs
+        yield played
     finally:
-        down = podman(env, "kube", "down", str(kube))
-        (ROOT / "test-artifacts" / "kubernetes-podman.log").write_text(down.stdout + down.stderr)
-        for s in (secret, signin):
-            podman(env, "secret", "rm", s)
+        played.down()
 
 
-from tests.deploy.test_container import images, podman_env  # noqa: E402,F401  (built once, as the stack's tests do)
+def health(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + HEALTH, timeout=5) as r:
+            return (r.status, r.read()) == (200, b"ok")
+    except OSError:
+        return False
+
+
+@pytest.mark.container
+def test_the_deployment_played_by_podman_answers_health_and_an_award_on_its_port(cluster):
+    """The app's Deployment as rendered: its migrate step brings the PostgreSQL library to the
+    newest schema, then the app answers /_stcore/health and an award on its port, as uid 10001 on
+    a read-only root file system, with the ConfigMap's [library] and the sign-in Secret written
+    where the app reads them (0600) and kept from the app's own environment."""
+    from core.store.db import head_revision
+    wait_for("the app answering /_stcore/health", lambda: health(cluster.url),
+             explain=lambda: podman(cluster.env, "logs", cluster.app).stderr[-3000:])
+    assert award_at(cluster.url) == "$500,000"
+    run = cluster.exec
+    assert run(cluster.app, "id", "-u").stdout.strip() == "10001"
+    assert run(cluster.app, "touch", "/opt/grants/written").returncode != 0          # read-only root file system
+    assert run(cluster.app, "stat", "-L", "-c", "%U %a", "/opt/grants/.streamlit/secrets.toml").stdout.split() == ["grants", "600"]
+    written = run(cluster.app, "cat", "/opt/grants/.streamlit/secrets.toml").stdout
+    assert "no sign-in in this test" in written and 'allowed_domains = ["example.org"]' in written
+    environ = run(cluster.app, "cat", "/proc/1/environ").stdout.split("\0")        # the app's own, after the entry point
+    assert any(e.startswith("SCENARIO_DB_URL=postgresql+psycopg2://") for e in environ)
+    assert not any(e.startswith(("GRANTS_SECRETS_TOML=", "GRANTS_LIBRARY_TOML=")) for e in environ)
+    # the migrate step ran before the app: the library is at the newest revision (asking again changes nothing)
+    again = run(cluster.app, "python", "deploy/migrate")
+    assert again.stdout == f"migrate: the library is at schema revision {head_revision()} (this release's newest: {head_revision()})\n"
+
+
+@pytest.mark.container
+def test_the_statefulsets_user_is_the_db_images_postgres_and_the_database_takes_only_passwords(cluster):
+    sc = one(cluster.docs, "StatefulSet", "grants-db")["spec"]["template"]["spec"]["securityContext"]
+    ids = cluster.exec(cluster.db, "id", "-u", "postgres").stdout.strip(), cluster.exec(cluster.db, "id", "-g", "postgres").stdout.strip()
+    assert ids == (str(sc["runAsUser"]), str(sc["runAsGroup"]))
+    assert cluster.exec(cluster.db, "id", "-un").stdout.strip() == "postgres"
+    assert cluster.exec(cluster.db, "touch", "/var/lib/postgresql/written").returncode != 0   # read-only but its claim
+    hba = cluster.exec(cluster.db, "sh", "-c", "grep -v '^#' \"$PGDATA/pg_hba.conf\" | grep -v '^$'").stdout.split("\n")
+    assert "host all all all scram-sha-256" in hba and not any("trust" in line and "host" in line for line in hba)
+
+
+@pytest.mark.container
+def test_the_backup_cronjobs_pod_writes_the_two_files_private(cluster):
+    """The backup CronJob's pod, played once: a pg_dump that pg_restore reads and the JSON export of
+    the library, on its claim, each 0600 and the pod user's."""
+    spec = one(cluster.docs, "CronJob", "grants-backup")["spec"]["jobTemplate"]["spec"]["template"]
+    claim = one(cluster.docs, "PersistentVolumeClaim", "grants-backups")
+    sc = spec["spec"]["securityContext"]
+    for v in spec["spec"]["volumes"]:
+        if v["name"] == "backups":
+            v["persistentVolumeClaim"]["claimName"] = cluster.name("backups")
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": cluster.name("backup"), "labels": spec["metadata"]["labels"]},
+           "spec": spec["spec"]}
+    name = cluster.play("backup", [cluster.claim("backups", claim["spec"], (sc["runAsUser"], sc["fsGroup"])),
+                                   one(cluster.docs, "ConfigMap", "grants-config"), pod])
+    export = f"{name}-export"
+
+    def state():
+        return json.loads(podman(cluster.env, "inspect", export).stdout or "[{}]")[0].get("State", {})
+    wait_for("the backup's export", lambda: state().get("Status") == "exited",
+             explain=lambda: podman(cluster.env, "logs", export).stderr[-2000:])
+    assert state()["ExitCode"] == 0, podman(cluster.env, "logs", export).stderr
+    folder = podman(cluster.env, "volume", "inspect", cluster.name("backups"), "--format", "{{.Mountpoint}}",
+                    check=True).stdout.strip()
+    day = time.strftime("%Y-%m-%d")
+    files = sorted(os.listdir(folder))
+    assert files == [f"library-{day}.pgdump", f"scenarios-{day}.json"]
+    for f in files:
+        st = os.stat(os.path.join(folder, f))
+        assert (st.st_mode & 0o777, st.st_uid) == (0o600, 10001), f
+    assert json.loads(open(os.path.join(folder, f"scenarios-{day}.json")).read())["scenarios"] == []
+    if shutil.which("pg_restore"):
+        toc = subprocess.run(["pg_restore", "--list", os.path.join(folder, files[0])], capture_output=True, text=True)
+        assert "TABLE DATA public scenarios" in toc.stdout, toc.stderr
+
