@@ -585,7 +585,7 @@ def health(url: str) -> bool:
 def test_the_deployment_played_by_podman_answers_health_and_an_award_on_its_port(cluster):
     """The app's Deployment as rendered: its migrate step brings the PostgreSQL library to the
     newest schema, then the app answers /_stcore/health and an award on its port, as uid 10001 on
-    a read-only root file system, with the ConfigMap's [library] and the sign-in Secret written
+    a read-only root file system (where Chromium still prints a PDF packet), with the ConfigMap's [library] and the sign-in Secret written
     where the app reads them (0600) and kept from the app's own environment."""
     from core.store.db import head_revision
     wait_for("the app answering /_stcore/health", lambda: health(cluster.url),
@@ -600,6 +600,12 @@ def test_the_deployment_played_by_podman_answers_health_and_an_award_on_its_port
     environ = run(cluster.app, "cat", "/proc/1/environ").stdout.split("\0")        # the app's own, after the entry point
     assert any(e.startswith("SCENARIO_DB_URL=postgresql+psycopg2://") for e in environ)
     assert not any(e.startswith(("GRANTS_SECRETS_TOML=", "GRANTS_LIBRARY_TOML=")) for e in environ)
+    # Chromium prints a Board PDF packet on the read-only root file system (its profile in /tmp)
+    apps = '[{"name": "A", "project_type": "renovation", "eligible_cost": 1000000, "local_contribution": 500000}]'
+    packet = podman(cluster.env, "exec", "-i", cluster.app, "python", "-m", "core", "report", "-", "-o", "/tmp/r.html",
+                    "--pdf", "/tmp/r.pdf", input=apps, timeout=300)
+    assert packet.returncode == 0, packet.stderr[-3000:]
+    assert run(cluster.app, "head", "-c", "5", "/tmp/r.pdf").stdout == "%PDF-"
     # the migrate step ran before the app: the library is at the newest revision (asking again changes nothing)
     again = run(cluster.app, "python", "deploy/migrate")
     assert again.stdout == f"migrate: the library is at schema revision {head_revision()} (this release's newest: {head_revision()})\n"
