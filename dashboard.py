@@ -69,8 +69,8 @@ def law_day_field() -> None:
         if day is not None:
             state.put("as_of", None if day == today else day)
 
-    st.date_input("Law as of", key="w:as_of", min_value=rs.first_day or date(1984, 7, 1),
-                  max_value=date(today.year + 25, 12, 31), format="YYYY-MM-DD", on_change=picked,
+    st.date_input("Law as of", key="w:as_of", min_value=max(rs.first_day or state.EARLIEST, state.EARLIEST),
+                  max_value=state.latest(), format="YYYY-MM-DD", on_change=picked,
                   help="The day whose law applies (today unless you pick another). The statute's numbers "
                        "change over time, each with its source (Rules page); the regulation's hold from its edition on.")
 

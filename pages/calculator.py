@@ -228,6 +228,8 @@ def save_box() -> None:
 
 for note in st.session_state.pop("loaded_notes", []):
     st.info(shown(note), icon=":material/folder_open:")   # Markdown made by the Compare page, names literal
+for problem in st.session_state.pop(state.LOADED_PROBLEMS, []):   # a scenario's day that could not be used
+    st.warning(shown(problem), icon=":material/event_busy:")   # Markdown made by ui.state, the day literal
 # What the calculator shows now, for the save box and report, which do not redraw on every move.
 on_screen = st.session_state.setdefault("calc:shown", {})
 
