@@ -6,7 +6,7 @@ import streamlit as st
 from streamlit import runtime
 
 from ui import a11y, auth, present, server, state, widgets
-from ui.text import md, plain_text, shown
+from ui.text import plain_text, shown
 from ui.widgets import show
 
 if __name__ == "__main__" and not runtime.exists():   # `python dashboard.py`: say where it opens, then serve
@@ -85,10 +85,7 @@ with state.routed():
     present_problem = present.sync_with_url()   # before the sidebar's toggle is drawn
     sidebar()
     presentation(page, present_problem)
-    if server.refused_values() or st.session_state.pop("panel:refused", None):   # a forged value: said, not used
-        st.warning(md("The page sent a value for one of its controls that could not be used (not a value this "
-                      "page sends), so nothing was changed. Reload the page if the controls look wrong."),
-                   icon=":material/block:")
+    widgets.refused_warning()   # a forged value: said, not used
     for problem in st.session_state.pop("url_problems", []):   # a bad link, on whichever page it opens
         st.warning(shown(problem), icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
     page.run()

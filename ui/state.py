@@ -200,7 +200,9 @@ def init() -> None:
         st.session_state[K + "as_of"] = None
         for rid in READING_IDS:
             st.session_state[K + "reading:" + rid] = READING[rid].default
-    if params and _history_step(params):   # Back or Forward: the address is the inputs it held, whoever wrote it
+    history = bool(params) and _history_step(params)
+    st.session_state[HISTORY] = history   # for Undo's place in its steps (ui/undo.py)
+    if history:   # Back or Forward: the address is the inputs it held, whoever wrote it
         st.session_state["_urls_written"] = [u for u in st.session_state.get("_urls_written", []) if u != params]
         st.session_state.pop("_url_written", None)
     if params and not _written_here(params):
@@ -225,6 +227,14 @@ def init() -> None:
         for name, value in values.items():
             st.session_state[K + name] = value
         st.session_state.setdefault("_urls_written", []).append(params)   # handled (said once): not new again
+
+
+HISTORY = "state:history_step"
+
+
+def took_history_step() -> bool:
+    """Was this run the browser's Back or Forward (asked once: the answer is taken)?"""
+    return bool(st.session_state.pop(HISTORY, False))
 
 
 def _history_step(params: dict) -> bool:
