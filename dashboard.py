@@ -6,6 +6,7 @@ import streamlit as st
 from streamlit import runtime
 
 from ui import a11y, auth, present, server, state, widgets
+from ui.components import keys
 from ui.text import plain_text, shown
 from ui.widgets import show
 
@@ -54,6 +55,7 @@ def sidebar() -> None:
                      on_change=lambda: state.put_from_widget("ruleset", "w:ruleset"),
                      help="The regulation in force, or a policy variant for what-ifs (always labelled).")
         law_day_field()
+        keys.install()   # Ctrl/Cmd+Z and Ctrl/Cmd+Shift+Z for Undo and Redo; Enter applies a typed day
 
 
 def law_day_field() -> None:
