@@ -171,3 +171,20 @@ def test_a_typed_law_as_of_day_applies_on_enter_and_the_next_click_is_not_swallo
     page.get_by_role("link", name="Compare scenarios").click()   # the next click goes where it points
     page.wait_for_url(re.compile(r"/compare"), timeout=20_000)
     no_error_on(page)
+
+
+def test_a_forged_control_value_is_said_on_the_page_it_was_sent_to(server, chromium):  # noqa: F811
+    """A value no page of ours sends, sent through the inputs panel (a run of the calculator's
+    fragment alone): the warning shows at once, on this page, not on the next page opened."""
+    page = chromium.new_page(viewport={"width": 1400, "height": 1800})
+    page.goto(server)
+    wait_ready(page)
+    shows(page, "1000000", "$500,000")
+    page.evaluate("() => document.querySelector('.gf').gf.setStateValue('project_type', {value: {not: 'a type'}, n: 7})")
+    page.get_by_text("could not be used (not a value this page sends)").wait_for(timeout=20_000)
+    shows(page, "1000000", "$500,000")   # nothing changed
+    page.get_by_role("link", name="Compare scenarios").click()
+    page.wait_for_url(re.compile(r"/compare"), timeout=20_000)
+    wait_ready(page)
+    assert page.get_by_text("could not be used (not a value this page sends)").count() == 0
+    no_error_on(page)
