@@ -194,7 +194,9 @@ export default function (component) {
     panel.applied = {};   // field id -> the number of its last edit the last run applied
     // Has the last run seen every edit of the fields other than `fid`? Only then do `fid`'s pieces
     // (made by that run, the others as it had them) describe the law as the screen stands.
-    panel.othersAnswered = (fid) => Object.keys(panel.sent).every((o) => o === fid || panel.sent[o] === panel.applied[o]);
+    // (A field the last run no longer draws, such as the request once its switch is off, is left out.)
+    panel.othersAnswered = (fid) => Object.keys(panel.sent).every((o) => o === fid || !panel.rows.has(o)
+                                                                  || panel.sent[o] === panel.applied[o]);
     panel.flushOthers = (fid) => {
       for (const [o, row] of panel.rows) if (o !== fid && row.flush) row.flush();
     };
