@@ -4,6 +4,7 @@ import json
 from datetime import date
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from core.law.application import Application
 from core.law.rulesets import load
@@ -178,3 +179,18 @@ def test_the_page_names_the_statute_and_its_day_and_keeps_the_days_doubts_in_a_b
     assert "The statute's (d) was not read whole" in answer and "may already be" not in answer
     assert ("**In the statute:** Md. Code, Human Services § 10-504(a)(2) (the regulation's §A Program maximum)"
             in answer and "The most the State may give under the statute;" in answer)
+
+
+@given(day=st.dates(min_value=date(1, 1, 1), max_value=date(9999, 12, 31)),
+       rid=st.sampled_from(["regulation", "statute", "cap-800k"]))
+@settings(max_examples=300, deadline=None)
+def test_a_day_is_taken_exactly_when_the_ruleset_has_values_for_it_and_the_field_can_show_it(day, rid):
+    """Whatever day a link or scenario names: it is taken (no message) only if the date field, with
+    the bounds dashboard.py gives it for that ruleset, can show it; else it is refused in words."""
+    from ui import state
+    rs = load(rid)
+    low = max(rs.first_day or state.EARLIEST, state.EARLIEST)
+    why = state._day_refused(day.isoformat(), rid)
+    assert (why is None) == (low <= day <= state.latest()), (day, rid, why)
+    if why is not None:
+        assert why.startswith("cannot be used: ") and why.endswith(("or later", f"to {state.latest().isoformat()}"))
