@@ -6,7 +6,8 @@ import streamlit as st
 from streamlit import runtime
 
 from ui import a11y, auth, present, server, state, widgets
-from ui.text import md, plain_text, shown
+from ui.components import keys
+from ui.text import plain_text, shown
 from ui.widgets import show
 
 if __name__ == "__main__" and not runtime.exists():   # `python dashboard.py`: say where it opens, then serve
@@ -54,6 +55,7 @@ def sidebar() -> None:
                      on_change=lambda: state.put_from_widget("ruleset", "w:ruleset"),
                      help="The regulation in force, or a policy variant for what-ifs (always labelled).")
         law_day_field()
+        keys.install()   # Ctrl/Cmd+Z and Ctrl/Cmd+Shift+Z for Undo and Redo; Enter applies a typed day
 
 
 def law_day_field() -> None:
@@ -69,8 +71,8 @@ def law_day_field() -> None:
         if day is not None:
             state.put("as_of", None if day == today else day)
 
-    st.date_input("Law as of", key="w:as_of", min_value=rs.first_day or date(1984, 7, 1),
-                  max_value=date(today.year + 25, 12, 31), format="YYYY-MM-DD", on_change=picked,
+    st.date_input("Law as of", key="w:as_of", min_value=max(rs.first_day or state.EARLIEST, state.EARLIEST),
+                  max_value=state.latest(), format="YYYY-MM-DD", on_change=picked,
                   help="The day whose law applies (today unless you pick another). The statute's numbers "
                        "change over time, each with its source (Rules page); the regulation's hold from its edition on.")
 
@@ -85,10 +87,7 @@ with state.routed():
     present_problem = present.sync_with_url()   # before the sidebar's toggle is drawn
     sidebar()
     presentation(page, present_problem)
-    if server.refused_values() or st.session_state.pop("panel:refused", None):   # a forged value: said, not used
-        st.warning(md("The page sent a value for one of its controls that could not be used (not a value this "
-                      "page sends), so nothing was changed. Reload the page if the controls look wrong."),
-                   icon=":material/block:")
+    widgets.refused_warning()   # a forged value: said, not used
     for problem in st.session_state.pop("url_problems", []):   # a bad link, on whichever page it opens
         st.warning(shown(problem), icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
     page.run()

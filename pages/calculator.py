@@ -24,7 +24,7 @@ from ui.reach import for_report, reach_box
 from ui.undo import undo_button
 from ui.reporting import report_buttons
 from ui.text import STATUS_BADGE, Markdown, unmet_words, error_text, law_caption, markup, md, ours, plain_text, shown
-from ui.widgets import application_inputs, exception_inputs, exception_switch
+from ui.widgets import application_inputs, exception_inputs, exception_switch, refused_warning
 
 state.init()
 rs = state.ruleset()
@@ -228,8 +228,14 @@ def save_box() -> None:
 
 for note in st.session_state.pop("loaded_notes", []):
     st.info(shown(note), icon=":material/folder_open:")   # Markdown made by the Compare page, names literal
+for problem in st.session_state.pop(state.LOADED_PROBLEMS, []):   # a scenario's day that could not be used
+    st.warning(shown(problem), icon=":material/event_busy:")   # Markdown made by ui.state, the day literal
 # What the calculator shows now, for the save box and report, which do not redraw on every move.
 on_screen = st.session_state.setdefault("calc:shown", {})
+
+
+def _law(ruleset) -> tuple:
+    return ruleset.id, ruleset.version, ruleset.as_of_date
 
 
 @st.fragment
@@ -238,6 +244,9 @@ def calculator() -> None:
     step redraws only this part of the page."""
     # Widget callbacks have already updated the state, so the award is known before the
     # inputs are drawn: send it to the screen first, then the inputs beside it.
+    if _law(state.ruleset()) != _law(rs):   # Undo or Redo put back another ruleset or day: the whole page follows
+        st.rerun()
+    refused_warning()   # a forged value sent on this fragment's run: said here, not on the next page
     award = state.award(rs)
     on_screen.update(application=award.application, ruleset=rs, readings=award.readings)
     if presenting:

@@ -95,17 +95,42 @@ def _from_url(params: dict, repeated: dict | None = None) -> tuple[dict, list[st
         else:
             problems.append(message("the ruleset {} is unknown", params["ruleset"], limit=60)
                             + md(f" (known: {', '.join(ruleset_ids())})"))
-    if "as_of" in params:   # the day whose law applies: a day on which the link's ruleset has values
-        try:
+    if "as_of" in params:   # the day whose law applies: one the link's ruleset has values for, and the field can show
+        why = _day_refused(params["as_of"], values.get("ruleset", "regulation"))
+        if why is None:
             day = parse_day(params["as_of"], "as_of")
-            ruleset_by_id(values.get("ruleset", "regulation"), day)
             values["as_of"] = None if day == date.today() else day
-        except RulesetError as err:   # not a day ("is not a day; write it ..."), or one before the law's first value
-            why = str(err).removeprefix(f"as_of: {params['as_of']!r} ")
-            why = why.split(": ", 1)[1] if why.startswith("as of ") else why
-            problems.append(message("“Law as of” (as_of={}) ", params["as_of"], limit=40)
-                            + md(why if why.startswith("is ") else "cannot be used: " + why))   # our words: the day parsed
+        else:   # the day alone is refused, said: the link's other values stand, under the law as of today
+            day_problem = (message("“Law as of” (as_of={}) ", params["as_of"], limit=40) + md(why)
+                           + md(". The link's other values are used, under the law as of today."))
+            (problems if problems else reading_problems).append(day_problem)
     return values, problems, reading_problems
+
+
+# The days the "Law as of" field (dashboard.py) can show: from the statute's first dated value to
+# 25 years on. A day outside them, from a link or a scenario, is refused and said; the field
+# itself would raise on it (Streamlit refuses a value beyond its bounds) and break every page.
+EARLIEST = date(1984, 7, 1)
+
+
+def latest() -> date:
+    return date(date.today().year + 25, 12, 31)
+
+
+def _day_refused(raw, rid: str) -> str | None:
+    """Why `raw` cannot be the day whose law applies under the ruleset `rid` (our words, plain text,
+    starting "is ..." or "cannot be used: ..."), or None: not a day, a day the ruleset has no
+    values for, or one the field cannot show."""
+    try:
+        day = parse_day(raw, "as_of")
+        ruleset_by_id(rid, day)
+    except RulesetError as err:   # not a day ("is not a day; write it ..."), or one before the law's first value
+        why = str(err).removeprefix(f"as_of: {raw!r} ")
+        why = why.split(": ", 1)[1] if why.startswith("as of ") else why
+        return why if why.startswith("is ") else "cannot be used: " + why   # our words: the day parsed
+    if not EARLIEST <= day <= latest():
+        return f"cannot be used: the field shows days from {EARLIEST.isoformat()} to {latest().isoformat()}"
+    return None
 
 
 def _bad_link_message(problems: list[str]) -> str:
@@ -175,7 +200,9 @@ def init() -> None:
         st.session_state[K + "as_of"] = None
         for rid in READING_IDS:
             st.session_state[K + "reading:" + rid] = READING[rid].default
-    if params and _history_step(params):   # Back or Forward: the address is the inputs it held, whoever wrote it
+    history = bool(params) and _history_step(params)
+    st.session_state[HISTORY] = history   # for Undo's place in its steps (ui/undo.py)
+    if history:   # Back or Forward: the address is the inputs it held, whoever wrote it
         st.session_state["_urls_written"] = [u for u in st.session_state.get("_urls_written", []) if u != params]
         st.session_state.pop("_url_written", None)
     if params and not _written_here(params):
@@ -190,15 +217,24 @@ def init() -> None:
             values = dict(_defaults(example=True), ruleset="regulation", as_of=None,
                           **{"reading:" + rid: READING[rid].default for rid in READING_IDS})
             st.session_state["url_problems"] = [_bad_link_message(problems)] + ignored
-        elif not fresh:  # a new link in a running session: fields it omits take their defaults
-            for name, value in _defaults(example=False).items():
+        elif not fresh:  # a new link in a running session (or Back): what it omits takes its default,
+            for name, value in _defaults(example=False).items():   # the ruleset too, and the day is today's
                 st.session_state[K + name] = value
+            st.session_state[K + "ruleset"] = "regulation"
             st.session_state[K + "as_of"] = None
             for rid in READING_IDS:
                 st.session_state[K + "reading:" + rid] = READING[rid].default
         for name, value in values.items():
             st.session_state[K + name] = value
         st.session_state.setdefault("_urls_written", []).append(params)   # handled (said once): not new again
+
+
+HISTORY = "state:history_step"
+
+
+def took_history_step() -> bool:
+    """Was this run the browser's Back or Forward (asked once: the answer is taken)?"""
+    return bool(st.session_state.pop(HISTORY, False))
 
 
 def _history_step(params: dict) -> bool:
@@ -280,11 +316,18 @@ def ruleset() -> Ruleset:
     """The law of the session: the ruleset picked, as of the day picked. A day on which it has no
     values (the statute's 1990, then the regulation picked) gives way to today, said."""
     rid = st.session_state.get(K + "ruleset", "regulation")
+    day = law_day()
+    if day is not None and not EARLIEST <= day <= latest():   # a scenario's day the field cannot show
+        st.session_state[K + "as_of"] = None
+        st.session_state.setdefault("url_problems", []).append(
+            md(f"“Law as of” {day.isoformat()} cannot be used: the field shows days from {EARLIEST.isoformat()} "
+               f"to {latest().isoformat()}. The law as of today is shown."))
+        return ruleset()
     try:
-        return ruleset_by_id(rid, law_day())
+        return ruleset_by_id(rid, day)
     except DateError as err:
         st.session_state[K + "as_of"] = None
-        st.session_state.setdefault("url_problems", []).append(md(f"{err}. The law as of today is shown."))
+        st.session_state.setdefault("url_problems", []).append(md(f"“Law as of” {str(err).removeprefix('as of ')}. The law as of today is shown."))
         return ruleset()
     except RulesetError:
         return load()
@@ -361,7 +404,15 @@ def load_application(app: Application, ruleset_id: str | None = None, rd: Readin
     for name in APP_FIELDS:
         st.session_state[K + name] = getattr(app, name)
     put_readings(rd or DEFAULT_READINGS)
-    day = parse_day(day) if day else None
-    st.session_state[K + "as_of"] = None if day == date.today() else day
     if ruleset_id:
         st.session_state[K + "ruleset"] = ruleset_id
+    why = _day_refused(day, get("ruleset")) if day else None
+    if why:   # a day the field cannot show (a scenario imported from elsewhere): today's law, said on the Calculator
+        st.session_state[LOADED_PROBLEMS] = [message("The scenario's “Law as of” day {} ", str(day), limit=40)
+                                             + md(why + ". It is shown under the law as of today.")]
+        day = None
+    day = parse_day(day) if day else None
+    st.session_state[K + "as_of"] = None if day == date.today() else day
+
+
+LOADED_PROBLEMS = "loaded_problems"   # said by the Calculator after a scenario is opened in it

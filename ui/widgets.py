@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.law.fields import EXCEPTION_FIELDS, FIELD, FIELDS, asked
-from ui import state
+from ui import server, state
 from ui.components import live_award
 from ui.components.fields_panel import choice, flag, money, panel
 from ui.text import md
@@ -69,3 +69,12 @@ def exception_inputs() -> None:
     test = state.ruleset().bpw_test   # the Board's test of the law picked
     names = [n for n in EXCEPTION_FIELDS if asked(FIELD[n], state.values(), test)]
     panel("exception_property", [money(name) if FIELD[name].kind == "money" else flag(name) for name in names])
+
+
+def refused_warning() -> None:
+    """Where a forged value of a control came in (the page's top on a full run, the calculator's
+    fragment on its own run), say that it was refused: not a page later."""
+    if server.refused_values() or st.session_state.pop("panel:refused", None):
+        st.warning(md("The page sent a value for one of its controls that could not be used (not a value this "
+                      "page sends), so nothing was changed. Reload the page if the controls look wrong."),
+                   icon=":material/block:")

@@ -155,3 +155,44 @@ def test_every_award_drawn_while_a_key_is_held_is_the_laws_to_the_cent(server, c
     assert results["violations"] == [] or summary(results) == []
     no_error_on(page)
     page.close()
+
+
+# Every award drawn, with both sliders' values at the moment it was drawn (a MutationObserver runs
+# in the same task as the slider's input event, so the values are those the drawing was made for).
+RECORD = """() => { window.__drawn = [];
+  const value = (name) => document.querySelector(`.gf-money[data-field=${name}] input[type=range]`).value;
+  new MutationObserver(() => {
+    const d = document.querySelector('[data-testid=gfLiveAward]');
+    if (d) window.__drawn.push([d.textContent, value('eligible_cost'), value('local_contribution')]);
+  }).observe(document.body, {subtree: true, childList: true, characterData: true}); }"""
+
+
+@pytest.mark.parametrize("first, second", [("eligible_cost", "local_contribution"),
+                                           ("local_contribution", "eligible_cost")])
+def test_two_sliders_moved_quickly_draw_only_what_the_law_gives_for_both(server, chromium, first, second):  # noqa: F811
+    """One step of a slider, then at once one of another (within the 300 ms before the first is
+    sent): the second's pieces assumed the first's old value, and drew $500,500 (or $499,000) where
+    the law gives $500,000 for both moves. Every award drawn is the law's for the sliders as they
+    stood when it was drawn, and the run settles on the law's for both."""
+    start = {"project_type": "renovation", "eligible_cost": 1_000_000, "federal_grant": 0,
+             "local_contribution": 500_000, "prior_program_funds": 0}
+    page = chromium.new_page(viewport={"width": 1400, "height": 1800})
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(url_of(server, start))
+    wait_ready(page)
+    page.evaluate(RECORD)
+    for name in (first, second):
+        page.get_by_role("slider", name=FIELD[name].label, exact=True).focus()
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(SETTLED, arg=["$500,000"], timeout=30_000)
+    page.wait_for_url(lambda u: "eligible_cost=1001000" in u and "local_contribution=501000" in u, timeout=30_000)
+    drawn = page.evaluate("() => window.__drawn")
+    assert drawn and {d[0] for d in drawn} <= {"$500,500", "$499,000"}   # the first move's drawing, if any
+    states = [start | {"eligible_cost": int(cost), "local_contribution": int(local)} for _, cost, local in drawn]
+    results = law([{k: plain(v * 100) if FIELD[k].kind == "money" else v for k, v in s.items()} for s in states])
+    assert [d[0] for d in drawn] == [fmt(to_cents(r["award"], "award")) for r in results], drawn
+    assert not [e for e in errors if "live award defect" in e]
+    assert page.evaluate("() => window.__liveAwardDefects") is None
+    no_error_on(page)
+    page.close()

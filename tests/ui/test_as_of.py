@@ -3,6 +3,9 @@ and a saved scenario that keeps the day and law it was made under and says what 
 import json
 from datetime import date
 
+import pytest
+from hypothesis import given, settings, strategies as st
+
 from core.law.application import Application
 from core.law.rulesets import load
 from core.store.fileformat import export_document, parse_export
@@ -26,15 +29,82 @@ def test_a_link_reads_the_statute_as_of_its_day():
     assert at.date_input(key="w:as_of").value == date.today()
 
 
-def test_a_bad_day_in_a_link_is_named_and_the_example_shown():
+def test_a_bad_day_in_a_link_is_named_and_the_links_other_values_kept():
+    """The day alone is refused (issue 47): the link's ruleset and amounts stand, under today's law."""
     at = start(BIG | {"ruleset": "statute", "as_of": "1980-01-01"})
     said = warnings(at)
     assert ("“Law as of” \\(as\\_of\\=` 1980-01-01 `\\) cannot be used: the statute \\(Md\\. Code, Human Services "
             "§ 10\\-504\\) has no values before 1984\\-07\\-01 \\(its dated values begin then\\); choose 1984\\-07\\-01 "
-            "or later") in said
-    assert award(at) == "$500,000"   # the example, whole
+            "or later\\. The link's other values are used, under the law as of today\\.") in said
+    assert award(at) == "$800,000" and at.query_params["ruleset"] == "statute" and "as_of" not in at.query_params
     at = start(BIG | {"as_of": "next week"})
-    assert "is not a day; write it YYYY\\-MM\\-DD" in warnings(at) and award(at) == "$500,000"
+    assert "is not a day; write it YYYY\\-MM\\-DD" in warnings(at) and award(at) == "$600,000"
+
+
+def test_a_link_under_the_regulation_before_its_edition_keeps_its_other_inputs():
+    at = start(BIG | {"as_of": "1990-01-01"})
+    said = warnings(at)
+    assert "“Law as of” \\(as\\_of\\=` 1990-01-01 `\\) cannot be used: the regulation in force has no values before 2026\\-11\\-29" in said
+    assert "The link's other values are used, under the law as of today\\." in said and "example" not in said
+    assert award(at) == "$600,000" and at.query_params["eligible_cost"] == "3000000"
+    assert at.date_input(key="w:as_of").value == date.today()
+
+
+def test_a_bad_day_among_other_bad_values_shows_the_example_and_names_both():
+    at = start(BIG | {"eligible_cost": "lots", "as_of": "9999-12-31"})
+    said = warnings(at)
+    assert "eligible\\_cost" in said and "as\\_of\\=` 9999-12-31 `" in said and "showing the example instead" in said
+    assert award(at) == "$500,000"
+
+
+@pytest.mark.parametrize("link, page, amount", [
+    ({"as_of": "9999-12-31"}, None, "$600,000"),
+    ({"as_of": "2052-01-01", "ruleset": "statute"}, None, "$800,000"),
+    ({"as_of": "1980-01-01", "ruleset": "cap-800k"}, None, "$800,000"),
+    ({"as_of": "1984-06-30", "ruleset": "cap-800k"}, None, "$800,000"),
+    ({"as_of": "9999-12-31"}, "pages/compare.py", None),
+    ({"as_of": "9999-12-31"}, "pages/sensitivity.py", None),
+])
+def test_a_day_the_field_cannot_show_is_refused_and_breaks_no_page(link, page, amount):
+    """Streamlit's date field raises on a value beyond its bounds: such a day, from a link, is
+    refused with the field named and the bounds given, and the page (and the next) still draws."""
+    at = start(BIG | link, page=page)
+    said = warnings(at)
+    day = link["as_of"].replace("-", "\\-")
+    assert ("“Law as of” \\(as\\_of\\=` " + link["as_of"] + " `\\) cannot be used: the field shows days from "
+            "1984\\-07\\-01 to " + f"{date.today().year + 25}" + "\\-12\\-31\\.") in said, (said, day)
+    assert at.date_input(key="w:as_of").value == date.today()
+    if amount:
+        assert award(at) == amount and "as_of" not in at.query_params
+    at.switch_page("pages/calculator.py").run()
+    assert not at.exception and "as\\_of" not in warnings(at) and "as_of" not in at.query_params
+
+
+def test_the_last_day_the_field_shows_is_taken_and_the_next_refused():
+    last = date(date.today().year + 25, 12, 31)
+    at = start(BIG | {"as_of": last.isoformat()})
+    assert at.date_input(key="w:as_of").value == last and at.query_params["as_of"] == last.isoformat()
+    at = start(BIG | {"as_of": last.replace(year=last.year + 1, month=1, day=1).isoformat()})
+    assert at.date_input(key="w:as_of").value == date.today() and "cannot be used" in warnings(at)
+    at = start(BIG | {"ruleset": "statute", "as_of": "1984-07-01"})
+    assert at.date_input(key="w:as_of").value == date(1984, 7, 1) and award(at) == "$200,000"
+
+
+def test_a_scenario_whose_day_the_field_cannot_show_opens_under_todays_law_said(db):
+    """A scenario made elsewhere (an import) with a day the field cannot show, opened in the Calculator."""
+    app = Application.from_dict({"project_type": "renovation", "eligible_cost": 3_000_000, "local_contribution": 1_500_000})
+    db.save("Far off", app, rs=load("regulation").as_of("9999-12-31"))
+    at = start(BIG)
+    at.switch_page("pages/compare.py").run()
+    at.selectbox(key="w:lib_pick").set_value(db.get("Far off").uid).run()
+    at.button(key="w:lib_load").click().run()
+    assert not at.exception
+    assert ("The scenario's “Law as of” day ` 9999-12-31 ` cannot be used: the field shows days from 1984\\-07\\-01 "
+            f"to {date.today().year + 25}\\-12\\-31\\. It is shown under the law as of today\\.") in warnings(at)
+    assert award(at) == "$600,000" and at.date_input(key="w:as_of").value == date.today()
+    assert "as_of" not in at.query_params
+    at.run()
+    assert not at.exception
 
 
 def test_the_field_moves_the_law_and_the_address():
@@ -109,3 +179,18 @@ def test_the_page_names_the_statute_and_its_day_and_keeps_the_days_doubts_in_a_b
     assert "The statute's (d) was not read whole" in answer and "may already be" not in answer
     assert ("**In the statute:** Md. Code, Human Services § 10-504(a)(2) (the regulation's §A Program maximum)"
             in answer and "The most the State may give under the statute;" in answer)
+
+
+@given(day=st.dates(min_value=date(1, 1, 1), max_value=date(9999, 12, 31)),
+       rid=st.sampled_from(["regulation", "statute", "cap-800k"]))
+@settings(max_examples=300, deadline=None)
+def test_a_day_is_taken_exactly_when_the_ruleset_has_values_for_it_and_the_field_can_show_it(day, rid):
+    """Whatever day a link or scenario names: it is taken (no message) only if the date field, with
+    the bounds dashboard.py gives it for that ruleset, can show it; else it is refused in words."""
+    from ui import state
+    rs = load(rid)
+    low = max(rs.first_day or state.EARLIEST, state.EARLIEST)
+    why = state._day_refused(day.isoformat(), rid)
+    assert (why is None) == (low <= day <= state.latest()), (day, rid, why)
+    if why is not None:
+        assert why.startswith("cannot be used: ") and why.endswith(("or later", f"to {state.latest().isoformat()}"))

@@ -80,3 +80,34 @@ def test_the_funding_picture_from_its_pieces_is_the_waterfalls(field, x):
                        prior_program_funds=0)
     a = evaluate(base.replace(**{field: x}))
     assert funding_value(funding(base, field), x, a.amount) == [(name, amount) for name, _, _, amount in waterfall_steps(a)]
+
+
+@pytest.mark.parametrize("part, wrong", [("limit", "the program maximum ($500,500)"),
+                                         ("route", "Board of Public Works exception")])
+def test_a_drawing_whose_limit_or_route_alone_differs_is_logged(caplog, part, wrong):
+    """The award drawn right, the limit that holds it or the route wrong: a defect all the same."""
+    at = app(LINK)
+    caplog.set_level(logging.ERROR, logger=LOGGER)
+    drawn = {"award": "$500,500", "limit": "the State's share of the cost ($500,500)",
+             "route": "Standard route (50% State share)"} | {part: wrong}
+    Panel(at).edit("eligible_cost", cents=100_100_000, drawn=drawn)
+    assert award(at) == "$500,500"
+    [line] = defects(caplog)
+    assert f"'{part}': '{wrong}'" in line and line.startswith("live award defect: eligible_cost at 100100000 cents")
+
+
+def test_a_flood_of_forged_drawings_is_logged_once_with_a_count(caplog):
+    """A hostile page sends 12 wrong drawings: the first is logged whole, then only the count at 10
+    (and at 100, 1000...): two lines, not 12. Another session's first is logged whole again."""
+    at = app(LINK)
+    caplog.set_level(logging.ERROR, logger=LOGGER)
+    panel = Panel(at)
+    for i in range(12):
+        panel.edit("eligible_cost", cents=100_000_000 + (i % 2) * 100_000, drawn={"award": "$1"})
+    assert award(at) == "$500,500"
+    lines = defects(caplog)
+    assert len(lines) == 2 and lines[0].startswith("live award defect: eligible_cost at 100000000 cents")
+    assert lines[1] == ("live award defects: 10 in this session so far (the first logged whole above; the last: "
+                        "eligible_cost at 100100000 cents)")
+    Panel(app(LINK)).edit("eligible_cost", cents=100_100_000, drawn={"award": "$1"})
+    assert len(defects(caplog)) == 3 and defects(caplog)[2].startswith("live award defect: eligible_cost at 100100000")

@@ -76,7 +76,13 @@ function buildMoney(panel, f) {
   range.addEventListener("input", () => {
     box.value = Math.round(Number(range.value)).toLocaleString("en-US");
     range.setAttribute("aria-valuetext", money(range.value));
-    if (live && live.routes) {
+    // This slider's pieces assume every other input as the last run had it. If another slider
+    // has moved since (its value drawn or sent, not yet answered), they no longer describe the
+    // law here: that move is sent now, without its drawing (drawn for values that no longer
+    // stand), and this one is sent as a slider without pieces is, for the run to draw both.
+    const fresh = panel.othersAnswered(f.id);
+    if (!fresh) panel.flushOthers(f.id);
+    if (live && live.routes && fresh) {
       const cents = Number(range.value) * 100;
       const value = liveValue(live, cents);
       const words = liveWords(live, value);
@@ -107,7 +113,13 @@ function buildMoney(panel, f) {
   };
   box.addEventListener("change", commit);
   box.addEventListener("keydown", (e) => { if (e.key === "Enter") commit(); });
-  return { wrap, setLive(f) { live = f.live; }, update(f) {
+  // Another slider has moved: the drawing of this one no longer holds; its value, if not yet
+  // sent, goes now (as a plain amount: the server checks no drawing for it).
+  const flush = () => {
+    if (drawn) { liveClear(); drawn = null; }
+    if (dragTimer !== null || panel.sent[f.id] === PENDING) send(true);
+  };
+  return { wrap, flush, setLive(f) { live = f.live; }, update(f) {
     settle(f.live && f.live.settled);
     range.max = String(f.max);
     range.step = String(f.step);
@@ -179,6 +191,15 @@ export default function (component) {
       panel.sent[field] = n;
       panel.setStateValue(field, { ...edit, n });
     };
+    panel.applied = {};   // field id -> the number of its last edit the last run applied
+    // Has the last run seen every edit of the fields other than `fid`? Only then do `fid`'s pieces
+    // (made by that run, the others as it had them) describe the law as the screen stands.
+    // (A field the last run no longer draws, such as the request once its switch is off, is left out.)
+    panel.othersAnswered = (fid) => Object.keys(panel.sent).every((o) => o === fid || !panel.rows.has(o)
+                                                                  || panel.sent[o] === panel.applied[o]);
+    panel.flushOthers = (fid) => {
+      for (const [o, row] of panel.rows) if (o !== fid && row.flush) row.flush();
+    };
     const heading = el("h2", { class: "gf-title" });
     root.append(heading);
   }
@@ -201,6 +222,7 @@ export default function (component) {
     before = row.wrap;
     // The server's value replaces the control's only once the server has seen the newest edit
     // of that field: a reply to an older edit would pull a held key back (the snap-back).
+    panel.applied[f.id] = f.applied;
     if (row.setLive) row.setLive(f);
     if (!(f.id in panel.sent) || f.applied === panel.sent[f.id]) row.update(f);
   }

@@ -118,16 +118,22 @@ function liveDraw(words) {
 // The server's run has come: its award and words are shown again in place of the drawing, and a
 // drawing that differed from them is a defect (the server logs it too: ui/components/live_award.py).
 function liveSettle(settled, drawn, field, cents) {
-  for (const n of document.querySelectorAll(".gf-live-words")) n.parentElement.classList.remove("gf-live-host");
-  for (const n of document.querySelectorAll(".gf-live-award, .gf-live-words")) n.remove();
-  for (const n of document.querySelectorAll("[data-gf-hidden]")) n.removeAttribute("data-gf-hidden");
-  for (const n of document.querySelectorAll("[data-gf-veiled]")) n.removeAttribute("data-gf-veiled");
-  livePanelRemove();
+  liveClear();
   if (drawn && ["award", "limit", "route"].some((k) => drawn[k] !== settled[k])) {
     console.error(`live award defect: ${field} at ${cents} cents: drew ${JSON.stringify(drawn)}, ` +
                   `the server settled ${JSON.stringify(settled)}`);
     window.__liveAwardDefects = (window.__liveAwardDefects || 0) + 1;
   }
+}
+
+// The drawing taken away, the page's own award, words and charts shown again: when the run has
+// come, or when the drawing no longer holds (another slider has moved since: fields_panel.js).
+function liveClear() {
+  for (const n of document.querySelectorAll(".gf-live-words")) n.parentElement.classList.remove("gf-live-host");
+  for (const n of document.querySelectorAll(".gf-live-award, .gf-live-words")) n.remove();
+  for (const n of document.querySelectorAll("[data-gf-hidden]")) n.removeAttribute("data-gf-hidden");
+  for (const n of document.querySelectorAll("[data-gf-veiled]")) n.removeAttribute("data-gf-veiled");
+  livePanelRemove();
 }
 
 // The waterfall's amounts (BigInt cents) at `cents`: the cost, each source of funds (the State

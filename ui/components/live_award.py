@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import logging
 
+import streamlit as st
+
 from core.law.analysis import pieces
 from core.law.application import Application
 from core.law.award import Award
@@ -99,13 +101,31 @@ def live(name: str, top_dollars: int, given: tuple | None = None) -> dict:
             "labels": LABELS, "routes_words": ROUTES, "settled": settled_now}
 
 
+DEFECTS = "live:defects"   # session state: how many drawings differed from the server's in this session
+
+
 def check(name: str, cents: int, drawn) -> None:
-    """After a slider's amount is applied: what the browser drew for it against the server's own
-    award. The server's is the one shown; a difference is a defect of the pieces, logged."""
+    """After a slider's amount is applied: what the browser drew for it (the award, the limit that
+    holds it, the route) against the server's own. The server's is the one shown; a difference is a
+    defect of the pieces, logged. The drawing is whatever the browser sent, so a hostile page could
+    send a flood of them: the first of a session is logged whole (an ERROR), and the count again at
+    10, 100, 1000... of them, so that the line meant to catch a real defect cannot be flooded."""
     if not isinstance(drawn, dict):
         return
     want = settled()
     got = {k: drawn.get(k) for k in want}
-    if got != want:
+    if got == want:
+        return
+    count = st.session_state[DEFECTS] = st.session_state.get(DEFECTS, 0) + 1
+    if count == 1:
         _LOG.error("live award defect: %s at %s cents: the browser drew %r, the law gives %r",
                    name, cents, {k: str(v)[:200] for k, v in got.items()}, want)
+    elif _power_of_ten(count):
+        _LOG.error("live award defects: %d in this session so far (the first logged whole above; "
+                   "the last: %s at %s cents)", count, name, cents)
+
+
+def _power_of_ten(n: int) -> bool:
+    while n % 10 == 0 and n > 1:
+        n //= 10
+    return n == 1
