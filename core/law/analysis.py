@@ -41,7 +41,16 @@ def raw_caps(v: dict, app: Application, rs: Ruleset, readings: Readings = DEFAUL
     routes = {"standard": {c: val for c, val in law.standard.items() if val is not None}}
     if law.exception_open:
         routes["bpw_exception"] = {c: val for c, val in law.bpw_exception.items() if val is not None}
+        if law.exception_margin is not None:
+            # The statute's residual-value test along the input: while it fails the route gives $0, a
+            # step like the local match's, so a tie keeps the standard route and the route's opening
+            # and closing are where the award changes (never a limit that is named: not a cap id).
+            routes["bpw_exception"][CLOSED] = Step(law.exception_margin, Fraction(0))
     return routes
+
+
+# The pseudo-cap of a Board route whose test fails along the input (raw_caps): never in a binding.
+CLOSED = "bpw_closed"
 
 
 @dataclass(frozen=True)
@@ -287,6 +296,23 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
     if not points:
         return Sweep(field, lo, hi, breakpoints, ())
     return Sweep(field, lo, hi, breakpoints, *_drawn(app, rs, field, lo, hi, breakpoints, jumps, readings))
+
+
+def not_read(field: str, rs: Ruleset) -> str:
+    """Why no value of `field` can move the award under `rs`, in one line naming it ('' where one can):
+    an amount of the Board's exception that this law's test does not read, or any under a law with no
+    exception. The command line refuses to sweep or solve for such a field (exit status 2)."""
+    f = FIELD.get(field)
+    if f is None or f.group != "exception":
+        return ""
+    law = rs.in_sentence + (f" as of {rs.as_of_date.isoformat()}" if rs.as_of_date else "")
+    if rs.bpw_test == "none":
+        return f"{field}: {law} has no Board of Public Works exception, so the {f.label.lower()} never changes the award"
+    if f.board_test and f.board_test != rs.bpw_test:
+        test = "the statute's residual-value test" if f.board_test == "residual_value" else "the regulation's four conditions"
+        return (f"{field}: {law} does not read the {f.label.lower()} (it is a condition of the Board's exception only "
+                f"under {test}), so no value of it changes the award")
+    return ""
 
 
 def _breakpoint(app, rs, field, cut: Fraction, before: State, after: State, readings: Readings = DEFAULT,

@@ -104,10 +104,28 @@ def _where(app, rs, field, readings, stretch: tuple, target: int) -> tuple[int, 
     lines = _lines(app, rs, field, readings)
     v_s, v_e = _regime(lines, Fraction(s))[1], _regime(lines, Fraction(e))[1]
     slope = (v_e - v_s) / (e - s)
-    cross = s + (target - v_s) / slope
-    if slope > 0:
-        return (max(s, math.ceil(cross)), e)
-    return (s, min(e, math.floor(cross)))
+    if slope:
+        cross = s + (target - v_s) / slope
+        first = max(s, math.ceil(cross)) if slope > 0 else min(e, math.floor(cross)) + 1
+        if s < first <= e and _reaches(app, rs, field, readings, first, target) == (slope > 0) \
+                and _reaches(app, rs, field, readings, first - 1, target) == (slope < 0):
+            return (first, e) if slope > 0 else (s, first - 1)
+    # The lines do not describe the stretch (a condition switching inside it that no breakpoint marks):
+    # never a wrong answer or a division by zero, but the award itself, halved to the cent where the
+    # target is first met or last kept (the stretch is one line rounded down: it crosses the target once).
+    rising = a_e >= target
+    lo_, hi_ = s, e   # the answer changes between lo_ (as at s) and hi_ (as at e)
+    while hi_ - lo_ > 1:
+        mid = (lo_ + hi_) // 2
+        if _reaches(app, rs, field, readings, mid, target) == rising:
+            hi_ = mid
+        else:
+            lo_ = mid
+    return (hi_, e) if rising else (s, lo_)
+
+
+def _reaches(app, rs, field, readings, x: int, target: int) -> bool:
+    return award_amount(app.replace(**{field: x}), rs, readings) >= target
 
 
 def _merge(parts: list) -> tuple:
