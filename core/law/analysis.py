@@ -307,10 +307,10 @@ def not_read(field: str, rs: Ruleset) -> str:
         return ""
     law = rs.in_sentence + (f" as of {rs.as_of_date.isoformat()}" if rs.as_of_date else "")
     if rs.bpw_test == "none":
-        return f"{field}: {law} has no Board of Public Works exception, so the {f.label.lower()} never changes the award"
+        return f"{field}: {law} has no Board of Public Works exception, so the {in_sentence(field)} never changes the award"
     if f.board_test and f.board_test != rs.bpw_test:
         test = "the statute's residual-value test" if f.board_test == "residual_value" else "the regulation's four conditions"
-        return (f"{field}: {law} does not read the {f.label.lower()} (it is a condition of the Board's exception only "
+        return (f"{field}: {law} does not read the {in_sentence(field)} (it is a condition of the Board's exception only "
                 f"under {test}), so no value of it changes the award")
     return ""
 
@@ -336,6 +336,13 @@ def caps_words(binding) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def in_sentence(field: str) -> str:
+    """A field's label inside a sentence: its first letter small, the rest as written ("outstanding
+    State debt on it", where str.lower() made it "outstanding state debt")."""
+    label = FIELD[field].label
+    return label[:1].lower() + label[1:]
+
+
 def first_up(text: str) -> str:
     """A sentence's first letter in capitals, the rest as written (str.capitalize() would make
     "the State's share" into "The state's share")."""
@@ -345,7 +352,7 @@ def first_up(text: str) -> str:
 def describe(bp: Breakpoint, field: str) -> str:
     """'The program maximum holds the award down from $1,200,000 of total cost of eligible work', in
     words a board member can read aloud."""
-    label = FIELD[field].label.lower()
+    label = in_sentence(field)
     route = "" if bp.route_before == bp.route_after else (
         " (on the Board's exception route, if the Board approves)" if bp.route_after == "bpw_exception"
         else " (back to the standard route)")

@@ -371,6 +371,20 @@ def checks(f: Facts, gap: int, conditions: list[Check]) -> tuple[Check, ...]:
     return (_local_match(f), funded, _federal_check(f.app, f.rs), *conditions, *_prior_check(f))
 
 
+def maximum_words(award) -> str:
+    """What the award is a maximum of. Where what the project still lacks holds it (funding_need, no
+    sentence of the law: the Department's reading), that is said, with the award read without that
+    limit, as the other readings are; elsewhere, the most the State may give under the law."""
+    law = "the statute" if award.ruleset_id == "statute" else "the regulation"
+    other = next((o for o in award.other_readings() if o["reading"] == "funding_need_cap"), None)
+    if "funding_need" in award.binding and other is not None:
+        where = f", {EXCEPTION_ROUTE}" if other["route"] == "bpw_exception" else ""
+        return (f"The most the State may give under {law} as the Department reads it: no more than the project "
+                f"still lacks, which no sentence of {law} says; read without that limit, the most would be "
+                f"{fmt(other['award'])}{where}. The Department sets the amount within it.")
+    return f"The most the State may give under {law}; the Department sets the amount within it."
+
+
 def other_reading_words(other: dict) -> str:
     """One entry of `Award.other_readings()` in words: 'What a short local match does: read as
     “A condition of any award”, the award would be $0 (the local match requirement).'"""
