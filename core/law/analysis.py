@@ -159,6 +159,21 @@ def _shape(app: Application, rs: Ruleset, field: str, x: int, readings: Readings
     return tuple((r, tuple(caps)) for r, caps in at.items())
 
 
+def _on_lines(app: Application, rs: Ruleset, field: str, readings: Readings) -> bool:
+    """Whether every cap at 0 of the field is where its line (measured at 1 and 2 cents) puts it."""
+    at0 = raw_caps(_values(app, field, 0), app, rs, readings)
+    lines = _lines(app, rs, field, readings).routes
+    for route, route_caps in at0.items():
+        for c, v in route_caps.items():
+            ln = lines[route][c]
+            if isinstance(v, Step):
+                if ln.margin is None or (v.value, v.margin) != (ln.b, ln.margin[1]):
+                    return False
+            elif v != ln.b:
+                return False
+    return True
+
+
 def _constant_lines(app: Application, rs: Ruleset, field: str, x: int, readings: Readings) -> Lines:
     """The caps at one value of the field, as flat lines (the regime at exactly x)."""
     at = raw_caps(_values(app, field, x), app, rs, readings)
@@ -290,8 +305,11 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
     if field == "local_property_value" and not app.bpw_exception_requested:
         app = app.replace(bpw_exception_requested=True, local_property_value=0)
     start = lo
-    if lo == 0 and _shape(app, rs, field, 0, readings) != _shape(app, rs, field, 1, readings):
-        start = 1  # at 0 some cap or route is not there yet (no earlier grant, no federal grant applied)
+    if lo == 0 and (_shape(app, rs, field, 0, readings) != _shape(app, rs, field, 1, readings)
+                    or not _on_lines(app, rs, field, readings)):
+        start = 1  # at 0 some cap or route is not there yet (no earlier grant, no federal grant applied),
+        # or a cap is not on its line (the share of the whole cost from one cent of prior funds, read so,
+        # under a law with no limit for earlier grantees to mark that cent)
     breakpoints, jumps = _breakpoints(app, rs, field, lo, start, hi, readings, stop)
     if not points:
         return Sweep(field, lo, hi, breakpoints, ())

@@ -21,14 +21,14 @@ RS = load()
 READINGS = [DEFAULT] + [DEFAULT.switched(r) for r in READING_IDS]
 
 
-def check(app, field, target, rd, lo=0, hi=MAX_CENTS):
-    s = solve(app, field, target, lo, hi, RS, rd)
+def check(app, field, target, rd, lo=0, hi=MAX_CENTS, rs=RS):
+    s = solve(app, field, target, lo, hi, rs, rd)
 
     seen = {}
 
     def at(x):   # each amount evaluated once: the ends are asked for again below
         if x not in seen:
-            seen[x] = award_amount(app.replace(**{field: x}), RS, rd)
+            seen[x] = award_amount(app.replace(**{field: x}), rs, rd)
         return seen[x]
 
     previous = None
@@ -44,7 +44,7 @@ def check(app, field, target, rd, lo=0, hi=MAX_CENTS):
         n = s.nearest.value
         assert any(a <= n <= b for a, b in s.intervals)
         assert all(abs(n - own) <= abs(min(max(own, a), b) - own) for a, b in s.intervals)
-        assert (s.nearest.award, s.nearest.route) == award_and_route(app.replace(**{field: n}), RS, rd)
+        assert (s.nearest.award, s.nearest.route) == award_and_route(app.replace(**{field: n}), rs, rd)
     else:
         assert s.nearest is None and s.max_award.award < target
         assert "reaches" in s.sentence and s.sentence.startswith(("No ", "If the Board approves, no "))
