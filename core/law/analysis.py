@@ -160,7 +160,8 @@ def _shape(app: Application, rs: Ruleset, field: str, x: int, readings: Readings
 
 
 def _on_lines(app: Application, rs: Ruleset, field: str, readings: Readings) -> bool:
-    """Whether every cap at 0 of the field is where its line (measured at 1 and 2 cents) puts it."""
+    """Whether every cap at 0 of the field is where its line (measured at 1 and 2 cents) puts it, and
+    every condition holds (or fails) at 0 as just above it."""
     at0 = raw_caps(_values(app, field, 0), app, rs, readings)
     lines = _lines(app, rs, field, readings).routes
     for route, route_caps in at0.items():
@@ -169,6 +170,8 @@ def _on_lines(app: Application, rs: Ruleset, field: str, readings: Readings) -> 
             if isinstance(v, Step):
                 if ln.margin is None or (v.value, v.margin) != (ln.b, ln.margin[1]):
                     return False
+                if (v.margin < 0) != (ln.margin[0] / 2 + ln.margin[1] < 0):
+                    return False   # its condition switches at 0 itself (the Board's route closes at one cent)
             elif v != ln.b:
                 return False
     return True

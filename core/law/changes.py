@@ -18,7 +18,7 @@ from functools import lru_cache
 from core.law.analysis import NEAR, SWEEP_FIELDS, Breakpoint, State, _lines, _regime, binds, caps_words, first_up, in_sentence, sweep
 from core.law.application import Application
 from core.law.award import _routes, award_amount, award_and_route, funding_gap
-from core.law.fields import FIELD, RESIDUAL_SUM, asked
+from core.law.fields import FIELD, asked
 from core.law.money import MAX_CENTS, fmt
 from core.law.readings import DEFAULT, Readings
 from core.law.rulesets import Ruleset, load
@@ -229,9 +229,7 @@ def _closed_at_first_cent(app: Application, field: str, rs: Ruleset, readings: R
     if "bpw_exception" in _routes(at, rs, readings)[1]:
         return None
     if rs.bpw_test == "residual_value":
-        total = sum(getattr(at, n) for n in RESIDUAL_SUM)
-        return (f" (the residual value of the property, {fmt(at.residual_value)}, would no longer exceed the sum of "
-                f"the amounts the statute's test counts, {fmt(total)})")
+        return " (the residual value of the property would no longer exceed the sum of the amounts the statute's test counts)"
     if field == "prior_program_funds" and not app.state_funds_in_property:
         return (" (program funds already received are presumed to have gone into the building)"
                 if app.prior_funds_for_property is None else " (they went into the property or building)")

@@ -97,6 +97,11 @@ def test_solve_at_the_award_and_a_cent_either_side_under_every_law(rs, data):
 # grantees marks that cent (the statute before 1987): the sweep missed it
 @example(app=Application("conversion", eligible_cost=2, federal_grant=1, bpw_exception_requested=True,
                          state_bonded_debt=True), rd=Readings(f_reference="prior_grant"))
+# a residual value of one cent: the first cent of any amount the test counts closes the route, a change
+# at the sweep's very start that it missed
+@example(app=Application("renovation", eligible_cost=144_123_300, federal_grant=73_574_080,
+                         local_contribution=189_344_700, bpw_exception_requested=True, local_property_value=140_825_921,
+                         prior_funds_for_property=False, residual_value=1), rd=Readings(funding_need_cap="none"))
 def test_every_sentence_holds_along_its_input_under_every_law(rs, app, rd):
     check_all(app, rd, rs=rs)
 
@@ -114,7 +119,8 @@ def test_every_sentence_and_range_of_two_hundred_applications_under_every_law(rs
             app = app.replace(**others, residual_value=max(0, total + int(rng.choice([-1, 0, 1, 10_000_000]))))
         rd = READINGS[i % len(READINGS)]
         check_all(app, rd, seed=i, rs=rs)
-        field = [f for f in SWEEP_FIELDS if not not_read(f, rs)][i % 8]
+        readable = [f for f in SWEEP_FIELDS if not not_read(f, rs)]
+        field = readable[i % len(readable)]
         now = award_and_route(app, rs, rd)[0]
         for target in (max(0, now - 1), now + 1):
             check(app, field, target, rd, rs=rs)
@@ -294,9 +300,9 @@ def test_no_presumption_that_prior_funds_close_the_route_under_the_statutes_test
     # where one cent does close it, the statute's test says why, by its amounts
     edge = OPEN.replace(residual_value=1)
     assert change(edge, "prior_program_funds", STATUTE).text.startswith(
-        "Any prior program funds would close the Board's exception route (the residual value of the property, "
-        "$0.01, would no longer exceed the sum of the amounts the statute's test counts, $0.01) and make the award "
-        "$299,999.99 (the limit for earlier grantees)")
+        "Any prior program funds would close the Board's exception route (the residual value of the property would "
+        "no longer exceed the sum of the amounts the statute's test counts) and make the award $299,999.99 (the "
+        "limit for earlier grantees)")
     # the regulation's third condition presumes it, and still says so
     reg = _app(project_type="construction", eligible_cost=800_000, federal_grant=200_000,
                bpw_exception={"local_property_value": "1000000"})
@@ -374,3 +380,15 @@ def test_the_nearest_value_and_the_most_reachable_on_different_routes():
 def test_what_would_change_names_the_statutes_fields_and_holds(app, field):
     assert what_would_change(app, STATUTE) is not None
     check_all(app, DEFAULT, rs=STATUTE)
+
+
+def test_a_route_that_one_cent_closes_is_a_breakpoint_at_that_cent():
+    app = OPEN.replace(residual_value=1)
+    s = sweep(app, "prior_matching_funds", 0, 1_000, STATUTE, points=False)
+    assert [(b.value, b.award, b.route_before, b.route_after) for b in s.breakpoints] == [
+        (1, 50_000_000, "bpw_exception", "standard")]
+    assert _award(app, prior_matching_funds=0) == (80_000_000, "bpw_exception")
+    assert change(app, "prior_matching_funds", STATUTE).text.startswith(
+        "Any prior amounts used as matching funds would close the Board's exception route (the residual value of the "
+        "property would no longer exceed the sum of the amounts the statute's test counts) and make the award "
+        "$500,000 (the State's share of the cost)")

@@ -105,7 +105,9 @@ def test_a_target_reached_elsewhere_names_the_nearest_value_and_every_range():
     s = check(app, "eligible_cost", 55_000_000, DEFAULT)
     assert s.intervals == ((110_000_000, MAX_CENTS),) and s.nearest.value == 110_000_000
     assert s.sentence == ("A total cost of eligible work of $1,100,000 reaches an award of $550,000, as does any total "
-                          "cost of eligible work of $1,100,000 or more.")
+                          "cost of eligible work of $1,100,000 or more. The local match is not met at any total cost "
+                          "of eligible work of $1,100,000 or more: there the award holds only once local contributions "
+                          "reach the match.")   # $100,000 of local money is short of half of any such cost
     s = check(app, "requested_amount", 30_000_000, DEFAULT)   # not asked for: the least request that reaches it
     assert s.nearest.value == 30_000_000 and s.sentence.startswith("A requested amount of $300,000 reaches")
 
