@@ -392,3 +392,17 @@ def test_a_route_that_one_cent_closes_is_a_breakpoint_at_that_cent():
         "Any prior amounts used as matching funds would close the Board's exception route (the residual value of the "
         "property would no longer exceed the sum of the amounts the statute's test counts) and make the award "
         "$500,000 (the State's share of the cost)")
+
+
+def test_a_field_the_law_does_not_read_is_named_with_the_reason():
+    assert not_read("residual_value", load()) == (
+        "residual_value: the regulation in force does not read the residual value of that property and its "
+        "improvements (it is a condition of the Board's exception only under the statute's residual-value test), so "
+        "no value of it changes the award")
+    assert not_read("residual_value", STATUTE) == "" and not_read("eligible_cost", load()) == ""
+    assert not_read("local_property_value", load()) == ""
+    early = load("statute").as_of("1985-01-01")
+    if early.bpw_test == "none":   # the history as this tool reads it (the 1984 act's conditions are not known)
+        assert not_read("local_property_value", early).startswith(
+            "local_property_value: the statute (Md. Code, Human Services § 10-504) as of 1985-01-01 has no Board of "
+            "Public Works exception")
