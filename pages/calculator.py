@@ -11,7 +11,7 @@ from core.report.charts import headroom_figure, waterfall_figure
 from core.law.provisions import ROUTES
 from core.law.money import ValidationError, fmt
 from core.law.award import law_differs
-from core.law.explain import exception_line, other_reading_words, shortfall_words, source_line
+from core.law.explain import exception_line, maximum_words, other_reading_words, shortfall_words, source_line
 from core.law.provisions import BPW_CONDITIONS, LETTERS_INFERRED, PROVISION
 from core.law.readings import READING
 from core.report.html import Item
@@ -60,8 +60,7 @@ def exception_panel(award) -> None:
 def maximum_note(award) -> Markdown:
     """Under the binding cap, in grey: that the award is a maximum, the readings in use, and
     (once on this page) that the paragraph letters are inferred."""
-    law = "the statute" if award.ruleset_id == "statute" else "the regulation"
-    lines = [f"The most the State may give under {law}; the Department sets the amount within it.",
+    lines = [maximum_words(award),
              LETTERS_INFERRED + " See Rules."]
     if not award.readings.is_default:
         lines.append("Readings: " + "; ".join(f"{READING[r].title}: {READING[r].alternative(a).title}"

@@ -135,7 +135,7 @@ def add_sweep(sub) -> None:
 
 
 def cmd_sweep(args) -> int:
-    from core.law.analysis import SWEEP_FIELDS, sweep
+    from core.law.analysis import SWEEP_FIELDS, not_read, sweep
     from core.law.application import Application
     from core.law.money import to_cents
 
@@ -146,9 +146,14 @@ def cmd_sweep(args) -> int:
     lo, hi = to_cents(args.lo, "--from"), to_cents(args.hi, "--to")
     if lo >= hi:
         raise CliError(f"--from {args.lo} must be below --to {args.hi}")
+    if why := not_read(args.field, rs):
+        raise CliError(why)
     data = read_json(args.file)
     app = Application.from_dict(data)
-    out = sweep(app, args.field, lo, hi, rs, readings=readings).to_dict()
+    try:
+        out = sweep(app, args.field, lo, hi, rs, readings=readings).to_dict()
+    except ValueError as exc:   # one plain line, never a traceback
+        raise CliError(str(exc)) from None
     out["readings"] = readings.as_dict()
     json.dump(out, sys.stdout, indent=2)
     sys.stdout.write("\n")
@@ -175,7 +180,7 @@ def add_solve(sub) -> None:
 
 
 def cmd_solve(args) -> int:
-    from core.law.analysis import SWEEP_FIELDS
+    from core.law.analysis import SWEEP_FIELDS, not_read
     from core.law.application import Application
     from core.law.money import MAX_CENTS, to_cents
     from core.law.solve import solve
@@ -189,8 +194,13 @@ def cmd_solve(args) -> int:
     hi = MAX_CENTS if args.hi is None else to_cents(args.hi, "--to")
     if lo >= hi:
         raise CliError(f"--from {fmt_cents(lo)} must be below --to {fmt_cents(hi)}")
+    if why := not_read(args.field, rs):
+        raise CliError(why)
     app = Application.from_dict(read_json(args.file))
-    out = solve(app, args.field, target, lo, hi, rs, readings).to_dict()
+    try:
+        out = solve(app, args.field, target, lo, hi, rs, readings).to_dict()
+    except ValueError as exc:   # one plain line, never a traceback
+        raise CliError(str(exc)) from None
     out["readings"] = readings.as_dict()
     json.dump(out, sys.stdout, indent=2)
     sys.stdout.write("\n")

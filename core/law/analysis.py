@@ -41,7 +41,16 @@ def raw_caps(v: dict, app: Application, rs: Ruleset, readings: Readings = DEFAUL
     routes = {"standard": {c: val for c, val in law.standard.items() if val is not None}}
     if law.exception_open:
         routes["bpw_exception"] = {c: val for c, val in law.bpw_exception.items() if val is not None}
+        if law.exception_margin is not None:
+            # The statute's residual-value test along the input: while it fails the route gives $0, a
+            # step like the local match's, so a tie keeps the standard route and the route's opening
+            # and closing are where the award changes (never a limit that is named: not a cap id).
+            routes["bpw_exception"][CLOSED] = Step(law.exception_margin, Fraction(0))
     return routes
+
+
+# The pseudo-cap of a Board route whose test fails along the input (raw_caps): never in a binding.
+CLOSED = "bpw_closed"
 
 
 @dataclass(frozen=True)
@@ -148,6 +157,24 @@ def _shape(app: Application, rs: Ruleset, field: str, x: int, readings: Readings
     """Which routes and caps exist at one value of the field."""
     at = raw_caps(_values(app, field, x), app, rs, readings)
     return tuple((r, tuple(caps)) for r, caps in at.items())
+
+
+def _on_lines(app: Application, rs: Ruleset, field: str, readings: Readings) -> bool:
+    """Whether every cap at 0 of the field is where its line (measured at 1 and 2 cents) puts it, and
+    every condition holds (or fails) at 0 as just above it."""
+    at0 = raw_caps(_values(app, field, 0), app, rs, readings)
+    lines = _lines(app, rs, field, readings).routes
+    for route, route_caps in at0.items():
+        for c, v in route_caps.items():
+            ln = lines[route][c]
+            if isinstance(v, Step):
+                if ln.margin is None or (v.value, v.margin) != (ln.b, ln.margin[1]):
+                    return False
+                if (v.margin < 0) != (ln.margin[0] / 2 + ln.margin[1] < 0):
+                    return False   # its condition switches at 0 itself (the Board's route closes at one cent)
+            elif v != ln.b:
+                return False
+    return True
 
 
 def _constant_lines(app: Application, rs: Ruleset, field: str, x: int, readings: Readings) -> Lines:
@@ -281,12 +308,32 @@ def sweep(app: Application, field: str, lo: int, hi: int, rs: Ruleset | None = N
     if field == "local_property_value" and not app.bpw_exception_requested:
         app = app.replace(bpw_exception_requested=True, local_property_value=0)
     start = lo
-    if lo == 0 and _shape(app, rs, field, 0, readings) != _shape(app, rs, field, 1, readings):
-        start = 1  # at 0 some cap or route is not there yet (no earlier grant, no federal grant applied)
+    if lo == 0 and (_shape(app, rs, field, 0, readings) != _shape(app, rs, field, 1, readings)
+                    or not _on_lines(app, rs, field, readings)):
+        start = 1  # at 0 some cap or route is not there yet (no earlier grant, no federal grant applied),
+        # or a cap is not on its line (the share of the whole cost from one cent of prior funds, read so,
+        # under a law with no limit for earlier grantees to mark that cent)
     breakpoints, jumps = _breakpoints(app, rs, field, lo, start, hi, readings, stop)
     if not points:
         return Sweep(field, lo, hi, breakpoints, ())
     return Sweep(field, lo, hi, breakpoints, *_drawn(app, rs, field, lo, hi, breakpoints, jumps, readings))
+
+
+def not_read(field: str, rs: Ruleset) -> str:
+    """Why no value of `field` can move the award under `rs`, in one line naming it ('' where one can):
+    an amount of the Board's exception that this law's test does not read, or any under a law with no
+    exception. The command line refuses to sweep or solve for such a field (exit status 2)."""
+    f = FIELD.get(field)
+    if f is None or f.group != "exception":
+        return ""
+    law = rs.in_sentence + (f" as of {rs.as_of_date.isoformat()}" if rs.as_of_date else "")
+    if rs.bpw_test == "none":
+        return f"{field}: {law} has no Board of Public Works exception, so the {in_sentence(field)} never changes the award"
+    if f.board_test and f.board_test != rs.bpw_test:
+        test = "the statute's residual-value test" if f.board_test == "residual_value" else "the regulation's four conditions"
+        return (f"{field}: {law} does not read the {in_sentence(field)} (it is a condition of the Board's exception only "
+                f"under {test}), so no value of it changes the award")
+    return ""
 
 
 def _breakpoint(app, rs, field, cut: Fraction, before: State, after: State, readings: Readings = DEFAULT,
@@ -310,6 +357,13 @@ def caps_words(binding) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def in_sentence(field: str) -> str:
+    """A field's label inside a sentence: its first letter small, the rest as written ("outstanding
+    State debt on it", where str.lower() made it "outstanding state debt")."""
+    label = FIELD[field].label
+    return label[:1].lower() + label[1:]
+
+
 def first_up(text: str) -> str:
     """A sentence's first letter in capitals, the rest as written (str.capitalize() would make
     "the State's share" into "The state's share")."""
@@ -319,7 +373,7 @@ def first_up(text: str) -> str:
 def describe(bp: Breakpoint, field: str) -> str:
     """'The program maximum holds the award down from $1,200,000 of total cost of eligible work', in
     words a board member can read aloud."""
-    label = FIELD[field].label.lower()
+    label = in_sentence(field)
     route = "" if bp.route_before == bp.route_after else (
         " (on the Board's exception route, if the Board approves)" if bp.route_after == "bpw_exception"
         else " (back to the standard route)")

@@ -175,6 +175,9 @@ class Caps:
     standard: dict                 # cap id -> value, regulation order
     bpw_exception: dict            # cap id -> value, regulation order (meaningful where exception_open)
     exception_open: object
+    # EXACT only: the residual-value test as a margin (None: no such test); the route is open while
+    # it is >= 0, as the margins of core.law.caps.Step
+    exception_margin: object = None
 
 
 def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
@@ -193,8 +196,11 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # before a grant under this program is applied." When federal law is to the contrary the
     # State grant comes first: every amount measured "after the federal grant" (the State
     # share, the local match, the funding need) is measured on the whole cost.
-    remaining = ops.where(x.federal_law_contrary, x.eligible_cost, ops.pos(x.eligible_cost - x.federal_grant))
-    federal_applied = ops.both(ops.positive(x.federal_grant), ops.negate(x.federal_law_contrary))
+    # The statute (the ruleset's federal_first "always") applies the federal grant first with no such
+    # exception: the cost is "remaining unpaid after any federal grant", whatever federal law says.
+    contrary = federal_contrary(x, rs)
+    remaining = ops.where(contrary, x.eligible_cost, ops.pos(x.eligible_cost - x.federal_grant))
+    federal_applied = ops.both(ops.positive(x.federal_grant), ops.negate(contrary))
 
     # §C cost_share. "Except as provided in §E of this regulation [the Board exception, §F
     # here]: A State grant may not exceed 50 percent of the total cost of eligible work;"
@@ -235,8 +241,15 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # two conditions, "the residual value ... exceeds the sum of" prior amounts used as matching funds,
     # outstanding State debt on the property from another program, any prior grant under the program
     # (prior_program_funds) and any other tangible State investment. Before 1986, no exception at all.
+    # On exact fractions the test is a margin along the moving input (the route opens and closes
+    # there, a step like any condition): `exception_margin`, the route open while it is >= 0.
+    exception_margin = None
     if rs.bpw_test == "residual_value":
-        conditions = x.residual_value > sum((getattr(x, n) for n in RESIDUAL_SUM), 0)
+        if ops is EXACT:
+            exception_margin = residual_margin(x)
+            conditions = True
+        else:
+            conditions = x.residual_value > sum((getattr(x, n) for n in RESIDUAL_SUM), 0)
     elif rs.bpw_test == "none":
         conditions = ops.both(x.bpw_exception_requested, False)
     exception_open = ops.both(ops.both(x.bpw_exception_requested, ops.is_type(x.project_type, rs.bpw_eligible_types)),
@@ -297,7 +310,20 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
                  "full_cost": full_cost} | common
     # In the registry's order (core/law/provisions.toml), whatever the order written above: the order
     # caps are listed and ties named in, by every engine.
-    return Caps(remaining, base, match_required, _in_order(standard), _in_order(exception), exception_open)
+    return Caps(remaining, base, match_required, _in_order(standard), _in_order(exception), exception_open,
+                exception_margin)
+
+
+def federal_contrary(x, rs):
+    """Whether the federal grant is not applied first: federal law is to the contrary, and the law in
+    force has the regulation's "unless federal law is to the contrary" (the statute has none)."""
+    return False if getattr(rs, "federal_first", "unless_contrary") == "always" else x.federal_law_contrary
+
+
+def residual_margin(x):
+    """The statute's residual-value test as a margin in cents: "the residual value ... exceeds the sum
+    of" the four amounts holds, on whole cents, exactly where residual - sum - 1 cent >= 0."""
+    return Fraction(x.residual_value) - sum((Fraction(getattr(x, n)) for n in RESIDUAL_SUM), Fraction(0)) - 1
 
 
 def _in_order(route: dict) -> dict:

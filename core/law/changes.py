@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from core.law.analysis import NEAR, SWEEP_FIELDS, Breakpoint, State, _lines, _regime, binds, caps_words, first_up, sweep
+from core.law.analysis import NEAR, SWEEP_FIELDS, Breakpoint, State, _lines, _regime, binds, caps_words, first_up, in_sentence, sweep
 from core.law.application import Application
-from core.law.award import award_amount, award_and_route, funding_gap
+from core.law.award import _routes, award_amount, award_and_route, funding_gap
 from core.law.fields import FIELD, asked
 from core.law.money import MAX_CENTS, fmt
 from core.law.readings import DEFAULT, Readings
@@ -207,22 +207,41 @@ def _first_cent(c: Course, label: str) -> bool:
     return c.x == 0 and c.until is not None and c.until.value == 1
 
 
-def _jump_words(c: Course, label: str) -> str:
+def _jump_words(c: Course, label: str, closed: str | None = None) -> str:
+    """`closed`: why the Board's route is closed at the first cent ('' for no reason said); None where it
+    is still open there (the standard route then gives as much, so the award moves onto it)."""
     b = c.until
-    if b.route_before == BOARD and b.route_after != BOARD:
-        closes = "would close the Board's exception route"
-        why = (" (program funds already received are presumed to have gone into the building)"
-               if c.field == "prior_program_funds" else "")
-        return f"Any {label} {closes}{why} and make the award {fmt(b.award)} ({caps_words(b.binding_after)})"
     verb = "raise" if b.award > c.current else "cut"
+    if b.route_before == BOARD and b.route_after != BOARD:
+        if closed is None:   # open, and the standard route gives as much: a tie keeps the standard route
+            return (f"Any {label} would {verb} the award to {fmt(b.award)} ({caps_words(b.binding_after)}), which the "
+                    f"standard route gives without the Board's approval")
+        return (f"Any {label} would close the Board's exception route{closed} and make the award {fmt(b.award)} "
+                f"({caps_words(b.binding_after)})")
     return f"Any {label} would {verb} the award to {fmt(b.award)} ({caps_words(b.binding_after)}){_route_note(b)}"
 
 
-def words(c: Course, then: Course | None = None) -> str:
-    """The sentence of a course; `then`, the course that follows a change at the first cent."""
-    label = FIELD[c.field].label.lower()
+def _closed_at_first_cent(app: Application, field: str, rs: Ruleset, readings: Readings) -> str | None:
+    """Whether one cent of `field` closes the Board's route, and why in words (None: it stays open).
+    The regulation's third condition presumes prior program funds went into the building unless the
+    applicant says not; the statute's residual-value test presumes nothing, it compares amounts."""
+    at = app.replace(**{field: 1})
+    if "bpw_exception" in _routes(at, rs, readings)[1]:
+        return None
+    if rs.bpw_test == "residual_value":
+        return " (the residual value of the property would no longer exceed the sum of the amounts the statute's test counts)"
+    if field == "prior_program_funds" and not app.state_funds_in_property:
+        return (" (program funds already received are presumed to have gone into the building)"
+                if app.prior_funds_for_property is None else " (they went into the property or building)")
+    return ""
+
+
+def words(c: Course, then: Course | None = None, closed: str | None = None) -> str:
+    """The sentence of a course; `then`, the course that follows a change at the first cent; `closed`,
+    why the Board's route closes at that cent (core.law.changes._closed_at_first_cent)."""
+    label = in_sentence(c.field)
     if _first_cent(c, label):
-        first = _jump_words(c, label)
+        first = _jump_words(c, label, closed)
         if then is None:
             return first + "."
         rest = _body(then, "them") + _until(then)
@@ -233,7 +252,7 @@ def words(c: Course, then: Course | None = None) -> str:
 
 def _without_board(c: Course, standard: Course) -> str:
     """The standard route's course, for a course that holds only if the Board approves."""
-    label = FIELD[c.field].label.lower()
+    label = in_sentence(c.field)
     head = f"Without that approval the award would be {fmt(standard.current)} (the standard route)"
     if FIELD[c.field].group == "exception":
         return f"{head}, whatever the {label}."
@@ -260,7 +279,8 @@ def change(app: Application, field: str, rs: Ruleset | None = None, readings: Re
     rs = rs or load()
     readings = readings or DEFAULT
     courses = _courses(app, field, rs, readings)
-    text = words(*courses)
+    closed = _closed_at_first_cent(app, field, rs, readings) if _first_cent(courses[0], "") else None
+    text = words(*courses, closed=closed)
     standard = ()
     if any(c.on_board_route for c in courses[:1]) and not _first_cent(courses[0], ""):
         plain = app.replace(bpw_exception_requested=False)

@@ -13,6 +13,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from core.law.application import Application
+from core.law.caps import federal_contrary
 from core.law.fields import FIELD, FUNDING_PLAN, FUNDS, PROJECT_TYPES, RESIDUAL_SUM
 from core.law.provisions import CAP, CHECKS, STEPS
 from core.law.money import fmt, plain
@@ -137,8 +138,13 @@ class Facts:
     chosen: object
 
     @property
+    def contrary(self) -> bool:
+        """Federal law is to the contrary and the law in force lets that put the State grant first."""
+        return bool(federal_contrary(self.app, self.rs))
+
+    @property
     def federal_applied(self) -> bool:
-        return self.app.federal_grant > 0 and not self.app.federal_law_contrary
+        return self.app.federal_grant > 0 and not self.contrary
 
     @property
     def exception(self):
@@ -159,7 +165,8 @@ def _check(check_id: str, status: str, amount, outcome: str | None = None, **val
 
 def _federal(f: Facts) -> Step:
     app = f.app
-    case = "none" if app.federal_grant == 0 else "contrary" if app.federal_law_contrary else "applied"
+    case = ("none" if app.federal_grant == 0 else "contrary" if f.contrary else
+            "contrary_not_in_law" if app.federal_law_contrary else "applied")
     return _step("federal_first", case, cost=fmt(app.eligible_cost), federal=fmt(app.federal_grant),
                  remaining=fmt(f.law.remaining))
 
@@ -178,7 +185,7 @@ def _common_limits(f: Facts) -> list[Step]:
     app, std = f.app, f.routes["standard"].caps
     kind = "a master plan" if app.project_type == "master_plan" else PROJECT_TYPES[app.project_type].lower()
     need = ("none" if "funding_need" not in std else
-            "before_federal" if app.federal_law_contrary and app.federal_grant else "applies")
+            "before_federal" if f.contrary and app.federal_grant else "applies")
     out = [_step("program_max", kind=kind, program_max=fmt(std["program_max"])),
            _step("funding_need", need, funds=later_funds_words(app), need=fmt(std.get("funding_need", 0)),
                  reading=reading_words(f.readings, "funding_need_cap")), *_prior(f, std)]
@@ -192,7 +199,7 @@ def _share_of(f: Facts) -> str:
     app, base = f.app, f.law.base
     case = ("of_remainder" if f.federal_applied and base == f.law.remaining < app.eligible_cost else
             "of_prior_grant" if f.federal_applied and base != f.law.remaining else
-            "of_contrary" if app.federal_grant and app.federal_law_contrary else "of_cost")
+            "of_contrary" if app.federal_grant and f.contrary else "of_cost")
     return STEPS["cost_share"][case].format(base=fmt(base), reading=reading_words(f.readings, "f_reference"))
 
 
@@ -323,7 +330,7 @@ def _match_measured(f: Facts) -> str:
         return ""
     if f.readings.local_match_base == "total_cost":
         return words["measured_whole"]
-    return words["measured_contrary" if f.app.federal_law_contrary else "measured_remainder"]
+    return words["measured_contrary" if f.contrary else "measured_remainder"]
 
 
 def _local_match(f: Facts) -> Check:
@@ -336,10 +343,10 @@ def _local_match(f: Facts) -> Check:
                   required=fmt(required), local=fmt(local), measured=_match_measured(f))
 
 
-def _federal_check(app: Application) -> Check:
+def _federal_check(app: Application, rs) -> Check:
     fed, cost = app.federal_grant, app.eligible_cost
     covers = fed > 0 and fed >= cost
-    outcome = "pass" if not covers else "warning_contrary" if app.federal_law_contrary else "warning"
+    outcome = "pass" if not covers else "warning_contrary" if federal_contrary(app, rs) else "warning"
     return _check("federal_exceeds_cost", "warning" if covers else "pass", fed, outcome, federal=fmt(fed),
                   cost=fmt(cost))
 
@@ -361,7 +368,21 @@ def checks(f: Facts, gap: int, conditions: list[Check]) -> tuple[Check, ...]:
     condition): the local match, full funding, the federal grant, the exception's conditions
     and the prior-grant room."""
     funded = _check("fully_funded", "fail" if gap else "pass", gap, gap=fmt(gap), sources=sources_words())
-    return (_local_match(f), funded, _federal_check(f.app), *conditions, *_prior_check(f))
+    return (_local_match(f), funded, _federal_check(f.app, f.rs), *conditions, *_prior_check(f))
+
+
+def maximum_words(award) -> str:
+    """What the award is a maximum of. Where what the project still lacks holds it (funding_need, no
+    sentence of the law: the Department's reading), that is said, with the award read without that
+    limit, as the other readings are; elsewhere, the most the State may give under the law."""
+    law = "the statute" if award.ruleset_id == "statute" else "the regulation"
+    other = next((o for o in award.other_readings() if o["reading"] == "funding_need_cap"), None)
+    if "funding_need" in award.binding and other is not None:
+        where = f", {EXCEPTION_ROUTE}" if other["route"] == "bpw_exception" else ""
+        return (f"The most the State may give under {law} as the Department reads it: no more than the project "
+                f"still lacks, which no sentence of {law} says; read without that limit, the most would be "
+                f"{fmt(other['award'])}{where}. The Department sets the amount within it.")
+    return f"The most the State may give under {law}; the Department sets the amount within it."
 
 
 def other_reading_words(other: dict) -> str:

@@ -187,7 +187,8 @@ def _remainder_governs(award) -> bool:
     """With a federal grant applied, the State share is §E's 50% of the remainder (unless, read
     with "§F" as the top-up paragraph, additional eligible work lifts it to §C's whole cost)."""
     app = award.application
-    return app.federal_grant > 0 and not app.federal_law_contrary and award.base == award.remaining
+    from core.law.caps import federal_contrary   # the caps read the registry: imported when asked
+    return app.federal_grant > 0 and not federal_contrary(app, award.ruleset) and award.base == award.remaining
 
 
 def _case(name: str, award) -> str:

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from core.law.analysis import SWEEP_FIELDS, _lines, _regime, caps_words, first_up, sweep
+from core.law.analysis import SWEEP_FIELDS, _lines, _regime, caps_words, first_up, in_sentence, sweep
 from core.law.application import Application
-from core.law.award import award_amount, evaluate
+from core.law.award import _routes, award_amount, evaluate
 from core.law.fields import FIELD
 from core.law.money import MAX_CENTS, fmt, plain
 from core.law.readings import DEFAULT, Readings
@@ -104,10 +104,28 @@ def _where(app, rs, field, readings, stretch: tuple, target: int) -> tuple[int, 
     lines = _lines(app, rs, field, readings)
     v_s, v_e = _regime(lines, Fraction(s))[1], _regime(lines, Fraction(e))[1]
     slope = (v_e - v_s) / (e - s)
-    cross = s + (target - v_s) / slope
-    if slope > 0:
-        return (max(s, math.ceil(cross)), e)
-    return (s, min(e, math.floor(cross)))
+    if slope:
+        cross = s + (target - v_s) / slope
+        first = max(s, math.ceil(cross)) if slope > 0 else min(e, math.floor(cross)) + 1
+        if s < first <= e and _reaches(app, rs, field, readings, first, target) == (slope > 0) \
+                and _reaches(app, rs, field, readings, first - 1, target) == (slope < 0):
+            return (first, e) if slope > 0 else (s, first - 1)
+    # The lines do not describe the stretch (a condition switching inside it that no breakpoint marks):
+    # never a wrong answer or a division by zero, but the award itself, halved to the cent where the
+    # target is first met or last kept (the stretch is one line rounded down: it crosses the target once).
+    rising = a_e >= target
+    lo_, hi_ = s, e   # the answer changes between lo_ (as at s) and hi_ (as at e)
+    while hi_ - lo_ > 1:
+        mid = (lo_ + hi_) // 2
+        if _reaches(app, rs, field, readings, mid, target) == rising:
+            hi_ = mid
+        else:
+            lo_ = mid
+    return (hi_, e) if rising else (s, lo_)
+
+
+def _reaches(app, rs, field, readings, x: int, target: int) -> bool:
+    return award_amount(app.replace(**{field: x}), rs, readings) >= target
 
 
 def _merge(parts: list) -> tuple:
@@ -164,7 +182,7 @@ def solve(app: Application, field: str, target: int, lo: int = 0, hi: int = MAX_
     needs_board = (nearest or best).route == BOARD
     if _standard and needs_board and FIELD[field].group != "exception":
         standard = solve(app.replace(bpw_exception_requested=False), field, target, lo, hi, rs, readings, False)
-    text = _sentence(sol)
+    text = _sentence(sol) + _match_words(app, rs, readings, sol)
     if needs_board:
         text = "If the Board approves, " + text[:1].lower() + text[1:]
         if standard is not None:
@@ -172,15 +190,48 @@ def solve(app: Application, field: str, target: int, lo: int = 0, hi: int = MAX_
         elif FIELD[field].group == "exception":
             plain_award = award_amount(app.replace(bpw_exception_requested=False), rs, readings)
             text += f" Without that approval the award is {fmt(plain_award)} (the standard route), whatever the " \
-                    f"{FIELD[field].label.lower()}."
+                    f"{in_sentence(field)}."
     return Solution(field, target, lo, hi, own, current, intervals, nearest, best, text, standard, counts)
 
 
 # --- the words ----------------------------------------------------------------------------
 
+def _short(app, rs, readings, field: str, x: int) -> bool:
+    """Whether, at `x` of the field, the award is on the standard route with the local match short."""
+    at = app.replace(**{field: x})
+    law, _, chosen = _routes(at, rs, readings)
+    return chosen.id == "standard" and chosen.award > 0 and at.local_contribution < law.match_required
+
+
+def _match_words(app, rs, readings, s: Solution) -> str:
+    """Where, in the ranges the sentence names, the local match ("at least 50 percent ... shall be
+    provided from local contributions") is not met: the award said holds there only once it is. Along
+    one input the match's shortfall only grows or only shrinks, so in each range it fails on one end."""
+    if s.nearest is None or not s.counts:
+        return ""
+    failing = []
+    for a, b in s.intervals[:LISTED]:
+        at_a, at_b = _short(app, rs, readings, s.field, a), _short(app, rs, readings, s.field, b)
+        if at_a and at_b:
+            failing.append((a, b))
+        elif at_a or at_b:
+            lo, hi = a, b     # short at one end, met at the other: the cent where it changes
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                if _short(app, rs, readings, s.field, mid) == at_a:
+                    lo = mid
+                else:
+                    hi = mid
+            failing.append((a, lo) if at_a else (hi, b))
+    if not failing:
+        return ""
+    return (f" The local match is not met at any {in_sentence(s.field)} {_ranges(tuple(failing))}: there the "
+            f"award holds only once local contributions reach the match.")
+
+
 def _noun(field: str, value: int) -> str:
     """'a local contribution of $500,000', 'prior program funds of $100,000'."""
-    label = FIELD[field].label.lower()
+    label = in_sentence(field)
     return f"{'' if label.endswith('funds') else 'a '}{label} of {fmt(value)}"
 
 
@@ -203,7 +254,7 @@ def _limits(r: Reach) -> str:
 
 
 def _sentence(s: Solution) -> str:
-    label = FIELD[s.field].label.lower()
+    label = in_sentence(s.field)
     within = "" if (s.lo, s.hi) == (0, MAX_CENTS) else f" from {fmt(s.lo)} to {fmt(s.hi)}"
     if not s.counts:
         why = f"the {label} counts only on the Board's exception route, which is not requested"

@@ -19,7 +19,7 @@ from core.law.fields import FIELDS, PROJECT_TYPES, asked, yes_no
 from core.law.provisions import CAP, ROUTES
 from core.law.money import fmt
 from core.law.analysis import caps_words
-from core.law.explain import STATUS_WORDS, award_words, exception_line, other_readings_words, source_line
+from core.law.explain import STATUS_WORDS, award_words, exception_line, maximum_words, other_readings_words, source_line
 from core.law.provisions import LETTERING_SEVEN, LETTERS_INFERRED, PROVISION, citation, citations, lettering
 from core.law.rulesets import edition_words
 from core.law.names import visible
@@ -176,9 +176,7 @@ def _scenario(item: Item, chart, first: bool) -> str:
                  f'<div class="cite">{esc(edition_words(a.ruleset_label, a.ruleset_edition, a.ruleset_version))}; '
                  f'the law as of {esc((a.as_of or date.today()).isoformat())}; '
                  f'{esc(a.readings.describe())}</div></div></div>')
-    parts.append(f"<p class='cite'>The award is the most the State may give under "
-                 f"{'the statute' if a.ruleset_id == 'statute' else 'the regulation'}; the Department "
-                 "sets the amount within it.</p>")
+    parts.append(f"<p class='cite'>{esc(maximum_words(a))}</p>")
     if item.reach:
         parts.append("<div class='keep reach'><h3>What it takes to reach an award</h3>"
                      + "".join(f"<p>{esc(t)}</p>" for t in item.reach) + "</div>")

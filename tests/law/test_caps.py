@@ -8,13 +8,14 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from core.law import readings as R
-from core.law.analysis import _constant_lines, _regime, raw_caps, sweep, SWEEP_FIELDS
+from core.law.analysis import CLOSED, _constant_lines, _regime, raw_caps, sweep, SWEEP_FIELDS
 from core.law.application import Application
 from core.law.fields import FUNDS
 from core.law.award import award_amount, evaluate, other_readings
 from core.law.batch import evaluate_parsed, frame_of
 from core.law.caps import Step
 from core.law.rulesets import available, load
+from tests.law.test_every_law import LAWS
 from tests.support.strategies import applications
 from tests.support import ROOT
 
@@ -22,13 +23,16 @@ from tests.support import ROOT
 EVERY = R.every()
 
 
-RULESETS = [load(i) for i in available()]
+# every shipped ruleset, and the statute as of each day one of its values took effect (every Board test)
+RULESETS = [load(i) for i in available()] + [p.values[0] for p in LAWS if p.id.startswith("statute-")]
 
 
 def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
     """(award in cents, route), computed again from docs/rules.md without core.law."""
     cost, fed, local, prior = app.eligible_cost, app.federal_grant, app.local_contribution, app.prior_program_funds
-    remaining = cost if app.federal_law_contrary else max(0, cost - fed)
+    # the statute (federal_first "always") has no "unless federal law is to the contrary"
+    contrary = app.federal_law_contrary and rs.federal_first != "always"
+    remaining = cost if contrary else max(0, cost - fed)
     base = cost if (rd.f_reference == "prior_grant" and prior > 0) else remaining
     share = rs.state_share
 
@@ -42,7 +46,8 @@ def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
         # the money besides the federal grant (the field table's sources of funds: a new one counts here)
         later = sum(getattr(app, f.name) for f in FUNDS if f.name != "federal_grant")
         limits.append(max(0, remaining - later))
-    if prior > 0 and (rd.prior_grant_limit == "ceiling" or prior < rs.prior_grant_ceiling):
+    if prior > 0 and rs.prior_grant_ceiling is not None and (   # the statute before 1987: no top-up sentence
+            rd.prior_grant_limit == "ceiling" or prior < rs.prior_grant_ceiling):
         limits.append(max(0, rs.prior_grant_ceiling - prior))
     if app.requested_amount is not None:
         limits.append(app.requested_amount)
@@ -65,7 +70,7 @@ def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
                                                      or app.state_bonded_debt)
     if app.bpw_exception_requested and app.project_type in rs.bpw_eligible_types and conditions:
         exception_limits = limits + [app.local_property_value, remaining]
-        if rd.f_reference == "prior_grant" and fed > 0 and not app.federal_law_contrary and prior == 0:
+        if rd.f_reference == "prior_grant" and fed > 0 and not contrary and prior == 0:
             exception_limits.append(half(remaining))
         exception = max(0, min(exception_limits))
         if exception > standard:
@@ -82,6 +87,10 @@ def _floored(routes):
     """Exact caps -> the cents the one-application engine shows (clamped, rounded down)."""
     out = {}
     for r, caps in routes.items():
+        closed = caps.get(CLOSED)   # the statute's residual-value test as a step: the route exists where it holds
+        if closed is not None and closed.margin < 0:
+            continue
+        caps = {c: v for c, v in caps.items() if c != CLOSED}
         out[r] = {}
         for c, v in caps.items():
             if isinstance(v, Step):

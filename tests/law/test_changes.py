@@ -24,9 +24,9 @@ EVERY = R.every()
 AMOUNT = re.compile(r"\$[0-9]{1,3}(?:,[0-9]{3})*(?:\.[0-9]{2})?")
 
 
-def _at(app, field, value, rd, standard=False):
+def _at(app, field, value, rd, standard=False, rs=RS):
     a = app.replace(**{field: value})
-    return award_and_route(a.replace(bpw_exception_requested=False) if standard else a, RS, rd)
+    return award_and_route(a.replace(bpw_exception_requested=False) if standard else a, rs, rd)
 
 
 def _points(c: Course, rng) -> list[int]:
@@ -36,13 +36,13 @@ def _points(c: Course, rng) -> list[int]:
     return sorted(p for p in inside if c.start <= p < end)
 
 
-def check_course(app, c: Course, rd, rng, standard=False) -> None:
+def check_course(app, c: Course, rd, rng, standard=False, rs=RS) -> None:
     """The course as stated holds along its input (to the cent: a share is rounded down to the
     cent), on the route it names, up to its change point and not beyond it."""
     field = c.field
-    assert _at(app, field, c.x, rd, standard)[0] == c.current
+    assert _at(app, field, c.x, rd, standard, rs)[0] == c.current
     for p in _points(c, rng):
-        award, route = _at(app, field, p, rd, standard)
+        award, route = _at(app, field, p, rd, standard, rs)
         # less than a cent off: the award is its line rounded down to the cent (from the cent it starts at)
         assert abs(award - (c.award + c.slope * (p - c.start))) < 1, (field, p, award)
         # A course said without "If the Board approves" never rests on the Board's route (one said
@@ -50,23 +50,23 @@ def check_course(app, c: Course, rd, rng, standard=False) -> None:
         assert route == c.route or c.route == BOARD or award == 0, (field, p, route)
     # Between the input and the course's start (under a dollar), and back to where a flat stretch began.
     for p in range(c.x, c.start):
-        assert abs(_at(app, field, p, rd, standard)[0] - c.current) < 100
+        assert abs(_at(app, field, p, rd, standard, rs)[0] - c.current) < 100
     if c.since is not None:   # flat from there (on to the course's end, checked above), rising just below
         for p in (c.since, c.since + 1, (c.since + max(c.x, c.since)) // 2, max(c.x, c.since)):
-            assert _at(app, field, p, rd, standard)[0] == c.award
-        assert _at(app, field, c.since - 1, rd, standard)[0] < c.award   # it was still rising just below
+            assert _at(app, field, p, rd, standard, rs)[0] == c.award
+        assert _at(app, field, c.since - 1, rd, standard, rs)[0] < c.award   # it was still rising just below
     b = c.until
     if b is None:
         return
     # The change point: the award there, and the course after it (up to the next breakpoint of any kind).
-    award, route = _at(app, field, b.value, rd, standard)
+    award, route = _at(app, field, b.value, rd, standard, rs)
     assert award == b.award
-    later = sweep(app.replace(bpw_exception_requested=False) if standard else app, field, b.value, MAX_CENTS, RS,
+    later = sweep(app.replace(bpw_exception_requested=False) if standard else app, field, b.value, MAX_CENTS, rs,
                   points=False, readings=rd).breakpoints
     nxt = next((x.value for x in later if x.value > b.value), MAX_CENTS)
     d = min(100, (nxt - b.value) // 2)
     if d > 1:
-        after = _at(app, field, b.value + d, rd, standard)[0]
+        after = _at(app, field, b.value + d, rd, standard, rs)[0]
         assert abs(after - max(0, b.award + b.slope_after * d)) < 1 + abs(b.slope_after), (field, b)
     # and it is a change of course: the award there is off the line the course states, or it turns, or changes route
     jumped = abs(b.award - (c.award + c.slope * (b.value - c.start))) >= 1
@@ -82,11 +82,11 @@ def _numbers(c: Course) -> set[int]:
     return out
 
 
-def check_change(app, ch, rd, rng) -> None:
+def check_change(app, ch, rd, rng, rs=RS) -> None:
     for c in ch.courses:
-        check_course(app, c, rd, rng)
+        check_course(app, c, rd, rng, rs=rs)
     for c in ch.standard:
-        check_course(app, c, rd, rng, standard=True)
+        check_course(app, c, rd, rng, standard=True, rs=rs)
     on_board = ch.courses[0].on_board_route and not (ch.courses[0].x == 0 and ch.courses[0].until
                                                      and ch.courses[0].until.value == 1)
     assert ch.text.startswith("If the Board approves") is on_board, ch.text
@@ -96,31 +96,31 @@ def check_change(app, ch, rd, rng) -> None:
     assert named <= allowed, (ch.text, named - allowed)
 
 
-def check_closing(app, line, rd) -> None:
+def check_closing(app, line, rd, rs=RS) -> None:
     """'Another $X of local funds closes the $Y funding gap': exactly that much, no less."""
-    gap = funding_gap(app, award_and_route(app, RS, rd)[0])
-    need = closing_local(app, RS, rd)
+    gap = funding_gap(app, award_and_route(app, rs, rd)[0])
+    need = closing_local(app, rs, rd)
     assert need is not None and gap > 0
     at = app.replace(local_contribution=need)
-    assert funding_gap(at, award_and_route(at, RS, rd)[0]) == 0
+    assert funding_gap(at, award_and_route(at, rs, rd)[0]) == 0
     if need > app.local_contribution:
         short = app.replace(local_contribution=need - 1)
-        assert funding_gap(short, award_and_route(short, RS, rd)[0]) > 0
-    board = award_and_route(at, RS, rd)[1] == BOARD
+        assert funding_gap(short, award_and_route(short, rs, rd)[0]) > 0
+    board = award_and_route(at, rs, rd)[1] == BOARD
     assert line.startswith("If the Board approves") is board
     named = [to_cents(m.lstrip("$"), "amount") for m in AMOUNT.findall(line)]
     assert named[:2] == [need - app.local_contribution, gap]
 
 
-def check_all(app, rd, seed=0) -> None:
+def check_all(app, rd, seed=0, rs=RS) -> None:
     rng = np.random.default_rng(seed)
-    lines = what_would_change(app, RS, rd)
-    all_changes = what_would_change_all(app, RS, rd)
+    lines = what_would_change(app, rs, rd)
+    all_changes = what_would_change_all(app, rs, rd)
     assert [ch.text for ch in all_changes] == lines[:len(all_changes)]
     for ch in all_changes:
-        check_change(app, ch, rd, rng)
+        check_change(app, ch, rd, rng, rs)
     for line in lines[len(all_changes):]:
-        check_closing(app, line, rd)
+        check_closing(app, line, rd, rs)
 
 
 def _random_applications(n: int, seed: int):

@@ -21,14 +21,14 @@ RS = load()
 READINGS = [DEFAULT] + [DEFAULT.switched(r) for r in READING_IDS]
 
 
-def check(app, field, target, rd, lo=0, hi=MAX_CENTS):
-    s = solve(app, field, target, lo, hi, RS, rd)
+def check(app, field, target, rd, lo=0, hi=MAX_CENTS, rs=RS):
+    s = solve(app, field, target, lo, hi, rs, rd)
 
     seen = {}
 
     def at(x):   # each amount evaluated once: the ends are asked for again below
         if x not in seen:
-            seen[x] = award_amount(app.replace(**{field: x}), RS, rd)
+            seen[x] = award_amount(app.replace(**{field: x}), rs, rd)
         return seen[x]
 
     previous = None
@@ -44,7 +44,7 @@ def check(app, field, target, rd, lo=0, hi=MAX_CENTS):
         n = s.nearest.value
         assert any(a <= n <= b for a, b in s.intervals)
         assert all(abs(n - own) <= abs(min(max(own, a), b) - own) for a, b in s.intervals)
-        assert (s.nearest.award, s.nearest.route) == award_and_route(app.replace(**{field: n}), RS, rd)
+        assert (s.nearest.award, s.nearest.route) == award_and_route(app.replace(**{field: n}), rs, rd)
     else:
         assert s.nearest is None and s.max_award.award < target
         assert "reaches" in s.sentence and s.sentence.startswith(("No ", "If the Board approves, no "))
@@ -105,7 +105,9 @@ def test_a_target_reached_elsewhere_names_the_nearest_value_and_every_range():
     s = check(app, "eligible_cost", 55_000_000, DEFAULT)
     assert s.intervals == ((110_000_000, MAX_CENTS),) and s.nearest.value == 110_000_000
     assert s.sentence == ("A total cost of eligible work of $1,100,000 reaches an award of $550,000, as does any total "
-                          "cost of eligible work of $1,100,000 or more.")
+                          "cost of eligible work of $1,100,000 or more. The local match is not met at any total cost "
+                          "of eligible work of $1,100,000 or more: there the award holds only once local contributions "
+                          "reach the match.")   # $100,000 of local money is short of half of any such cost
     s = check(app, "requested_amount", 30_000_000, DEFAULT)   # not asked for: the least request that reaches it
     assert s.nearest.value == 30_000_000 and s.sentence.startswith("A requested amount of $300,000 reaches")
 
