@@ -51,10 +51,21 @@ def exception_panel(award) -> None:
             left, right = st.columns([5, 7], gap="large")
             with left:
                 exception_inputs()
-            right.markdown(ours("**The four conditions** (the project-type one follows from the project type)  \n")
-                           + ours("  \n").join(markup("{} **{}**: {}  \n:gray[“{}”]", STATUS_BADGE[award.check(cid).status],
-                                                       award.check(cid).label, award.check(cid).message, sentence)
-                                                for cid, sentence in BPW_CONDITIONS.items()))
+            right.markdown(board_conditions(award, rs))
+
+
+def board_conditions(award, rs) -> Markdown:
+    """The Board's conditions of the law in force, as the award checked them: the regulation's four,
+    each under its sentence; the statute's own (its residual-value test), each citing itself in its
+    message. A condition the law does not have is not listed (it has no check)."""
+    checks = [c for c in award.checks if c.id.startswith("bpw_")]
+    regulation = (rs.based_on or rs.id) == "regulation"
+    heading = ("**The four conditions** (the project-type one follows from the project type)" if regulation
+               else f"**The Board's conditions under {rs.in_sentence}** (the project-type one follows from the project type)")
+    lines = [markup("{} **{}**: {}  \n:gray[“{}”]", STATUS_BADGE[c.status], c.label, c.message, BPW_CONDITIONS[c.id])
+             if regulation and c.id in BPW_CONDITIONS else
+             markup("{} **{}**: {}", STATUS_BADGE[c.status], c.label, c.message) for c in checks]
+    return ours(heading + "  \n") + ours("  \n").join(lines)
 
 
 def maximum_note(award) -> Markdown:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.law.analysis import SWEEP_FIELDS
+from core.law.analysis import SWEEP_FIELDS, not_read
 from core.law.fields import FIELD
 from core.law.money import ValidationError, fmt, to_cents
 from core.law.solve import Solution, solve
@@ -19,16 +19,18 @@ from ui.text import error_text, md, plain_text
 TARGET, FIELD_KEY, REPORT = "w:reach:target", "w:reach:field", "w:reach:report"
 
 
-def fields(app) -> list[str]:
-    """The amounts that can be moved: every money input; the property's value only with the exception asked for."""
-    return [f for f in SWEEP_FIELDS if FIELD[f].group != "exception" or app.bpw_exception_requested]
+def fields(app, rs) -> list[str]:
+    """The amounts that can be moved: every money input; an amount of the Board's exception only with
+    the exception asked for and only where this law's test reads it (analysis.not_read)."""
+    return [f for f in SWEEP_FIELDS
+            if FIELD[f].group != "exception" or (app.bpw_exception_requested and not not_read(f, rs))]
 
 
-def asked(app) -> tuple[str, int] | None:
+def asked(app, rs) -> tuple[str, int] | None:
     """The input and target the box holds (None while no good amount is typed)."""
     text = st.session_state.get(TARGET, "")
     field = st.session_state.get(FIELD_KEY)
-    if not str(text).strip() or field not in fields(app):
+    if not str(text).strip() or field not in fields(app, rs):
         return None
     try:
         return field, to_cents(text, "Award to reach")
@@ -61,7 +63,7 @@ def reach_box(award, rs) -> None:
         st.caption("What value of one input gives at least the award you name, the rest as it is; and the most "
                    "that input can give.")
         st.text_input("Award to reach", key=TARGET, max_chars=40, placeholder="for example: 600,000")
-        st.selectbox("By moving", fields(app), key=FIELD_KEY, format_func=lambda f: plain_text(FIELD[f].label))
+        st.selectbox("By moving", fields(app, rs), key=FIELD_KEY, format_func=lambda f: plain_text(FIELD[f].label))
         text = st.session_state.get(TARGET, "")
         if not str(text).strip():
             return
@@ -79,7 +81,7 @@ def reach_box(award, rs) -> None:
 def for_report(app, rs, readings) -> tuple[str, ...]:
     """The box's sentence for the report, for the application the report is made of (empty
     unless the box asks for it)."""
-    question = asked(app)
+    question = asked(app, rs)
     if not st.session_state.get(REPORT) or question is None:
         return ()
     return (solve(app, question[0], question[1], rs=rs, readings=readings).sentence,)

@@ -566,3 +566,17 @@ def test_under_the_statute_the_calculator_says_where_the_regulation_differs_and_
     assert "The statute's (d) was not read whole" in said
     plain = dashboard({"project_type": "construction", "eligible_cost": "100000", "local_contribution": "50000"})
     assert "The statute in force" not in " ".join(m.value for m in plain.markdown).replace("\\", "")
+
+
+def test_the_board_panel_lists_the_conditions_of_the_law_in_force():
+    """A link with the exception asked under the statute once broke the page (the panel looked up the
+    regulation's four conditions, two of which the statute's residual-value test does not have)."""
+    from tests.support.pages import dashboard
+    at = dashboard({"bpw_exception_requested": "true", "ruleset": "statute", "residual_value": "200000",
+                    "local_property_value": "2000000", "project_type": "renovation", "eligible_cost": "1000000"})
+    panel = next(m.value for m in at.markdown if "conditions under" in m.value)
+    assert "Residual value above the State's earlier investment" in panel
+    assert "No State funds in the property" not in panel and "“" not in panel   # no sentence of the regulation
+    regulation = dashboard({"bpw_exception_requested": "true"})
+    four = next(m.value for m in regulation.markdown if "The four conditions" in m.value)
+    assert "No State bonded debt on it" in four and "Residual value" not in four

@@ -81,3 +81,21 @@ def test_undo_puts_back_each_change_in_turn():
     at.button(key="w:undo").click().run()
     assert at.query_params["eligible_cost"] == "1000000" and award(at) == "$500,000"
     assert Panel(at)["eligible_cost"]["cents"] == 100_000_000 and at.button(key="w:undo").disabled
+
+
+def test_the_box_offers_only_amounts_the_law_reads():
+    """A Board amount is offered only with the exception asked for and only under a law whose test
+    reads it: the regulation never reads the residual value; the statute today reads it beside the property's value."""
+    def options(params):
+        at = app(params)
+        at.session_state["reach_panel"] = True
+        at.run()
+        return at.selectbox(key="w:reach:field").options
+
+    base = ["Total cost of eligible work", "Federal grant", "Local contribution", "Prior program funds",
+            "Requested amount"]
+    assert options({"bpw_exception_requested": "true"}) == base + ["Value of property made available locally"]
+    statute = options({"bpw_exception_requested": "true", "ruleset": "statute"})
+    assert statute == base + ["Value of property made available locally",
+                              "Residual value of that property and its improvements", "Prior amounts used as matching funds",
+                              "Outstanding State debt on it from another program", "Other tangible State investment in it"]
