@@ -1,8 +1,13 @@
 """Vectorized evaluation of many applications in int64 cents (no Python loop per row).
 
-It gives exactly what `core.law.award.evaluate` gives for each row (a test compares them on
-random applications). Parsing uses the same scalar validators wherever a value is not
-plain digits, so a row's error message is the one a single application would get.
+It gives exactly what `core.law.award.evaluate` gives for each row: the caps are core.law.caps's,
+the one statement of each limit, run on int64 arrays; only the settling of the routes (the least
+cap, the better route, the caps that bind) is written again for columns, and tests compare it with
+the single evaluation on random applications under every ruleset, era and reading
+(tests/law/test_batch.py). A table read from a file is text held by Arrow: plain amounts are parsed
+in whole columns by Arrow's compute functions into int64 cents, and the results are made as Arrow
+text (docs/performance.md, "batch"). Parsing uses the same scalar validators wherever a value is
+not plain digits, so a row's error message is the one a single application would get.
 """
 from __future__ import annotations
 
@@ -26,8 +31,8 @@ REQUIRED_COLUMNS = tuple(f.name for f in FIELDS if f.required)
 OUTPUT_COLUMNS = ("award", "binding", "route", "standard_award", "local_shortfall", "funding_gap", "error")
 MONEY_OUTPUTS = ("award", "standard_award", "local_shortfall", "funding_gap")
 # Plain dollars, ASCII digits only (Python's float and Decimal read Arabic-Indic ones too): at most 13
-# digits and 2 decimals, so that whole * 100 + part is far inside int64.
-_FAST_MONEY = r"^(?P<whole>[0-9]{1,13})(?:\.(?P<part>[0-9]{1,2}))?$"
+# digits and 2 decimals, so that the cents are far inside int64.
+_FAST_MONEY = r"^[0-9]{1,13}(\.[0-9]{1,2})?$"
 # Every subset of caps (a bitmask in canonical order) -> "cap;cap" text.
 _BINDING_TEXT = np.array([";".join(c for i, c in enumerate(CAP_IDS) if m >> i & 1)
                           for m in range(1 << len(CAP_IDS))], dtype=object)
@@ -92,12 +97,8 @@ def _money(name: str, col: pd.Series, errors: list) -> tuple[np.ndarray, np.ndar
         raw = col.iat[i]
         blank[i] = _isna(raw) or not str(raw).strip()
     cents = np.zeros(len(col), dtype=np.int64)
-    at = np.flatnonzero(fast)
-    if at.size:
-        parts = pc.extract_regex(pc.filter(trimmed, pa.chunked_array([pa.array(fast)])), _FAST_MONEY)
-        whole = pc.cast(pc.struct_field(parts, "whole"), pa.int64())
-        part = pc.cast(pc.utf8_rpad(pc.struct_field(parts, "part"), 2, "0"), pa.int64())
-        cents[at] = (np.asarray(whole) * 100) + np.asarray(part)   # int64 throughout: no float holds money
+    if fast.any():
+        cents[fast] = _plain_cents(pc.filter(trimmed, pa.array(fast)))
     default = FIELD[name].default
     if not FIELD[name].required:
         cents[blank] = default or 0
@@ -112,6 +113,19 @@ def _money(name: str, col: pd.Series, errors: list) -> tuple[np.ndarray, np.ndar
     if slow.size:
         errors.append(message)
     return cents, ~blank
+
+
+def _plain_cents(text: pa.ChunkedArray) -> np.ndarray:
+    """Plain dollars (_FAST_MONEY's texts) -> int64 cents, exactly: Arrow reads each as a decimal of two
+    places, whose 128-bit integer is the number of cents (Arrow's layout: little-endian two's complement);
+    below 10^15, its low 64 bits are that number and its high ones 0. No float holds money on the way."""
+    if len(text) == 0:
+        return np.zeros(0, dtype=np.int64)
+    dec = pc.cast(text, pa.decimal128(15, 2)).combine_chunks()
+    words = np.frombuffer(dec.buffers()[1], dtype=np.int64).reshape(-1, 2)[dec.offset:dec.offset + len(dec)]
+    if words[:, 1].any():   # cannot happen for 15 digits; never read a half of a number
+        raise ValueError("an amount of more than 15 digits reached the column parse")
+    return words[:, 0].copy()
 
 
 def parse_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
@@ -137,6 +151,8 @@ def parse_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
         elif f.kind == "bool":   # a refused cell: no (or, where it may be left unsaid, NaN as before)
             out[f.name] = (_by_unique(f.name, col, errors, np.nan) if f.default is None
                            else _by_unique(f.name, col, errors, False, dtype=bool))
+        elif f.name not in df.columns:   # considerations not given: unknown, nothing to check
+            out[f.name] = np.full(n, np.nan)
         else:  # considerations: plain numbers, used for ranking only
             num = pd.to_numeric(col, errors="coerce").astype("float64")
             bad = ~_blank(col) & ~(np.isfinite(num) & (num >= 0) & (num <= 1e9)).to_numpy()
