@@ -58,7 +58,7 @@ def plain_files(draw):
     return (notes + header + end + end.join(lines) + draw(st.sampled_from(["", end]))).encode("utf-8")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @example(b"a,b\n1,2\n3,4\n")
 @example(b"a,b\n1,2\n,\n\n3,4\n")
 @example(b"a,b\n1,2,3\n")
