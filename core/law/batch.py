@@ -1,8 +1,13 @@
 """Vectorized evaluation of many applications in int64 cents (no Python loop per row).
 
-It gives exactly what `core.law.award.evaluate` gives for each row (a test compares them on
-random applications). Parsing uses the same scalar validators wherever a value is not
-plain digits, so a row's error message is the one a single application would get.
+It gives exactly what `core.law.award.evaluate` gives for each row: the caps are core.law.caps's,
+the one statement of each limit, run on int64 arrays; only the settling of the routes (the least
+cap, the better route, the caps that bind) is written again for columns, and tests compare it with
+the single evaluation on random applications under every ruleset, era and reading
+(tests/law/test_batch.py). A table read from a file is text held by Arrow: plain amounts are parsed
+in whole columns by Arrow's compute functions into int64 cents, and the results are made as Arrow
+text (docs/performance.md, "batch"). Parsing uses the same scalar validators wherever a value is
+not plain digits, so a row's error message is the one a single application would get.
 """
 from __future__ import annotations
 
@@ -10,6 +15,8 @@ from functools import reduce
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from core.law.application import Application, parse_field
 from core.law.fields import FIELD, FIELDS
@@ -23,7 +30,9 @@ ABSENT = ARRAYS.ABSENT                 # a cap that does not apply never binds
 REQUIRED_COLUMNS = tuple(f.name for f in FIELDS if f.required)
 OUTPUT_COLUMNS = ("award", "binding", "route", "standard_award", "local_shortfall", "funding_gap", "error")
 MONEY_OUTPUTS = ("award", "standard_award", "local_shortfall", "funding_gap")
-_FAST_MONEY = r"[0-9]{1,13}(\.[0-9]{1,2})?"   # ASCII digits: float() reads Arabic-Indic ones too
+# Plain dollars, ASCII digits only (Python's float and Decimal read Arabic-Indic ones too): at most 13
+# digits and 2 decimals, so that the cents are far inside int64.
+_FAST_MONEY = r"^[0-9]{1,13}(\.[0-9]{1,2})?$"
 # Every subset of caps (a bitmask in canonical order) -> "cap;cap" text.
 _BINDING_TEXT = np.array([";".join(c for i, c in enumerate(CAP_IDS) if m >> i & 1)
                           for m in range(1 << len(CAP_IDS))], dtype=object)
@@ -37,29 +46,59 @@ def _blank(col: pd.Series) -> np.ndarray:
     return (col.isna() | (col.astype("str").str.strip() == "")).to_numpy()
 
 
-def _by_unique(name: str, col: pd.Series, errors: list):
-    """Parse a column with few distinct values (types, yes/no) once per distinct value."""
-    mapping, bad = {}, {}
-    for raw in pd.unique(col):
+# Whitespace Python's str.strip also removes: what the column path trims before it looks for plain
+# digits. Anything else (a no-break space, a sign, a separator) is left for the scalar validator.
+_ASCII_SPACE = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def _text_array(col: pd.Series) -> pa.ChunkedArray | None:
+    """The column as Arrow text, when it is text held by Arrow (a table read from a file): then it is
+    parsed by Arrow's compute functions in C. A frame built in code (objects, numbers) is read cell by
+    cell as before."""
+    if isinstance(col.dtype, pd.StringDtype) and col.dtype.storage == "pyarrow":
+        return col.array.__arrow_array__()   # a ChunkedArray, not copied
+    return None
+
+
+def _by_unique(name: str, col: pd.Series, errors: list, bad, convert=None, dtype=object) -> np.ndarray:
+    """Parse a column with few distinct values (types, yes/no) once per distinct value: each row's
+    value, `convert`ed, (`bad` where its cell is refused) as an array of `dtype`."""
+    codes, uniques = pd.factorize(col, use_na_sentinel=True)
+    values = np.empty(len(uniques) + 1, dtype=object)   # the last one is a blank cell's (code -1)
+    messages = np.full(len(uniques) + 1, "", dtype=object)
+    for i, raw in enumerate([*uniques, None]):
         try:
             # pd.isna, not raw != raw: pd.NA's != cannot be read as a bool (a DataFrame built in code)
-            mapping[raw] = parse_field(name, None if pd.isna(raw) else raw)
+            value = parse_field(name, None if _isna(raw) else raw)
+            values[i] = value if convert is None else convert(value)
         except ValidationError as err:
-            bad[raw] = str(err)
-    if bad:
-        errors.append(col.map(bad).fillna("").to_numpy(dtype=object))
-    return col.map(mapping)
+            values[i], messages[i] = bad, str(err)
+    if (messages != "").any():
+        errors.append(messages[codes])
+    return values.astype(dtype)[codes]
+
+
+def _isna(raw) -> bool:
+    na = pd.isna(raw)
+    return na if isinstance(na, bool) else False   # a cell holding several values (a tuple) is not blank
 
 
 def _money(name: str, col: pd.Series, errors: list) -> tuple[np.ndarray, np.ndarray]:
-    """-> (cents, given). Plain digits are parsed vectorized; anything else by the scalar validator."""
-    text = col.astype("str").str.strip()
-    blank = _blank(col)
-    fast = text.str.fullmatch(_FAST_MONEY).fillna(False).to_numpy(dtype=bool)
+    """-> (cents, given). Plain digits are parsed by whole columns into int64 cents; anything else by
+    the scalar validator, cell by cell, so that a refused cell gets the one message."""
+    text = _text_array(col)
+    if text is None:   # a frame built in code: each cell as its text, as before
+        text = _text_array(col.astype("str").where(col.notna()))
+    nulls = text.is_null().to_numpy(zero_copy_only=False)
+    trimmed = pc.utf8_trim(text, _ASCII_SPACE)
+    fast = pc.fill_null(pc.match_substring_regex(trimmed, _FAST_MONEY), False).to_numpy(zero_copy_only=False)
+    blank = nulls | pc.fill_null(pc.equal(pc.utf8_length(trimmed), 0), True).to_numpy(zero_copy_only=False)
+    for i in np.flatnonzero(~fast & ~blank):   # blank by Python's strip (a no-break space), or not
+        raw = col.iat[i]
+        blank[i] = _isna(raw) or not str(raw).strip()
     cents = np.zeros(len(col), dtype=np.int64)
     if fast.any():
-        # <= 13 integer digits and 2 decimals: float64 holds x*100 within far less than half a cent.
-        cents[fast] = np.rint(text[fast].astype("float64").to_numpy() * 100).astype(np.int64)
+        cents[fast] = _plain_cents(pc.filter(trimmed, pa.array(fast)))
     default = FIELD[name].default
     if not FIELD[name].required:
         cents[blank] = default or 0
@@ -74,6 +113,19 @@ def _money(name: str, col: pd.Series, errors: list) -> tuple[np.ndarray, np.ndar
     if slow.size:
         errors.append(message)
     return cents, ~blank
+
+
+def _plain_cents(text: pa.ChunkedArray) -> np.ndarray:
+    """Plain dollars (_FAST_MONEY's texts) -> int64 cents, exactly: Arrow reads each as a decimal of two
+    places, whose 128-bit integer is the number of cents (Arrow's layout: little-endian two's complement);
+    below 10^15, its low 64 bits are that number and its high ones 0. No float holds money on the way."""
+    if len(text) == 0:
+        return np.zeros(0, dtype=np.int64)
+    dec = pc.cast(text, pa.decimal128(15, 2)).combine_chunks()
+    words = np.frombuffer(dec.buffers()[1], dtype=np.int64).reshape(-1, 2)[dec.offset:dec.offset + len(dec)]
+    if words[:, 1].any():   # cannot happen for 15 digits; never read a half of a number
+        raise ValueError("an amount of more than 15 digits reached the column parse")
+    return words[:, 0].copy()
 
 
 def parse_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
@@ -95,10 +147,12 @@ def parse_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
             if f.default is None:
                 out[f"{f.name}_given"] = given
         elif f.kind == "choice":
-            out["type_code"] = _by_unique(f.name, col, errors).map(TYPE_CODES).fillna(-1).astype(np.int64).to_numpy()
-        elif f.kind == "bool":
-            flags = _by_unique(f.name, col, errors)
-            out[f.name] = flags.to_numpy(dtype=object) if f.default is None else flags.fillna(False).astype(bool).to_numpy()
+            out["type_code"] = _by_unique(f.name, col, errors, -1, TYPE_CODES.__getitem__, np.int64)
+        elif f.kind == "bool":   # a refused cell: no (or, where it may be left unsaid, NaN as before)
+            out[f.name] = (_by_unique(f.name, col, errors, np.nan) if f.default is None
+                           else _by_unique(f.name, col, errors, False, dtype=bool))
+        elif f.name not in df.columns:   # considerations not given: unknown, nothing to check
+            out[f.name] = np.full(n, np.nan)
         else:  # considerations: plain numbers, used for ranking only
             num = pd.to_numeric(col, errors="coerce").astype("float64")
             bad = ~_blank(col) & ~(np.isfinite(num) & (num >= 0) & (num <= 1e9)).to_numpy()
@@ -120,15 +174,17 @@ def inputs_of_frame(v: pd.DataFrame) -> Inputs:
         if f.kind == "choice":
             return v["type_code"].to_numpy()
         if f.presumed is not None:   # not given: what the field table presumes (core.law.caps.given_or_presumed)
-            return v[f.name].map(lambda value: given_or_presumed(f, value)).to_numpy(bool)
+            given = v[f.name].to_numpy(dtype=object)
+            return np.where(np.equal(given, None), given_or_presumed(f, None), given).astype(bool)
         return v[f.name].to_numpy(bool)
     return Inputs(**{f.name: column(f) for f in COMPUTED},
                   **{f"{n}_given": v[f"{n}_given"].to_numpy(bool) for n in OPTIONAL})
 
 
-def evaluate_parsed(v: pd.DataFrame, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> pd.DataFrame:
-    """The award of every row, in cents, exactly as `evaluate` computes it one at a time:
-    the caps are core.law.caps's, run on int64 arrays."""
+def _settle(v: pd.DataFrame, rs: Ruleset | None, readings: Readings) -> dict:
+    """core.law.caps's caps of every row, on int64 arrays, settled as `evaluate` settles one
+    application: each route's least cap (at least 0), the exception where it gives more (a tie keeps
+    the standard route), the caps equal to the award on the route taken (a bitmask in CAP_IDS's order)."""
     rs = rs or load()
     n = len(v)
     x = inputs_of_frame(v)
@@ -150,15 +206,22 @@ def evaluate_parsed(v: pd.DataFrame, rs: Ruleset | None = None, readings: Readin
         if on_exc is not None:
             hit |= (on_exc == award) & use_exc
         mask |= hit.astype(np.int64) << bit
-    local = x.local_contribution
-    return pd.DataFrame({
+    return {
         "award": award,
-        "binding": _BINDING_TEXT[mask],
-        "route": np.where(use_exc, "bpw_exception", "standard"),
+        "binding": mask,
+        "route": use_exc,
         "standard_award": standard,   # what the row gets without the Board's exception
-        "local_shortfall": np.where(use_exc, 0, np.maximum(0, law.match_required - local)),
+        "local_shortfall": np.where(use_exc, 0, np.maximum(0, law.match_required - x.local_contribution)),
         "funding_gap": funding_gap(x, award, ARRAYS),   # core.law.caps's, as for one application
-    }, index=v.index)
+    }
+
+
+def evaluate_parsed(v: pd.DataFrame, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> pd.DataFrame:
+    """The award of every row, in cents, exactly as `evaluate` computes it one at a time:
+    the caps are core.law.caps's, run on int64 arrays."""
+    out = _settle(v, rs, readings)
+    return pd.DataFrame(out | {"binding": _BINDING_TEXT[out["binding"]],
+                               "route": np.where(out["route"], "bpw_exception", "standard")}, index=v.index)
 
 
 def frame_of(apps: list[Application]) -> pd.DataFrame:
@@ -178,24 +241,40 @@ def frame_of(apps: list[Application]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _cents_text(cents) -> pa.Array:
+    """int64 cents -> '1234.56' as Arrow text, exactly (integer division, no float on the way)."""
+    cents = np.asarray(cents, dtype=np.int64)
+    whole = pc.cast(pa.array(cents // 100), pa.string())
+    part = pc.utf8_lpad(pc.cast(pa.array(cents % 100), pa.string()), 2, "0")
+    return pc.binary_join_element_wise(whole, part, ".")
+
+
 def cents_text(cents: np.ndarray) -> np.ndarray:
     """int64 cents -> '1234.56' text, exactly (no float on the way)."""
-    cents = np.asarray(cents, dtype=np.int64)
-    whole = pd.Series(cents // 100).astype("str")
-    part = pd.Series(cents % 100).astype("str").str.zfill(2)
-    return (whole + "." + part).to_numpy(dtype=object)
+    return np.asarray(_cents_text(cents).to_numpy(zero_copy_only=False), dtype=object)
+
+
+_TEXT = pd.StringDtype("pyarrow", na_value=np.nan)   # pandas' text columns ("str"), held by Arrow
+_ROUTES = pa.array(["standard", "bpw_exception"])
 
 
 def evaluate_table(df: pd.DataFrame, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> pd.DataFrame:
-    """The input columns plus award, binding, route, standard_award, local_shortfall, funding_gap, error."""
+    """The input columns plus award, binding, route, standard_award, local_shortfall, funding_gap, error
+    (all text; a bad row's results empty). The results are made as Arrow text in whole columns, so that
+    a table of 200,000 rows is written without a Python string per cell."""
     values, errors = parse_frame(df)
-    result = evaluate_parsed(values, rs, readings)
-    bad = errors != ""
+    result = _settle(values, rs, readings)
+    bad = pa.array(errors != "")
     out = df.copy()
     for col in OUTPUT_COLUMNS[:-1]:
-        values = result[col].to_numpy()
-        out[col] = np.where(bad, "", cents_text(values) if col in MONEY_OUTPUTS else values)
-    out["error"] = errors
+        if col in MONEY_OUTPUTS:
+            text = _cents_text(result[col])
+        elif col == "binding":
+            text = pa.array(_BINDING_TEXT, type=pa.string()).take(pa.array(result[col]))
+        else:
+            text = _ROUTES.take(pa.array(result[col].astype(np.int64)))
+        out[col] = pd.Series(pc.if_else(bad, "", text), dtype=_TEXT, index=df.index)
+    out["error"] = pd.Series(pa.array(errors, type=pa.string()), dtype=_TEXT, index=df.index)
     return out
 
 

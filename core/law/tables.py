@@ -187,11 +187,13 @@ def _too_long(name: str, limit: int) -> TableError:
 
 
 def _plain_records(body: str, sep: str, columns: int, first_row: int, name: str, limit, max_rows):
-    """No quotes: each line is a row. Separators and blank lines are found per line with numpy
-    and the rows read by pandas, all in C (a loop of Python over 200,000 lines doubled the
-    batch's reading time); only a line that may be blank (no visible ASCII character but
-    separators) is looked at in Python."""
-    body = body.replace("\r\n", "\n").replace("\r", "\n")   # the line ends pandas and the csv module know
+    """No quotes: each line is a row. Line ends and blank lines are found with numpy and the rows
+    read by Arrow's CSV reader, all in C (a loop of Python over 200,000 lines doubled the batch's
+    reading time); only a line that may be blank (no visible ASCII character but separators) is
+    looked at in Python. A row of another width than the header's fails Arrow's reader; then the
+    separators are counted per line and the rows read by pandas, which says what is wrong as before."""
+    if "\r" in body:
+        body = body.replace("\r\n", "\n").replace("\r", "\n")   # the line ends pandas and the csv module know
     data = body.encode("utf-8")   # UTF-8: no byte of a letter is a line break, a separator or ASCII
     raw = np.frombuffer(data, dtype=np.uint8)
     ends = np.flatnonzero(raw == 10)
@@ -200,26 +202,38 @@ def _plain_records(body: str, sep: str, columns: int, first_row: int, name: str,
         raise _too_long(name, limit)
     if not count:
         return None, np.zeros(0, dtype=np.int64)
-    cells = np.bincount(np.searchsorted(ends, np.flatnonzero(raw == ord(sep))), minlength=count)[:count] + 1
     starts = np.concatenate([[0], ends + 1])[:count]
-    visible = np.logical_or.reduceat((raw > 32) & (raw < 128) & (raw != ord(sep)), starts)   # an empty line: its "\n"
+    # Visible: a byte of 33 to 127 (one subtraction that wraps below 33), not the separator.
+    shown = ((raw - np.uint8(33)) < np.uint8(95)) & (raw != ord(sep))
+    visible = np.logical_or.reduceat(shown, starts)   # an empty line: its "\n"
     blank = np.zeros(count, dtype=bool)
     lines = None
-    if not visible.all() or (cells > columns).any():
+    if not visible.all():
         lines = body.split("\n")
         for i in np.flatnonzero(~visible):   # spaces of any kind and separators only: blank
             blank[i] = not lines[i].replace(sep, "").strip()
-    wide = np.flatnonzero((cells > columns) & ~blank)
-    if wide.size:   # pandas would drop the extra cells of a first line, or fail on a later one
-        raise _too_wide(name, first_row + int(wide[0]), int(cells[wide[0]]), columns)
+
+    def no_row_too_wide():
+        cells = np.bincount(np.searchsorted(ends, np.flatnonzero(raw == ord(sep))), minlength=count)[:count] + 1
+        wide = np.flatnonzero((cells > columns) & ~blank)
+        if wide.size:   # pandas would drop the extra cells of a first line, or fail on a later one
+            raise _too_wide(name, first_row + int(wide[0]), int(cells[wide[0]]), columns)
+
     kept = np.flatnonzero(~blank)
     if max_rows is not None and len(kept) > max_rows:
+        no_row_too_wide()
         raise _too_many(name, max_rows)
     rows = first_row + kept.astype(np.int64)
     if not len(kept):
         return None, rows
     if len(kept) < count:
+        lines = lines if lines is not None else body.split("\n")
         data = ("\n".join(lines[i] for i in kept) + "\n").encode("utf-8")
+    if b"\x00" not in data:
+        frame = _arrow_frame(data, sep, columns)
+        if frame is not None:
+            return frame, rows
+    no_row_too_wide()
     try:
         frame = pd.read_csv(io.BytesIO(data), sep=sep, header=None, names=range(columns), dtype=str,
                             keep_default_na=False, na_filter=False, on_bad_lines="error", index_col=False,
@@ -227,6 +241,31 @@ def _plain_records(body: str, sep: str, columns: int, first_row: int, name: str,
     except (pd.errors.ParserError, ValueError) as exc:
         raise TableError(f"{name}: cannot be read as CSV ({str(exc).splitlines()[0]})") from None
     return frame, rows
+
+
+def _arrow_frame(data: bytes, sep: str, columns: int) -> pd.DataFrame | None:
+    """Lines without quotes as text columns, or None where a line has another number of cells than
+    the header (Arrow's reader refuses it; pandas' then reads or refuses it as before). Arrow's CSV
+    reader parses them in C, each cell as written (no quoting, no trimming, no missing values), into
+    the same text columns pandas' reader gives (tests/law/test_batch_io.py compares them). It makes
+    no Python string per cell (pandas' reader made one, then Arrow text of it: half the batch's
+    reading time)."""
+    import pyarrow as pa
+    import pyarrow.csv as pa_csv
+    names = [str(i) for i in range(columns)]
+    try:
+        table = pa_csv.read_csv(
+            io.BytesIO(data),
+            # One thread: on a shared machine more threads cost more CPU and took no less time.
+            read_options=pa_csv.ReadOptions(column_names=names, block_size=1 << 20, use_threads=False),
+            parse_options=pa_csv.ParseOptions(delimiter=sep, quote_char=False, double_quote=False,
+                                              escape_char=False, newlines_in_values=False, ignore_empty_lines=False),
+            convert_options=pa_csv.ConvertOptions(column_types={n: pa.large_string() for n in names},
+                                                  strings_can_be_null=False, quoted_strings_can_be_null=False))
+    except pa.ArrowInvalid:
+        return None
+    text = pd.StringDtype("pyarrow", na_value=np.nan)   # pandas' "str"
+    return pd.DataFrame({i: pd.Series(table.column(i), dtype=text) for i in range(columns)})
 
 
 def _quoted_records(body: str, sep: str, columns: int, first_row: int, name: str, limit, max_rows):

@@ -14,7 +14,7 @@ from core.law.award import evaluate
 from core.law.batch import BatchError, evaluate_table, read_csv, cents_text, evaluate_parsed, frame_of, parse_frame
 from core.law.caps import TYPE_CODES
 from core.law.money import ValidationError, plain, to_cents
-from core.law.readings import DEFAULT, Readings
+from core.law.readings import DEFAULT, Readings, every
 from core.law.rulesets import load
 from tests.support.strategies import applications
 
@@ -650,3 +650,168 @@ def test_arabic_indic_and_other_digits_are_not_amounts():
     assert out["error"][1].startswith("eligible_cost: '１０００' is not a number") and out["error"][2] == ""
     with pytest.raises(ValidationError, match="is not a number"):
         Application.from_dict({"project_type": "renovation", "eligible_cost": "٥٠٠"})
+
+
+# --- Issue 53: the batch in whole columns, exact under every law, era and reading --------------------
+
+def _laws():
+    """Every ruleset, and the statute in each of its eras (as of the first day of each dated value): the
+    rulesets the batch accepts (`--ruleset`, `--as-of`)."""
+    from core.law.rulesets import available
+    laws = [load(rid) for rid in available() if not load(rid).is_dated]
+    for rid in available():
+        rs = load(rid)
+        if rs.is_dated:
+            days = sorted({v.start for p in (rs.dated or rs.parameters).values() for v in p.history if v.start})
+            laws += [rs.as_of(day) for day in days]
+    return laws
+
+
+LAWS = _laws()
+LAW_IDS = [f"{rs.id}@{rs.as_of_date}" if rs.as_of_date else rs.id for rs in LAWS]
+
+
+def test_the_laws_cover_every_board_test_and_era():
+    """The cases below run under the statute before 1986 (no Board exception), its state-funds test and
+    its residual-value test, besides the regulation and its what-if."""
+    assert {rs.bpw_test for rs in LAWS} == {"none", "state_funds", "residual_value"}
+    assert len(LAWS) >= 8 and {"regulation", "cap-800k", "statute"} <= {rs.id for rs in LAWS}
+
+
+def as_text(app: Application) -> dict:
+    """An application as the cells of a CSV file (every value text, blank for not given)."""
+    return {k: "" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+            for k, v in app.to_flat().items()}
+
+
+def assert_rows_equal_evaluate(apps, rs, rd):
+    """The batch, from parsed values and from text cells, against one evaluation per row: award, binding
+    caps, route, the award without the Board's exception, the local shortfall and the funding gap."""
+    parsed = evaluate_parsed(frame_of(apps), rs, rd)
+    text = evaluate_table(pd.DataFrame([as_text(a) for a in apps]), rs, rd)
+    for i, app in enumerate(apps):
+        a = evaluate(app, rs, rd)
+        want = (a.amount, ";".join(a.binding), a.route, a.routes["standard"].award, a.local_shortfall, a.funding_gap)
+        row = parsed.iloc[i]
+        assert (int(row.award), row.binding, row.route, int(row.standard_award), int(row.local_shortfall),
+                int(row.funding_gap)) == want, (rs.id, rs.as_of_date, rd.describe(), app)
+        assert text["error"][i] == "", text["error"][i]
+        assert (text["award"][i], text["binding"][i], text["route"][i], text["standard_award"][i],
+                text["local_shortfall"][i], text["funding_gap"][i]) == (
+            plain(want[0]), want[1], want[2], plain(want[3]), plain(want[4]), plain(want[5]))
+
+
+@settings(max_examples=80, deadline=None)
+@example(PINNED, LAWS[0], DEFAULT)
+@given(st.lists(applications(), min_size=1, max_size=25), st.sampled_from(LAWS), st.sampled_from(every()))
+def test_batch_equals_scalar_under_every_law_era_and_reading(apps, rs, rd):
+    """Random applications (the Board's exception asked for in about half, with its conditions and the
+    statute's residual-value amounts drawn) under a random law, era and combination of readings."""
+    assert_rows_equal_evaluate(apps, rs, rd)
+
+
+def _fixed_applications(n: int = 24) -> list:
+    """Applications of every project type around the limits, the Board's exception asked in half, the
+    residual value above and below the sum it must exceed (drawn with a fixed seed)."""
+    from core.law.fields import PROJECT_TYPES
+    rng = np.random.default_rng(53)
+    # Half of $400,000 on the standard route; on the Board's, the program maximum of every era: the
+    # exception route wherever the law has one (the residual value above the nothing it must exceed).
+    apps = list(PINNED) + [Application(project_type="renovation", eligible_cost=40_000_000, bpw_exception_requested=True,
+                                       local_property_value=40_000_000, residual_value=100)]
+    for i in range(n):
+        cost = int(rng.integers(0, 300_000_000))
+        exc = bool(i % 2)
+        prior = int(rng.choice([0, 0, 1, 29_999_999, 30_000_000, int(rng.integers(0, 40_000_000))]))
+        apps.append(Application(
+            project_type=list(PROJECT_TYPES)[i % len(PROJECT_TYPES)], eligible_cost=cost,
+            federal_grant=int(rng.choice([0, int(rng.integers(0, cost + 1))])),
+            local_contribution=int(rng.choice([0, cost // 2, int(rng.integers(0, cost + 1))])),
+            prior_program_funds=prior,
+            requested_amount=None if i % 3 else int(rng.integers(0, 80_000_000)),
+            federal_law_contrary=bool(i % 5 == 0), bpw_exception_requested=exc,
+            local_property_value=int(rng.integers(0, 100_000_000)) if exc else 0,
+            state_funds_in_property=exc and bool(i % 4 == 1), state_bonded_debt=exc and bool(i % 7 == 3),
+            prior_funds_for_property=[None, True, False][i % 3] if exc else None,
+            residual_value=int(rng.integers(0, 60_000_000)) if exc else 0,
+            prior_matching_funds=int(rng.integers(0, 10_000_000)) if exc else 0,
+            outstanding_state_debt=int(rng.choice([0, int(rng.integers(0, 10_000_000))])) if exc else 0,
+            other_state_investment=int(rng.choice([0, int(rng.integers(0, 10_000_000))])) if exc else 0))
+    return apps
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rs", LAWS, ids=LAW_IDS)
+def test_batch_equals_scalar_under_each_law_and_every_reading(rs):
+    """Every law and era against all 32 combinations of readings, on the same applications: no pair is
+    left to chance. Both routes and every cap bind somewhere in them."""
+    apps = _fixed_applications()
+    for rd in every():
+        assert_rows_equal_evaluate(apps, rs, rd)
+    routes = set(evaluate_parsed(frame_of(apps), rs)["route"])
+    assert routes == ({"standard"} if rs.bpw_test == "none" else {"standard", "bpw_exception"}), routes
+
+
+MONEY_TEXT = st.one_of(
+    st.text(alphabet="0123456789.,$ -+eE\u00a0\t١", max_size=18),
+    st.from_regex(r"\A[0-9]{1,15}(\.[0-9]{0,3})?\Z"),
+    st.builds(lambda c: plain(c), st.integers(0, 10**14 + 10)),
+)
+
+
+@settings(max_examples=80)
+@example(["0", "00", "1.", ".5", "9999999999999.99", "1000000000000.01", " 7 ", "\u00a07", "\t8\n", "١٢", "5,0"])
+@given(st.lists(MONEY_TEXT, min_size=1, max_size=12))
+def test_money_columns_parse_exactly_as_the_scalar_validator(texts):
+    """The whole-column parse of amounts (Arrow text, integer cents) gives the scalar validator's cents for
+    every text it accepts and its message for every text it refuses, whatever the spaces or digits: for a
+    required amount (blank: missing) and an optional one (blank: its default)."""
+    from core.law.application import parse_field
+    df = pd.DataFrame({"project_type": ["renovation"] * len(texts), "eligible_cost": texts, "federal_grant": texts})
+    assert isinstance(df["eligible_cost"].dtype, pd.StringDtype)   # text held by Arrow: the columns' path
+    values, errors = parse_frame(df)
+    for i, raw in enumerate(texts):
+        want, messages = {}, []
+        for name in ("eligible_cost", "federal_grant"):
+            try:
+                want[name] = parse_field(name, raw) or 0
+            except ValidationError as err:
+                messages.append(str(err))
+        assert errors[i] == "; ".join(messages), raw
+        for name, cents in want.items():
+            assert values[name][i] == cents, (raw, name)
+    assert values["eligible_cost"].dtype == np.int64 and values["federal_grant"].dtype == np.int64
+
+
+def test_the_presumption_of_a_yes_no_left_unsaid_is_taken_once_per_column_not_per_row(monkeypatch):
+    """Issue 53: no Python call per row in the engine. A yes/no left unsaid took the field table's
+    presumption through a Python function for each of the 200,000 rows."""
+    import core.law.batch as batch
+    calls = []
+    real = batch.given_or_presumed
+    monkeypatch.setattr(batch, "given_or_presumed", lambda f, v: calls.append(v) or real(f, v))
+    apps = _fixed_applications(200)
+    out = evaluate_parsed(frame_of(apps))
+    assert len(calls) <= 2, len(calls)
+    assert list(out["award"]) == [evaluate(a).amount for a in apps]
+
+
+def test_a_table_read_from_text_is_parsed_without_a_python_object_per_cell(monkeypatch):
+    """Issue 53: the amounts of a table read from a file (Arrow text) are parsed in whole columns; the
+    scalar validator sees only the cells that are not plain digits (here: two), where it saw every
+    distinct value of a yes/no column and nothing else before, and pandas' per-cell map is not used."""
+    import core.law.batch as batch
+    seen = []
+    real = batch.parse_field
+    monkeypatch.setattr(batch, "parse_field", lambda name, raw: seen.append((name, raw)) or real(name, raw))
+    monkeypatch.setattr(pd.Series, "map", lambda *a, **k: pytest.fail("a Python call per cell"))
+    n = 1_000
+    df = pd.DataFrame({"project_type": ["renovation", "conversion"] * (n // 2),
+                       "eligible_cost": [str(100_000 + i) for i in range(n - 2)] + ["$1,000", "1e3"],
+                       "local_contribution": ["0.5"] * n, "federal_law_contrary": ["no", "yes"] * (n // 2),
+                       "prior_funds_for_property": ["", "no"] * (n // 2)})
+    out = evaluate_table(df)
+    money = [raw for name, raw in seen if name == "eligible_cost"]
+    assert money == ["$1,000", "1e3"]
+    assert len(seen) < 20
+    assert out["award"][0] == "50000.00" and out["award"][n - 2] == "500.00" and out["award"][n - 1] == "500.00"

@@ -1,0 +1,83 @@
+"""First visit: from a visitor's navigation to the first award on screen, the dashboard against the
+bare one-slider app (bench/bare_slider.py), both started in this run, in Chromium.
+
+    python -m bench.first_visit [--rounds R] [--visits V]
+
+Each round starts both servers afresh; the first visit of each server is "cold" (the server imports
+and computes what its first session needs), the next `--visits` are "warm" (a new visitor, a new
+browser context with an empty cache, on a server that has served one). The page itself records,
+from the navigation's start (performance.timeOrigin), the first moment a metric
+(`data-testid=stMetricValue`) holds a dollar amount: the number a visitor came for. Prints the
+medians of each and their ratios (goal, issue 53: the dashboard within 1.5x of the bare app).
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+
+from harness.serve import browser, streamlit_server
+
+# Before the app's own code: the first time a metric shows a dollar amount, in ms since navigation.
+FIRST_AWARD = """
+(() => {
+  window.__firstAward = null;
+  const look = () => {
+    if (window.__firstAward !== null) return;
+    for (const m of document.querySelectorAll('[data-testid=stMetricValue]')) {
+      if (/\\$[0-9]/.test(m.textContent)) { window.__firstAward = performance.now(); observer.disconnect(); return; }
+    }
+  };
+  const observer = new MutationObserver(look);
+  const start = () => observer.observe(document.documentElement, {subtree: true, childList: true, characterData: true});
+  if (document.documentElement) start(); else document.addEventListener('readystatechange', start, {once: true});
+})();
+"""
+
+
+def visit(b, url: str) -> float | None:
+    """ms from navigation to the first award shown, in a new context (empty cache, new session)."""
+    context = b.new_context(viewport={"width": 1400, "height": 1200})
+    try:
+        page = context.new_page()
+        page.add_init_script(FIRST_AWARD)
+        page.goto(url)
+        page.wait_for_function("() => window.__firstAward !== null", timeout=120_000)
+        return page.evaluate("() => window.__firstAward")
+    except Exception as exc:   # noqa: BLE001 - a visit that never showed an award is reported, not fatal
+        print(f"  {url}: no award shown ({str(exc).splitlines()[0]})", file=sys.stderr)
+        return None
+    finally:
+        context.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--visits", type=int, default=4)
+    args = ap.parse_args()
+    times = {(app, kind): [] for app in ("bare", "dashboard") for kind in ("cold", "warm")}
+    with browser() as b:
+        for r in range(args.rounds):
+            with streamlit_server("bench/bare_slider.py") as bare_url, streamlit_server() as app_url:
+                urls = {"bare": bare_url + "/?bench=bare", "dashboard": app_url}
+                for app, url in urls.items():   # each server's first visitor
+                    times[app, "cold"].append(visit(b, url))
+                for _ in range(args.visits):    # interleaved, so drift hits both alike
+                    for app, url in urls.items():
+                        times[app, "warm"].append(visit(b, url))
+            print(f"round {r + 1}: " + ", ".join(f"{app} {kind} {[round(t) for t in v[-(args.visits if kind == 'warm' else 1):] if t]}"
+                                                 for (app, kind), v in times.items()), flush=True)
+    for kind in ("cold", "warm"):
+        bare = [t for t in times["bare", kind] if t is not None]
+        ours = [t for t in times["dashboard", kind] if t is not None]
+        if not bare or not ours:
+            print(f"{kind}: too few visits showed an award")
+            continue
+        mb, mo = statistics.median(bare), statistics.median(ours)
+        print(f"{kind} visit, median of {len(ours)}: bare app {mb:.0f} ms, dashboard {mo:.0f} ms, "
+              f"ratio {mo / mb:.2f}x  (goal: at most 1.5x)")
+
+
+if __name__ == "__main__":
+    main()
