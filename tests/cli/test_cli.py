@@ -648,3 +648,29 @@ def test_report_says_what_it_takes_to_reach_an_award_when_asked(tmp_path):
     assert "What it takes to reach an award" in out.read_text() and sentence in out.read_text()
     one_line_error(run("report", src, "-o", out, "--force", "--reach", "colour=5"), "--reach: 'colour=5' is not FIELD=AMOUNT")
     one_line_error(run("report", src, "-o", out, "--force", "--reach", "eligible_cost=x"), "--reach eligible_cost: 'x'")
+
+
+@pytest.mark.parametrize("extra, text", [
+    ({"ruleset": {"id": "statute"}}, "scenarios[1].ruleset: {'id': 'statute'} must be a ruleset id written as text"),
+    ({"ruleset": 5}, "scenarios[1].ruleset: 5 must be a ruleset id written as text"),
+    ({"as_of": "1900-01-01"}, "scenarios[1].as_of: '1900-01-01' cannot be used: the regulation in force has no "
+                              "values before 2026-11-29"),
+    ({"as_of": "2026-11-28"}, "choose 2026-11-29 or later"),
+])
+def test_import_refuses_a_field_of_the_wrong_type_or_day_naming_it(extra, text, tmp_path):
+    """Issue 48: these imported silently under the regulation, or on a day --as-of refuses."""
+    db = f"sqlite:///{tmp_path / 'lib.db'}"
+    src = tmp_path / "lib.json"
+    src.write_text(json.dumps({"format": "senior-center-grant-scenarios", "version": 1, "scenarios": [
+        {"name": "Good", **APP}, {"name": "Bad", **APP, **extra}]}))
+    one_line_error(run("scenarios", "import", src, env={"SCENARIO_DB_URL": db}), text)
+    assert run("scenarios", "list", env={"SCENARIO_DB_URL": db}).stdout == ""
+
+
+def test_import_refuses_an_export_whose_version_is_true(tmp_path):
+    db = f"sqlite:///{tmp_path / 'lib.db'}"
+    src = tmp_path / "lib.json"
+    src.write_text(json.dumps({"format": "senior-center-grant-scenarios", "version": True,
+                               "scenarios": [{"name": "Good", **APP}]}))
+    one_line_error(run("scenarios", "import", src, env={"SCENARIO_DB_URL": db}),
+                   "version: True is not supported (this app reads version 1)")
