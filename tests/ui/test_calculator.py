@@ -566,3 +566,22 @@ def test_under_the_statute_the_calculator_says_where_the_regulation_differs_and_
     assert "The statute's (d) was not read whole" in said
     plain = dashboard({"project_type": "construction", "eligible_cost": "100000", "local_contribution": "50000"})
     assert "The statute in force" not in " ".join(m.value for m in plain.markdown).replace("\\", "")
+
+
+def test_replace_it_does_not_overwrite_a_scenario_renamed_to_that_name_meanwhile(db):
+    """Issue 48: the Calculator's "Replace it?" had no staleness check (the library's actions have
+    one): another scenario renamed to that name while the question was on screen was overwritten."""
+    from tests.support.pages import save
+    from tests.support.store import APP
+    db.save("As submitted", APP)
+    db.save("Other", APP.replace(federal_grant=20_000_000))
+    at = save(app(), "As submitted")
+    assert any("already exists" in w.value for w in at.warning)
+    db.rename("As submitted", "Older")       # meanwhile, in another session
+    db.rename("Other", "As submitted")
+    at.button(key="w:overwrite_yes").click().run()
+    assert not at.exception
+    said = next(e.value for e in at.error if "Not replaced" in e.value)
+    assert "was changed by someone else" in said and "Older" in said
+    assert db.get("As submitted").application.federal_grant == 20_000_000   # the other one, untouched
+    assert db.get("Older").application == APP
