@@ -13,7 +13,7 @@ from core.law.rulesets import (PARAMETER_KINDS, PARAMETERS, RulesetError, availa
 from ui import present, state
 from core.law.names import check_text, variant_id
 from core.store.verify import accept_loaded_variant
-from ui.text import error_text, literal, markup, md, message, ours, plain_text, table_cells
+from ui.text import error_text, literal, markup, md, message, ours, plain_label, plain_text, table_cells
 from ui.uploads import upload_bytes
 
 MAX_TITLE = 80
@@ -112,15 +112,15 @@ with st.form("variant_form"):
     for (pid, (kind, label)), col in zip(PARAMETERS.items(), st.columns(3) * len(PARAMETERS)):
         value = getattr(base, pid)
         if kind == "money":
-            entered[pid] = col.text_input(md(f"{label} ($)"), value=f"{value // 100:,}")
+            entered[pid] = col.text_input(plain_label(f"{label} ($)"), value=f"{value // 100:,}")
         elif kind == "share":
-            entered[pid] = col.number_input(md(f"{label} (%)"), 0.0, 100.0, float(value) * 100, step=5.0,
+            entered[pid] = col.number_input(plain_label(f"{label} (%)"), 0.0, 100.0, float(value) * 100, step=5.0,
                                              format="%.2f")
         elif kind == "choice":
-            entered[pid] = col.selectbox(md(label), list(CHOICES[pid]), index=list(CHOICES[pid]).index(value),
-                                         format_func=lambda c, pid=pid: md(CHOICES[pid][c]))
+            entered[pid] = col.selectbox(plain_label(label), list(CHOICES[pid]), index=list(CHOICES[pid]).index(value),
+                                         format_func=lambda c, pid=pid: plain_text(CHOICES[pid][c]))
         else:
-            entered[pid] = st.multiselect(md(label), list(PROJECT_TYPES), default=list(value),
+            entered[pid] = st.multiselect(plain_label(label), list(PROJECT_TYPES), default=list(value),
                                            format_func=PROJECT_TYPES.get)
     made = st.form_submit_button("Make variant")
 if made:

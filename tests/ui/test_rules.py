@@ -32,8 +32,8 @@ def test_the_variant_editor_has_one_input_per_parameter_of_the_ruleset_table(db)
 
     from core.law.rulesets import PARAMETERS
     at = start(page="pages/rules.py")
-    def shown(label: str) -> str:   # a label as the page shows it (md() escapes Markdown's characters)
-        return re.sub(r"\\(.)", r"\1", label)
+    def shown(label: str) -> str:   # a label as the browser reads it out: as given (issue 48: no escapes)
+        return label
 
     labels = [shown(w.label) for w in [*at.text_input, *at.number_input, *at.multiselect, *at.selectbox]]
     assert sorted(label for label in labels if label not in ("Variant name", "Rulesets", "Start from", "Ruleset")) == \
@@ -97,3 +97,15 @@ def test_the_rules_page_shows_each_numbers_history_with_its_sources(db):
                   "Human Services § 10-504(a)(2), current as of 2025", "When $800,000 took effect was not found"):
         assert words in shown, words
     assert any("was not read whole" in re.sub(r"\\(.)", r"\1", m.value) for m in at.markdown)
+
+
+def test_the_variant_editors_labels_and_choices_read_as_plain_words(db):
+    """Issue 48: the accessible names read "Capital maximum \\(\\$\\)", "Master\\-plan maximum \\(\\$\\)":
+    a text box's label is its accessible name as given, unrendered."""
+    at = start(page="pages/rules.py")
+    form = [*at.text_input, *at.number_input, *at.selectbox, *at.multiselect]
+    assert {"Capital maximum ($)", "Master-plan maximum ($)", "Limit for earlier grantees ($)", "State share (%)",
+            "Local share (%)", "Test of the Board exception"} <= {w.label for w in form}
+    assert not [w.label for w in form if "\\" in w.label]
+    test = next(s for s in at.selectbox if s.label == "Test of the Board exception")
+    assert "\\" not in "".join(test.options) and "no Board exception" in test.options
