@@ -674,3 +674,23 @@ def test_import_refuses_an_export_whose_version_is_true(tmp_path):
                                "scenarios": [{"name": "Good", **APP}]}))
     one_line_error(run("scenarios", "import", src, env={"SCENARIO_DB_URL": db}),
                    "version: True is not supported (this app reads version 1)")
+
+
+@pytest.mark.parametrize("prior, target, sentence", [
+    (100_000, 500_000, "With no prior program funds the award reaches $500,000 ($600,000 there: the program maximum)."),
+    (100_000, 600_000, "With no prior program funds the award reaches $600,000."),
+    (700_000, 250_000, "With prior program funds of $50,000 the award reaches $250,000, as it does with prior program "
+                       "funds from $0 to $50,000."),
+    (100_000, 700_000, "No amount of prior program funds reaches $700,000: the program maximum holds the award at "
+                       "$600,000."),
+    (100_000, 100, "The award is already $200,000, at least $100, with the prior program funds at $100,000, as it is "
+                   "with prior program funds from $0 to $299,900."),
+])
+def test_solve_says_prior_program_funds_in_english_and_truly(prior, target, sentence):
+    """Issue 48: "Prior program funds of $0 reaches an award of $500,000" (a plural with "reaches"; at $0
+    the award is $600,000, and $0 of funds is none)."""
+    app = json.dumps({"project_type": "renovation", "eligible_cost": 3_000_000, "local_contribution": 1_500_000,
+                      "prior_program_funds": prior})
+    r = run("solve", "prior_program_funds", "--target", str(target), "-", stdin=app)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["sentence"] == sentence

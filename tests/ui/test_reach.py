@@ -81,3 +81,16 @@ def test_undo_puts_back_each_change_in_turn():
     at.button(key="w:undo").click().run()
     assert at.query_params["eligible_cost"] == "1000000" and award(at) == "$500,000"
     assert Panel(at)["eligible_cost"]["cents"] == 100_000_000 and at.button(key="w:undo").disabled
+
+
+def test_prior_program_funds_are_said_in_english():
+    """Issue 48: the box said "Prior program funds of $0 reaches an award of $500,000"."""
+    at = app({"project_type": "renovation", "eligible_cost": "3000000", "local_contribution": "1500000",
+              "prior_program_funds": "100000"})
+    at.session_state["reach_panel"] = True
+    at.run()
+    at.selectbox(key="w:reach:field").set_value("prior_program_funds")
+    at.text_input(key="w:reach:target").input("500,000").run()
+    said = [m.value for m in at.markdown]
+    assert md("With no prior program funds the award reaches $500,000 ($600,000 there: the program maximum).") in said
+    assert not [s for s in said if "funds of \\$0" in s or "funds reaches" in s]
