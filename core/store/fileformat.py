@@ -20,10 +20,11 @@ YEARS_AHEAD = 25       # the "Law as of" field shows days up to the end of the y
 FUTURE_SLACK_HOURS = 24  # an imported date may be at most a day ahead of this server's clock
 
 
-def export_document(scenarios: list[Scenario]) -> dict:
-    """The export file's content for these scenarios."""
-    return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "exported_at": now(),
-            "scenarios": [s.to_dict() for s in scenarios]}
+def export_document(scenarios: list[Scenario], variants: list[dict] | None = None) -> dict:
+    """The export file's content for these scenarios (and the library's kept variants, when given:
+    core/store/variants.py; a file without them reads as before)."""
+    return ({"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "exported_at": now(),
+             "scenarios": [s.to_dict() for s in scenarios]} | ({"variants": variants} if variants else {}))
 
 
 def check_stamp(value, field: str, now_: datetime | None = None) -> str:

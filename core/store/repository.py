@@ -289,12 +289,21 @@ class ScenarioStore:
             raise picked.stale(row is not None, row.name if row else None)
 
     def export(self, names: list[str] | None = None) -> dict:
+        """The library as a file: every scenario and kept variant, or the scenarios named (each
+        carries its own ruleset's data)."""
         chosen = self.list() if names is None else self.get_many(list(names))   # only what is asked for
-        return export_document(chosen)
+        return export_document(chosen, self.variants().exported() if names is None else None)
 
-    def import_scenarios(self, items: list[Scenario], overwrite: bool = False, actor: str = LOCAL) -> int:
+    def variants(self):
+        """The policy variants kept in this library (core/store/variants.py)."""
+        from core.store.variants import VariantLibrary
+        return VariantLibrary(self)
+
+    def import_scenarios(self, items: list[Scenario], overwrite: bool = False, actor: str = LOCAL,
+                         variants=()) -> int:
         """Import validated scenarios all-or-nothing, as the actor's own; a name clash aborts unless
-        overwrite, and a replaced scenario must be the actor's (or the actor an administrator)."""
+        overwrite, and a replaced scenario must be the actor's (or the actor an administrator).
+        `variants` (checked rulesets: variants.parse_variants) are kept in the same transaction."""
         # In bulk: one read of the names already taken and one multi-row insert each for the
         # scenarios and their history, so that the write lock is held for a moment, not for as
         # long as a statement per scenario takes (a 10,000-scenario import held another user's
@@ -316,6 +325,8 @@ class ScenarioStore:
             if existing and not overwrite:
                 raise ScenarioExists(f"a scenario named {next(n for n in existing)!r} already exists")
             keeper.keep(conn)   # before the rows that name them
+            if variants:
+                self.variants().import_variants(conn, list(variants), actor, overwrite)
             if existing:
                 write_rows, write_events = self._replacing(conn, made, existing, actor, keeper)
             try:

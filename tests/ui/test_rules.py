@@ -109,3 +109,47 @@ def test_the_variant_editors_labels_and_choices_read_as_plain_words(db):
     assert not [w.label for w in form if "\\" in w.label]
     test = next(s for s in at.selectbox if s.label == "Test of the Board exception")
     assert "\\" not in "".join(test.options) and "no Board exception" in test.options
+
+
+def make_cap_raised(at):
+    at.text_input[0].input("Cap raised")
+    next(t for t in at.text_input if t.label == "Capital maximum ($)").input("1,000,000")
+    at.button[0].click().run()
+    assert not at.exception and not at.error
+    return at
+
+
+def test_a_made_variant_is_in_the_sidebar_at_once_and_kept_in_the_library(db):
+    """Issue 48: a variant made on the Rules page was not listed in the sidebar until the next run,
+    and was gone after a reload or in a new session."""
+    at = make_cap_raised(start(page="pages/rules.py"))
+    assert "Cap raised (variant, not the regulation in force)" in at.selectbox(key="w:ruleset").options   # this run
+    kept = db.variants().get("variant-cap-raised")
+    assert (kept.ruleset.title, kept.ruleset.capital_cap, kept.owner) == ("Cap raised", 100_000_000, "local")
+    assert any("kept it in the library" in s.value for s in at.success)
+    # a new session (a reload): listed, and a link opens the Calculator under it
+    again = start({"ruleset": "variant-cap-raised", "eligible_cost": "3000000", "local_contribution": "1500000"})
+    assert "Cap raised (variant, not the regulation in force)" in again.selectbox(key="w:ruleset").options
+    assert again.selectbox(key="w:ruleset").value == "variant-cap-raised"
+    assert not [w for w in again.warning if w.icon == ":material/link_off:"]   # the link read whole
+    assert next(m.value for m in again.metric if m.label == "State grant award") == "$1,000,000"
+
+
+def test_a_kept_variant_is_deleted_and_restored_from_the_rules_page(db):
+    at = make_cap_raised(start(page="pages/rules.py"))
+    at.button(key="w:variant_del:variant-cap-raised").click().run()
+    assert not at.exception and db.variants().list() == []
+    assert "variant-cap-raised" not in at.session_state["variants"]
+    gone = db.variants().history("variant-cap-raised")[-1]
+    at.button(key=f"w:variant_restore:{gone.id}").click().run()
+    assert not at.exception and [k.id for k in db.variants().list()] == ["variant-cap-raised"]
+    assert [e.action for e in db.variants().history()] == ["save", "delete", "restore"]
+
+
+def test_a_variant_loaded_from_a_file_is_kept_once(db):
+    v = load().with_changes("mine", "Mine", {"capital_cap": "900000"})
+    at = start(page="pages/rules.py")
+    at.file_uploader(key="w:variant_file").upload("mine.toml", to_toml(v).encode(), "application/toml").run()
+    assert not at.exception and "Mine (variant, not the regulation in force)" in at.selectbox(key="w:ruleset").options
+    at.run()   # the file still in the box: not kept again
+    assert [e.action for e in db.variants().history()] == ["save"]
