@@ -325,6 +325,10 @@ def import_section() -> None:
                 st.warning(md(f"{plural(len(notes) - SHOWN_NOTES, 'more scenario')} of this file claim a shipped ruleset "
                               "but differ from it; each is imported as a labelled policy variant."),
                            icon=":material/science:")
+            if seen.variants:   # a library export's kept policy variants: kept with the scenarios, as the importer's
+                st.caption(md(f"It also holds {plural(len(seen.variants), 'policy variant')}, kept in the library "
+                              "with the scenarios: ") + md(", ").join(literal(t, 80) for t in seen.variants[:SHOWN_NOTES])
+                           + md("." if len(seen.variants) <= SHOWN_NOTES else ", …"))
             overwrite = st.checkbox("Replace saved scenarios that have the same names", key="w:import_overwrite")
             label = (f"Import the {plural(len(good), 'valid scenario')}" if errors
                      else f"Import {plural(len(good), 'scenario')}")

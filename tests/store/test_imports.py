@@ -44,6 +44,8 @@ def test_a_plain_application_names_its_ruleset_by_an_id_as_text(ruleset, field, 
     ({"id": {"id": "statute"}}, "scenarios[1].ruleset.id"), ({"id": ["statute"]}, "scenarios[1].ruleset.id"),
     ({"id": "statute", "version": 3}, "scenarios[1].ruleset.version"),
     ({"id": "statute", "data": "x"}, "scenarios[1].ruleset.data"),
+    ({"id": "statute", "data": ""}, "scenarios[1].ruleset.data"), ({"id": "statute", "data": 0}, "scenarios[1].ruleset.data"),
+    ({"id": "statute", "data": []}, "scenarios[1].ruleset.data"),
 ])
 def test_an_exported_scenarios_ruleset_is_checked_part_by_part(ruleset, field):
     names, errors = errors_of([{"name": "Good", "application": PLAIN},
