@@ -129,3 +129,27 @@ def test_a_bad_variant_in_a_file_is_named_and_never_hides_the_good_ones():
                                                  "variants[4].ruleset"]
     assert "must be a variant" in errors[0] and "appears twice" in errors[3]
     assert parse_variants(None) == ([], []) and parse_variants("x") == ([], ["variants: must be a list"])
+
+
+def test_the_retention_rule_redacts_the_people_in_the_variants_history_too(lib, monkeypatch):
+    """The history's redaction (`scenarios history --before DATE --redact`) covers the kept
+    variants' history: their actors, owners and last changers become pseudonyms, the data stays."""
+    from datetime import datetime, timedelta, timezone
+
+    import core.store.variants
+    from core.store.history import is_pseudonym
+    old = (datetime.now(timezone.utc) - timedelta(days=400)).isoformat(timespec="seconds")
+    monkeypatch.setattr(core.store.variants, "now", lambda: old)
+    lib.variants().save(variant(), actor=OWNER)
+    monkeypatch.undo()
+    lib.variants().save(variant("Recent"), actor=OTHER)
+    cutoff = (datetime.now(timezone.utc) - timedelta(days=30)).date()
+    done = lib.redact_history(cutoff, actor=ADMIN, apply=True)
+    assert done.events == 1 and done.people == 1
+    first, recent = lib.variants().history()
+    assert is_pseudonym(first.actor) and is_pseudonym(first.after.owner) and is_pseudonym(first.after.changed_by)
+    assert first.after.ruleset.version == variant().version                       # every figure kept
+    assert (recent.actor, recent.after.owner) == (OTHER, OTHER)                     # after the date: as it was
+    with pytest.raises(Exception, match="append-only"):                             # and append-only again
+        with lib.engine.begin() as c:
+            c.execute(text("UPDATE variant_history SET actor = 'x'"))
