@@ -5,7 +5,7 @@ import sys
 import streamlit as st
 from streamlit import runtime
 
-from ui import a11y, auth, present, server, state, widgets
+from ui import a11y, auth, library, present, server, state, widgets
 from ui.components import keys
 from ui.text import plain_text, shown
 from ui.widgets import show
@@ -83,6 +83,7 @@ page = auth.navigation(PAGES)
 st.set_page_config(page_title=f"{page.title} · Senior center capital grants")   # one title per page
 a11y.install()
 with state.routed():
+    library.refresh_variants()   # the library's kept variants, before a link names one and the sidebar lists them
     state.init()
     present_problem = present.sync_with_url()   # before the sidebar's toggle is drawn
     sidebar()

@@ -193,9 +193,9 @@ def _save() -> None:
                      actor=auth.actor())
         st.session_state.pop("overwrite_pending", None)
         _saved(name)
-    except ScenarioExists:
+    except ScenarioExists:   # the one asked about, as it is now: Replace replaces it in this version or not at all
         st.session_state["overwrite_pending"] = (name, notes, on_screen["application"], on_screen["ruleset"],
-                                                 on_screen.get("readings"))
+                                                 on_screen.get("readings"), store().pick_of(name.strip()))
     except ValidationError as err:
         st.session_state["save:error"] = md("Not saved. ") + error_text(err)
     except ScenarioError as err:
@@ -203,9 +203,10 @@ def _save() -> None:
 
 
 def _replace() -> None:
-    name, notes, app, ruleset, readings = st.session_state.pop("overwrite_pending")   # what was on screen at Save
-    try:
-        store().save(name, app, ruleset, notes, overwrite=True, readings=readings, actor=auth.actor())
+    name, notes, app, ruleset, readings, pick = st.session_state.pop("overwrite_pending")   # as on screen at Save
+    try:   # a scenario renamed to this name, or this one changed, since the question: not replaced (ScenarioStale)
+        store().save(name, app, ruleset, notes, overwrite=pick is not None, readings=readings, actor=auth.actor(),
+                     replacing=pick)   # (none: it was deleted meanwhile, so this is a plain save)
     except ScenarioError as err:   # someone else's scenario: say whose, and what to do instead (boxes kept)
         st.session_state["save:error"] = md("Not replaced: ") + error_text(err)
         return

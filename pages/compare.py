@@ -49,6 +49,14 @@ def order_controls(chosen: list[str], base: str) -> None:
     row = st.container(horizontal=True, vertical_alignment="bottom", gap="small", key="ctl_cmp_order")
     if st.session_state.get("w:cmp_move") not in chosen:
         st.session_state["w:cmp_move"] = chosen[0]
+    if st.session_state.get("cmp:labelled") != chosen:
+        # Each option's label carries its place ("3. Smaller"), and the browser holds a select box's
+        # choice by its label: after a move it still said "3. Smaller", so the selector did not follow
+        # the scenario moved and a second "Move up" did nothing (issue 48). Assigning the keys (even
+        # the values they hold) makes Streamlit send the new labels with orders to adopt them.
+        st.session_state["w:cmp_move"] = st.session_state["w:cmp_move"]
+        st.session_state["w:cmp_baseline"] = base
+        st.session_state["cmp:labelled"] = list(chosen)
     place = {n: k for k, n in enumerate(chosen, 1)}
     pick = row.selectbox("Scenario to move", chosen, key="w:cmp_move", format_func=lambda n: plain_text(f"{place[n]}. {n}"),
                          help="Choose a scenario, then move it up or down the order: the order of the tables, the "
@@ -317,6 +325,10 @@ def import_section() -> None:
                 st.warning(md(f"{plural(len(notes) - SHOWN_NOTES, 'more scenario')} of this file claim a shipped ruleset "
                               "but differ from it; each is imported as a labelled policy variant."),
                            icon=":material/science:")
+            if seen.variants:   # a library export's kept policy variants: kept with the scenarios, as the importer's
+                st.caption(md(f"It also holds {plural(len(seen.variants), 'policy variant')}, kept in the library "
+                              "with the scenarios: ") + md(", ").join(literal(t, 80) for t in seen.variants[:SHOWN_NOTES])
+                           + md("." if len(seen.variants) <= SHOWN_NOTES else ", …"))
             overwrite = st.checkbox("Replace saved scenarios that have the same names", key="w:import_overwrite")
             label = (f"Import the {plural(len(good), 'valid scenario')}" if errors
                      else f"Import {plural(len(good), 'scenario')}")

@@ -10,10 +10,10 @@ from core.law.readings import READINGS
 from core.law.provisions import CHOICES
 from core.law.rulesets import (PARAMETER_KINDS, PARAMETERS, RulesetError, available, load, load_text, to_toml,
                                value_words as dated_words, version_words)
-from ui import present, state
+from ui import library, present, state
 from core.law.names import check_text, variant_id
 from core.store.verify import accept_loaded_variant
-from ui.text import error_text, literal, markup, md, message, ours, plain_text, table_cells
+from ui.text import error_text, literal, markup, md, message, ours, plain_label, plain_text, table_cells
 from ui.uploads import upload_bytes
 
 MAX_TITLE = 80
@@ -112,15 +112,15 @@ with st.form("variant_form"):
     for (pid, (kind, label)), col in zip(PARAMETERS.items(), st.columns(3) * len(PARAMETERS)):
         value = getattr(base, pid)
         if kind == "money":
-            entered[pid] = col.text_input(md(f"{label} ($)"), value=f"{value // 100:,}")
+            entered[pid] = col.text_input(plain_label(f"{label} ($)"), value=f"{value // 100:,}")
         elif kind == "share":
-            entered[pid] = col.number_input(md(f"{label} (%)"), 0.0, 100.0, float(value) * 100, step=5.0,
+            entered[pid] = col.number_input(plain_label(f"{label} (%)"), 0.0, 100.0, float(value) * 100, step=5.0,
                                              format="%.2f")
         elif kind == "choice":
-            entered[pid] = col.selectbox(md(label), list(CHOICES[pid]), index=list(CHOICES[pid]).index(value),
-                                         format_func=lambda c, pid=pid: md(CHOICES[pid][c]))
+            entered[pid] = col.selectbox(plain_label(label), list(CHOICES[pid]), index=list(CHOICES[pid]).index(value),
+                                         format_func=lambda c, pid=pid: plain_text(CHOICES[pid][c]))
         else:
-            entered[pid] = st.multiselect(md(label), list(PROJECT_TYPES), default=list(value),
+            entered[pid] = st.multiselect(plain_label(label), list(PROJECT_TYPES), default=list(value),
                                            format_func=PROJECT_TYPES.get)
     made = st.form_submit_button("Make variant")
 if made:
@@ -133,12 +133,13 @@ if made:
         if vid in state.ruleset_ids():   # 'Cap 1.0' and 'Cap 1-0' give one id: refused, never replaced
             raise ValidationError("Variant name", name, f"gives the id {vid!r}, which another variant already "
                                   "has; choose a name that differs in its letters or digits")
-        variants[vid] = base.with_changes(vid, name, changes,
-                                          note=f"Policy variant of {base.id}: {name}. Not the regulation in force.")
+        made_rs = base.with_changes(vid, name, changes,
+                                    note=f"Policy variant of {base.id}: {name}. Not the regulation in force.")
         if "w:rules_cmp" in st.session_state:  # show the new variant in the comparison below
             st.session_state["w:rules_cmp"] = list(dict.fromkeys(st.session_state["w:rules_cmp"] + [vid]))
-        st.success(message("Made the variant {}. Pick it in the sidebar, or compare below.", name),
-                   icon=":material/check:")
+        # kept in the library, for everyone and after a reload; the page runs again, so the sidebar lists it
+        library.keep_variant(made_rs, message("Made the variant {} and kept it in the library. Pick it in the "
+                                              "sidebar, or compare below.", name))
     except (ValidationError, RulesetError) as err:
         st.error(md("Not made: ") + error_text(err), icon=":material/error:")
 
@@ -147,15 +148,16 @@ raw = upload_bytes(up)
 if raw is not None:
     try:
         v = load_text(raw.decode("utf-8"), up.name)
-        accept_loaded_variant(v, variants, MAX_TITLE)   # not a shipped id, not a clash, a clean title
-        variants[v.id] = v
-        if "w:rules_cmp" in st.session_state and v.id not in st.session_state["w:rules_cmp"]:
-            st.session_state["w:rules_cmp"] = st.session_state["w:rules_cmp"] + [v.id]
-        st.success(message("Loaded the variant {} ({}).", v.title, v.id), icon=":material/check:")
+        if accept_loaded_variant(v, variants, MAX_TITLE):   # not a shipped id, not a clash, a clean title; new
+            if "w:rules_cmp" in st.session_state and v.id not in st.session_state["w:rules_cmp"]:
+                st.session_state["w:rules_cmp"] = st.session_state["w:rules_cmp"] + [v.id]
+            library.keep_variant(v, message("Loaded the variant {} ({}) and kept it in the library.", v.title, v.id))
     except (RulesetError, ValidationError) as err:
         st.error(md("Not loaded: ") + error_text(err), icon=":material/error:")
     except UnicodeDecodeError:
         st.error(md("Not loaded: ") + literal(up.name) + md(" is not UTF-8 text."), icon=":material/error:")
+
+library.kept_variants_section()
 
 st.subheader("The current application under each ruleset")
 app = state.application()

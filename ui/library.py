@@ -217,3 +217,108 @@ def undo_box() -> None:
     st.info("Scenario deleted.", icon=":material/delete:")
     st.text(plain_text(kept[0].name))
     button("Undo delete", "w:undo", _undone, None)
+
+
+# -- policy variants kept in the library (core/store/variants.py) -----------------------------------
+VARIANT_NOTES = "variants:said"   # what the last action on a variant did, said after the run it reran
+
+
+def refresh_variants() -> None:
+    """The library's kept variants as the session's (st.session_state["variants"], which the sidebar,
+    links and every page read), at the top of every run: one small query, so a variant saved in any
+    session is there for every other, after a reload and in a new session (issue 48)."""
+    from sqlalchemy.exc import SQLAlchemyError
+    try:
+        kept = store().variants().list()
+    except (ScenarioError, SQLAlchemyError):   # the library unreachable: the pages still work, without them
+        return
+    st.session_state["variants"] = {k.id: k.ruleset for k in kept}
+
+
+def keep_variant(rs, said: str) -> bool:
+    """Keep a variant made or loaded on the Rules page as the user's; False with the reason shown.
+    On success the page runs again, so the sidebar (drawn before the page) lists it at once."""
+    from core.law.rulesets import RulesetError
+    from ui import auth
+    try:
+        store().variants().save(rs, actor=auth.actor())
+    except (ScenarioError, RulesetError) as err:
+        st.error(md("Not kept: ") + error_text(err), icon=":material/error:")
+        return False
+    st.session_state.setdefault("variants", {})[rs.id] = rs
+    st.session_state[VARIANT_NOTES] = said
+    st.rerun()
+    return True   # (never reached: st.rerun stops this run)
+
+
+def _delete_variant(vid: str) -> None:
+    from ui import auth
+    try:
+        gone = store().variants().delete(vid, actor=auth.actor())
+    except ScenarioError as err:
+        st.session_state[VARIANT_NOTES + ":error"] = md("Not deleted: ") + error_text(err)
+        return
+    st.session_state.get("variants", {}).pop(vid, None)
+    st.session_state[VARIANT_NOTES] = md("Deleted the variant ") + shown_title(gone.ruleset.title) + md(
+        ". Its history keeps it: restore it from there.")
+
+
+def _restore_variant(event_id: int) -> None:
+    from ui import auth
+    try:
+        back = store().variants().restore(event_id, actor=auth.actor())
+    except ScenarioError as err:
+        st.session_state[VARIANT_NOTES + ":error"] = md("Not restored: ") + error_text(err)
+        return
+    st.session_state.setdefault("variants", {})[back.id] = back.ruleset
+    st.session_state[VARIANT_NOTES] = md("Restored the variant ") + shown_title(back.ruleset.title) + md(".")
+
+
+def shown_title(title: str):
+    from ui.text import literal
+    return literal(title, 120)
+
+
+def kept_variants_section() -> None:
+    """The Rules page's list of kept variants: whose each is, its history, delete and restore."""
+    from ui import auth
+    from ui.text import literal
+    lib = store()
+    for note in (st.session_state.pop(VARIANT_NOTES, None),):
+        if note:
+            st.success(shown(note), icon=":material/check:")
+    problem = st.session_state.pop(VARIANT_NOTES + ":error", None)
+    if problem:
+        st.error(shown(problem), icon=":material/error:")
+    v = lib.variants()
+    kept = v.list()
+    events = v.history()
+    gone = {}
+    for e in events:   # the variants deleted now: their last event is a delete
+        gone[e.variant] = e if e.action == "delete" else None
+    st.subheader("Variants kept in the library")
+    if not kept:
+        st.caption("No variant is kept yet. A variant you make or load here is kept, for everyone to use.")
+    me = auth.actor()
+    for k in kept:
+        mine = k.owner.lower() == me.strip().lower() or lib.is_admin(me)
+        with st.container(border=True, key=f"variant_kept_{k.id}"):
+            st.markdown(md("Variant ") + literal(k.ruleset.title, 120) + md(f" (id {k.id}), kept by ")
+                        + literal(k.owner, 80) + md(f"; last changed {when_words(k.updated_at)} by ") + literal(k.changed_by, 80)
+                        + md("."))
+            st.button("Delete this variant", key=f"w:variant_del:{k.id}", on_click=_delete_variant, args=(k.id,),
+                      disabled=not mine, help=None if mine else "Only its owner or an administrator may delete it.")
+            with st.expander("History of this variant"):
+                for e in [e for e in events if e.variant == k.id]:
+                    st.text(plain_text(f"{when_words(e.at)}: {e.action} by {e.actor}"))
+                    if e.after is not None and mine and e.after.ruleset.version != k.ruleset.version:
+                        st.button("Restore this version", key=f"w:variant_restore:{e.id}", on_click=_restore_variant,
+                                  args=(e.id,))
+    deleted = [e for e in gone.values() if e is not None]
+    if deleted:
+        st.markdown("**Deleted variants** (restore one to keep it again)")
+        for e in deleted:
+            st.text(plain_text(f"{e.before.ruleset.title} ({e.variant}), deleted {when_words(e.at)} by {e.actor}"))
+            allowed = e.before.owner.lower() == me.strip().lower() or lib.is_admin(me)
+            st.button("Restore it", key=f"w:variant_restore:{e.id}", on_click=_restore_variant, args=(e.id,),
+                      disabled=not allowed, help=None if allowed else "Only its owner or an administrator may restore it.")

@@ -21,6 +21,7 @@ from core.law.fields import FIELD, FIELDS
 from core.law.money import ValidationError
 from core.law.readings import DEFAULT as DEFAULT_READINGS, READING, READING_IDS, ReadingError, Readings
 from core.law.rulesets import DateError, RulesetError, Ruleset, available, load, parse_day
+from core.store.fileformat import first_law_day, last_law_day
 from ui.text import literal, md, message
 
 # The realistic example the dashboard opens on (ISSUE: renovation, $1,000,000, local $500,000).
@@ -110,11 +111,9 @@ def _from_url(params: dict, repeated: dict | None = None) -> tuple[dict, list[st
 # The days the "Law as of" field (dashboard.py) can show: from the statute's first dated value to
 # 25 years on. A day outside them, from a link or a scenario, is refused and said; the field
 # itself would raise on it (Streamlit refuses a value beyond its bounds) and break every page.
-EARLIEST = date(1984, 7, 1)
-
-
-def latest() -> date:
-    return date(date.today().year + 25, 12, 31)
+# One statement of the bounds, shared with imports (core.store.fileformat checks a file's day against them).
+EARLIEST = first_law_day()
+latest = last_law_day
 
 
 def _day_refused(raw, rid: str) -> str | None:

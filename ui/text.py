@@ -104,6 +104,19 @@ def md(text) -> Markdown:
     return Markdown(_SPECIAL.sub(r"\\\1", _SEQUENCE.sub(JOINER, text)))
 
 
+_PLAIN_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ,'’()%/-]*(\(\$\))?[A-Za-z0-9 ,'’()%/-]*")
+
+
+def plain_label(text: str) -> Markdown:
+    """Our own words as an input's label, as they are: the browser takes a text box's or a select
+    box's label, unrendered, for its accessible name, so md()'s escapes were read aloud ("Capital
+    maximum \\(\\$\\)", issue 48). Only words Markdown shows as they are (letters, digits, spaces,
+    commas, apostrophes, parentheses, %, /, a hyphen, one "($)"); ValueError for any other text."""
+    if not _PLAIN_LABEL.fullmatch(text):
+        raise ValueError(f"plain_label: {text!r} holds a character Markdown would read; use md()")
+    return Markdown(text)
+
+
 def cap(text, limit: int = MAX_SHOWN) -> str:
     """At most `limit` characters, saying how long the whole was."""
     text = str(text)

@@ -11,6 +11,7 @@ from core.cli.common import CliError, check_paths, force_option, read_json
 from core.cli.files import write_atomic
 from core.law.money import ValidationError, fmt
 from core.store.fileformat import parse_export
+from core.store.variants import parse_variants
 from core.law.names import hidden_character, visible
 from core.store.history import MAX_EVENT_ID, check_retention_date
 from core.store.model import NotAllowed, ScenarioError, default_actor
@@ -224,19 +225,22 @@ def _export(store, args) -> None:
 
 
 def _import(store, args) -> None:
-    good, errors = parse_export(read_json(args.file))
+    data = read_json(args.file)
+    good, errors = parse_export(data)
+    kept, bad = parse_variants(data.get("variants")) if isinstance(data, dict) and not errors else ([], [])
+    errors += bad
     if errors:
         raise CliError(f"{args.file}: nothing imported; {len(errors)} problem(s): " + " | ".join(errors[:5])
                        + (" | ..." if len(errors) > 5 else ""))
     try:
-        n = store.import_scenarios(good, overwrite=args.overwrite, actor=args.actor)
+        n = store.import_scenarios(good, overwrite=args.overwrite, actor=args.actor, variants=kept)
     except ScenarioError as exc:
         raise CliError(f"{args.file}: nothing imported; {exc} (use --overwrite to replace)") from None
     for sc in good:
         note = relabelled(sc.ruleset_data)
         if note:
             print(f"note: {sc.name}: {note}", file=sys.stderr)
-    print(f"imported {n} scenarios", file=sys.stderr)
+    print(f"imported {n} scenarios" + (f" and {len(kept)} variants" if kept else ""), file=sys.stderr)
 
 
 ACTIONS = {"list": _list, "history": _history, "rename": _change, "duplicate": _change, "delete": _change,

@@ -235,6 +235,11 @@ def _noun(field: str, value: int) -> str:
     return f"{'' if label.endswith('funds') else 'a '}{label} of {fmt(value)}"
 
 
+def _amount_of(label: str) -> str:
+    """'local contribution'; 'amount of prior program funds' (a plural takes no 'No ... reaches')."""
+    return f"amount of {label}" if label.endswith("funds") else label
+
+
 def _range(a: int, b: int) -> str:
     return f"of {fmt(a)} or more" if b == MAX_CENTS else f"of {fmt(a)}" if a == b else f"from {fmt(a)} to {fmt(b)}"
 
@@ -260,16 +265,22 @@ def _sentence(s: Solution) -> str:
         why = f"the {label} counts only on the Board's exception route, which is not requested"
         if s.current >= s.target:
             return first_up(f"the award is {fmt(s.current)}, at least {fmt(s.target)}, whatever the {label} ({why}).")
-        return f"No {label}{within} reaches {fmt(s.target)}: {why}, and {_limits(s.max_award)}."
+        return f"No {_amount_of(label)}{within} reaches {fmt(s.target)}: {why}, and {_limits(s.max_award)}."
     if s.nearest is None:
-        return f"No {label}{within} reaches {fmt(s.target)}: {_limits(s.max_award)}."
+        return f"No {_amount_of(label)}{within} reaches {fmt(s.target)}: {_limits(s.max_award)}."
     n = s.nearest
     ranges = ("" if s.intervals == ((n.value, n.value),) else f", whatever the {label}{within}"
               if s.intervals == ((s.lo, s.hi),) else f", as it is at any {label} {_ranges(s.intervals)}")
+    if label.endswith("funds"):   # "at any prior program funds from ..." is not English: "with"
+        ranges = ranges.replace(f", as it is at any {label}", f", as it is with {label}")
     if s.own is not None and n.value == s.own:
         return (f"The award is already {fmt(s.current)}, at least {fmt(s.target)}, with the {label} at "
                 f"{fmt(s.own)}{ranges}.")
     there = f" ({fmt(n.award)} there: {caps_words(n.binding)})" if n.award != s.target and n.binding else \
         f" ({fmt(n.award)} there)" if n.award != s.target else ""
+    if label.endswith("funds"):   # a plural: "prior program funds of $0 reaches" was neither English nor clear
+        amount = f"no {label}" if n.value == 0 else _noun(s.field, n.value)
+        ranges = ranges.replace(", as it is with", ", as it does with")
+        return f"With {amount} the award reaches {fmt(s.target)}{there}{ranges}."
     ranges = ranges.replace(", as it is at", ", as does")
     return first_up(f"{_noun(s.field, n.value)} reaches an award of {fmt(s.target)}{there}{ranges}.")

@@ -3,12 +3,12 @@ every problem named (a bad scenario never hides the good ones)."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 
 from core.law.application import Application
 from core.law.money import ValidationError
 from core.law.readings import ReadingError, from_dict as readings_from_dict
-from core.law.rulesets import RulesetError, from_data, load, parse_day
+from core.law.rulesets import RulesetError, available, from_data, load, parse_day
 from core.store.model import LOCAL, Scenario, check_name, check_notes, now
 from core.store.verify import verified
 
@@ -16,13 +16,15 @@ EXPORT_FORMAT = "senior-center-grant-scenarios"
 EXPORT_VERSION = 1
 MAX_IMPORT_SCENARIOS = 10_000
 MAX_STAMP = 32          # characters of a saved date (the columns are String(32))
+YEARS_AHEAD = 25       # the "Law as of" field shows days up to the end of the year 25 years on
 FUTURE_SLACK_HOURS = 24  # an imported date may be at most a day ahead of this server's clock
 
 
-def export_document(scenarios: list[Scenario]) -> dict:
-    """The export file's content for these scenarios."""
-    return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "exported_at": now(),
-            "scenarios": [s.to_dict() for s in scenarios]}
+def export_document(scenarios: list[Scenario], variants: list[dict] | None = None) -> dict:
+    """The export file's content for these scenarios (and the library's kept variants, when given:
+    core/store/variants.py; a file without them reads as before)."""
+    return ({"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "exported_at": now(),
+             "scenarios": [s.to_dict() for s in scenarios]} | ({"variants": variants} if variants else {}))
 
 
 def check_stamp(value, field: str, now_: datetime | None = None) -> str:
@@ -51,6 +53,24 @@ def check_stamp(value, field: str, now_: datetime | None = None) -> str:
     return when.isoformat(timespec="microseconds" if when.microsecond else "seconds")
 
 
+def _ruleset_info(value, where: str) -> dict:
+    """What an exported scenario says of its ruleset, every part of it checked for its type (a
+    ruleset given as a number, or an id as an object, was read as the regulation, silently)."""
+    field = f"{where}.ruleset"
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ValidationError(field, value, "must be an object with id, version and data")
+    rs_id, version, data = value.get("id"), value.get("version"), value.get("data")
+    if rs_id is not None and not isinstance(rs_id, str):
+        raise ValidationError(f"{field}.id", rs_id, "must be a ruleset id written as text, such as \"statute\"")
+    if version is not None and not isinstance(version, str):
+        raise ValidationError(f"{field}.version", version, "must be a ruleset's version written as text")
+    if data is not None and not isinstance(data, dict):
+        raise ValidationError(f"{field}.data", data, "must be an object: the ruleset itself, as exported")
+    return value
+
+
 def _application_part(item: dict, where: str) -> tuple[Application, dict]:
     """The application of one exported scenario and what it says of its ruleset."""
     if "application" in item:
@@ -58,28 +78,31 @@ def _application_part(item: dict, where: str) -> tuple[Application, dict]:
             app = Application.from_dict(item["application"])
         except ValidationError as err:
             raise ValidationError(f"{where}.application.{err.field}", err.value, err.problem) from None
-        rs_info = item.get("ruleset") or {}
-        if not isinstance(rs_info, dict):
-            raise ValidationError(f"{where}.ruleset", rs_info, "must be an object with id, version and data")
-        return app, rs_info
+        return app, _ruleset_info(item.get("ruleset"), where)
     try:   # a plain application with a name (and perhaps notes and a ruleset id)
-        app = Application.from_dict({k: v for k, v in item.items() if k not in ("name", "notes", "ruleset", "as_of")})
+        app = Application.from_dict({k: v for k, v in item.items()
+                                     if k not in ("name", "notes", "ruleset", "as_of", "readings")})
     except ValidationError as err:
         raise ValidationError(f"{where}.{err.field}", err.value, err.problem) from None
-    return app, ({"id": item["ruleset"]} if isinstance(item.get("ruleset"), str) else {})
+    rs_id = item.get("ruleset")
+    if rs_id is not None and not isinstance(rs_id, str):   # here a ruleset is named by its id alone
+        raise ValidationError(f"{where}.ruleset", rs_id, "must be a ruleset id written as text, such as "
+                                                         "\"statute\" (a plain application names its ruleset by id)")
+    return app, ({"id": rs_id} if rs_id is not None else {})
 
 
 def _ruleset_part(rs_info: dict, where: str, memo: dict):
     """(ruleset, its data) for what a scenario says of its ruleset; kept in `memo` by content."""
+    rid = "regulation" if rs_info.get("id") is None else rs_info["id"]
     try:
         key = ("ruleset", json.dumps(rs_info.get("data"), sort_keys=True, default=str) if rs_info.get("data")
-               else str(rs_info.get("id", "regulation")))
+               else rid)
     except (TypeError, ValueError):   # not JSON-like: from_data says what is wrong
         key = None
     if key is not None and key in memo:
         return memo[key]
     try:
-        rs = from_data(rs_info["data"]) if rs_info.get("data") else load(rs_info.get("id", "regulation"))
+        rs = from_data(rs_info["data"]) if rs_info.get("data") else load(rid)
     except RulesetError as err:
         raise ValidationError(f"{where}.ruleset", rs_info.get("id"), f"cannot be used ({err})") from None
     rs, _ = verified(rs)   # a ruleset claiming a shipped id or kind must equal it, else a labelled variant
@@ -89,23 +112,51 @@ def _ruleset_part(rs_info: dict, where: str, memo: dict):
     return found
 
 
-def check_as_of(value, rs, field: str) -> str:
+def first_law_day() -> date:
+    """The first day whose law the app shows: the earliest first value of a shipped ruleset (the
+    statute's, 1984-07-01), where the "Law as of" field begins for a ruleset with no day of its own
+    (a variant: its what-if holds on any day)."""
+    return min(d for rid in available() if (d := load(rid).first_day) is not None)
+
+
+def last_law_day(today: date | None = None) -> date:
+    """The last day whose law the app shows: the "Law as of" field goes no further (dashboard.py),
+    so a scenario made under a later day could not be shown as made."""
+    today = today or date.today()
+    return date(today.year + YEARS_AHEAD, 12, 31)
+
+
+def check_as_of(value, rs, field: str, today: date | None = None) -> str:
     """The day whose law a scenario was made under: YYYY-MM-DD, on which its ruleset has values.
-    '' when not given (a file written before days were kept: the ruleset as saved)."""
+    '' when not given (a file written before days were kept: the ruleset as saved). As `--as-of`
+    and a link, a day before the ruleset's first value is refused, dated or not (the regulation
+    has no values before its edition's day), and so is a day the date field cannot show."""
     if value is None or value == "":
         return ""
     if not isinstance(value, str):
         raise ValidationError(field, value, "must be a day written as text, such as 2025-01-01")
     try:
         day = parse_day(value, field)
-        if rs.is_dated:
-            rs.as_of(day)   # refused before the ruleset's first value, that day named
+        rs.as_of(day)   # refused before the ruleset's first value, that day named
     except RulesetError as err:
-        raise ValidationError(field, value, str(err).removeprefix(f"{field}: {value!r} ")) from None
+        why = str(err).removeprefix(f"{field}: {value!r} ")
+        if why.startswith("as of "):   # "as of 1900-01-01: the statute has no values before ..."
+            why = "cannot be used: " + why.split(": ", 1)[1]
+        raise ValidationError(field, value, why) from None
+    first, last = first_law_day(), last_law_day(today)
+    if day < first:
+        raise ValidationError(field, value, f"is before {first.isoformat()}, the first day whose law the app "
+                                            f"shows; choose {first.isoformat()} or later")
+    if day > last:
+        raise ValidationError(field, value, f"is after {last.isoformat()}, the last day whose law the app shows; "
+                                            f"choose a day up to {last.isoformat()}")
     return day.isoformat()
 
 
 def _readings_part(readings_in, where: str, memo: dict):
+    if readings_in is not None and not isinstance(readings_in, dict):   # 0, "", [] were the default, silently
+        raise ValidationError(f"{where}.readings", readings_in, "must be an object of reading ids and their "
+                                                               "alternatives, such as {\"f_reference\": \"prior_grant\"}")
     key = ("readings", json.dumps(readings_in, sort_keys=True, default=str)) if isinstance(readings_in, dict) else None
     if key is not None and key in memo:
         return memo[key]
@@ -141,7 +192,7 @@ def parse_export(data) -> tuple[list[Scenario], list[str]]:
         if data.get("format") != EXPORT_FORMAT:
             return [], [f"format: {data.get('format')!r} is not a scenario library export "
                         f"(expected {EXPORT_FORMAT!r})"]
-        if data.get("version") != EXPORT_VERSION:
+        if type(data.get("version")) is not int or data.get("version") != EXPORT_VERSION:   # true == 1 in Python
             return [], [f"version: {data.get('version')!r} is not supported (this app reads version {EXPORT_VERSION})"]
         items = data.get("scenarios")
         if not isinstance(items, list):

@@ -211,22 +211,44 @@ def check_retention_date(value) -> date:
     return value
 
 
-def _lift_append_only(conn):
-    """Lift the history's append-only triggers inside this transaction; returns what puts
-    them back (in the same transaction: no other session ever sees the table without them)."""
+def _lift_append_only(conn, table: str = "history"):
+    """Lift `table`'s append-only triggers inside this transaction; returns what puts them back (in
+    the same transaction: no other session ever sees the table without them). `table` is ours:
+    "history" or "variant_history" (migration 0005), never a user's text."""
     if conn.dialect.name == "postgresql":
-        found = conn.execute(text("SELECT 1 FROM pg_trigger WHERE tgrelid = 'history'::regclass "
-                                  "AND tgname = 'history_append_only'")).first()
+        found = conn.execute(text(f"SELECT 1 FROM pg_trigger WHERE tgrelid = '{table}'::regclass "
+                                  f"AND tgname = '{table}_append_only'")).first()
         if found:
-            conn.execute(text("ALTER TABLE history DISABLE TRIGGER history_append_only"))
-        return lambda: found and conn.execute(text("ALTER TABLE history ENABLE TRIGGER history_append_only"))
+            conn.execute(text(f"ALTER TABLE {table} DISABLE TRIGGER {table}_append_only"))
+        return lambda: found and conn.execute(text(f"ALTER TABLE {table} ENABLE TRIGGER {table}_append_only"))
     if conn.dialect.name == "sqlite":
         kept = conn.execute(text("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
-                                 "AND tbl_name = 'history' AND name = 'history_no_update'")).all()
+                                 "AND tbl_name = :t AND name = :n"), {"t": table, "n": f"{table}_no_update"}).all()
         for name, _ in kept:
             conn.execute(text(f'DROP TRIGGER "{name}"'))
         return lambda: [conn.execute(text(sql)) for _, sql in kept]
     return lambda: None
+
+
+def _redact_variants(conn, cutoff: date, pseudonym, apply: bool) -> int:
+    """The same for the kept variants' history (core/store/variants.py): its actors, and the owner
+    and last changer in each variant before and after, dated before `cutoff`; the events changed."""
+    from core.store.model import variant_history
+    restore = _lift_append_only(conn, "variant_history") if apply else None
+    rows = conn.execute(select(variant_history).where(variant_history.c.at < cutoff.isoformat())
+                        .order_by(variant_history.c.id)).all()
+    changed = 0
+    for row in rows:
+        new = {"actor": pseudonym(row.actor), "before": _redacted_snapshot(row.before, pseudonym),
+               "after": _redacted_snapshot(row.after, pseudonym)}
+        if (new["actor"], new["before"], new["after"]) == (row.actor, row.before, row.after):
+            continue
+        changed += 1
+        if apply:
+            conn.execute(update(variant_history).where(variant_history.c.id == row.id).values(**new))
+    if apply:
+        restore()
+    return changed
 
 
 def redact(conn, cutoff: date, actor: str, apply: bool) -> Redaction:
@@ -245,10 +267,12 @@ def redact(conn, cutoff: date, actor: str, apply: bool) -> Redaction:
         changed += 1
         if apply:
             conn.execute(update(history).where(history.c.id == row.id).values(**new))
+    if apply:
+        restore()
+    changed += _redact_variants(conn, cutoff, pseudonym, apply)   # the kept variants' history too (0005)
     done = Redaction(cutoff.isoformat(), changed, len(made), apply)
     if not apply:
         return done
-    restore()
     if not changed:
         return done
     event_id = conn.execute(insert(history).values(

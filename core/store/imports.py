@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from core.law.inputs import InputError, parse_json
 from core.law.money import ValidationError
 from core.store.db import ROOT
-from core.store.fileformat import parse_export
+from core.store.fileformat import EXPORT_FORMAT, EXPORT_VERSION, parse_export
 from core.store.model import LOCAL, NotAllowed, Scenario, ScenarioError, ScenarioExists
 from core.store.repository import ScenarioStore
+from core.store.variants import parse_variants
 from core.store.verify import relabelled
 
 APART_BYTES = 256 * 1024
@@ -27,7 +28,18 @@ APART_BYTES = 256 * 1024
 def read_export(raw: bytes, source: str) -> tuple[list[Scenario], list[str]]:
     """A library export (or a JSON array of applications with names) as bytes -> every valid
     scenario and an error per bad one; InputError when the file as a whole cannot be read."""
-    return parse_export(parse_json(raw, source))
+    good, errors, _ = read_library(raw, source)
+    return good, errors
+
+
+def read_library(raw: bytes, source: str) -> tuple[list[Scenario], list[str], list]:
+    """read_export, with the export's kept variants (checked rulesets) and their errors too."""
+    data = parse_json(raw, source)
+    good, errors = parse_export(data)
+    readable = isinstance(data, dict) and data.get("format") == EXPORT_FORMAT and \
+        type(data.get("version")) is int and data.get("version") == EXPORT_VERSION
+    kept, bad = parse_variants(data.get("variants")) if readable else ([], [])
+    return good, errors + bad, kept
 
 
 @dataclass(frozen=True)
@@ -39,13 +51,15 @@ class Preview:
     names: tuple[str, ...]
     relabelled: tuple[tuple[str, str], ...]    # (scenario name, what its ruleset claimed and is)
     errors: tuple[str, ...]
+    variants: tuple[str, ...] = ()             # the kept variants' titles (a library export's)
 
 
 def preview(raw: bytes, source: str) -> Preview:
     """read_export, summed up; InputError when the file as a whole cannot be read."""
-    good, errors = read_export(raw, source)
+    good, errors, kept = read_library(raw, source)
     return Preview(tuple(sc.name for sc in good),
-                   tuple((sc.name, note) for sc in good if (note := relabelled(sc.ruleset_data))), tuple(errors))
+                   tuple((sc.name, note) for sc in good if (note := relabelled(sc.ruleset_data))), tuple(errors),
+                   tuple(rs.title for rs in kept))
 
 
 def preview_apart(raw: bytes, source: str, timeout: float = 300) -> Preview:
@@ -58,10 +72,10 @@ def preview_apart(raw: bytes, source: str, timeout: float = 300) -> Preview:
 def import_export(raw: bytes, source: str, url: str, admins=(), overwrite: bool = False,
                   actor: str = LOCAL) -> int:
     """Read a file (read_export) and import its valid scenarios as `actor`: all or nothing."""
-    good, _ = read_export(raw, source)
+    good, _, kept = read_library(raw, source)
     store = ScenarioStore(url, admins=admins)
     try:
-        return store.import_scenarios(good, overwrite=overwrite, actor=actor)
+        return store.import_scenarios(good, overwrite=overwrite, actor=actor, variants=kept)
     finally:
         store.dispose()
 

@@ -61,6 +61,26 @@ history = Table(
     Index("ix_history_scenario_uid", "scenario_uid"),
     Index("ix_history_action", "action"),            # the deleted scenarios, without reading the whole history (0003)
 )
+# Policy variants kept in the library, by their ruleset id (migration 0005; core/store/variants.py).
+variants = Table(
+    "variants", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("ruleset_key", String(64), ForeignKey("rulesets.key"), nullable=False),
+    Column("owner", String(320), nullable=False),
+    Column("changed_by", String(320), nullable=False),
+    Column("created_at", String(32), nullable=False),
+    Column("updated_at", String(32), nullable=False),
+)
+variant_history = Table(
+    "variant_history", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", String(32), nullable=False),
+    Column("actor", String(320), nullable=False),
+    Column("action", String(16), nullable=False),
+    Column("variant", String(64), nullable=False, index=True),
+    Column("before", Text, nullable=True),   # {"key", "owner", "created_at"} as JSON; None when it was new
+    Column("after", Text, nullable=True),    # None after a delete
+)
 ACTIONS = ("save", "overwrite", "rename", "duplicate", "delete", "import", "restore", "redact")
 class ScenarioError(ValueError):
     """A request the library cannot honour; the message says why."""

@@ -113,6 +113,11 @@ class ScenarioStore:
             raise target.stale(sc is not None, sc.name if sc else None)
         return sc
 
+    def pick_of(self, name: str) -> Pick | None:
+        """The Pick of the scenario now called `name` (None when there is none)."""
+        sc = self.get(name)
+        return self.picks([sc])[sc.uid] if sc else None
+
     def picked(self, pick: Pick) -> Scenario:
         """The scenario as it was picked (to open it), or ScenarioStale."""
         with self.engine.connect() as conn:
@@ -144,9 +149,13 @@ class ScenarioStore:
             raise ScenarioExists(f"a scenario named {sc.name!r} already exists") from None
 
     def save(self, name: str, app: Application, rs: Ruleset | None = None, notes: str = "",
-             overwrite: bool = False, readings: Readings | None = None, actor: str = LOCAL) -> Scenario:
+             overwrite: bool = False, readings: Readings | None = None, actor: str = LOCAL,
+             replacing: Pick | None = None) -> Scenario:
         """Save under `name`; an existing name is replaced only with overwrite=True, and only
-        by its owner or an administrator. The replaced scenario keeps its owner."""
+        by its owner or an administrator. The replaced scenario keeps its owner. With `replacing`
+        (the scenario of that name as the user was asked about it: `pick_of`), only that one in
+        that version is replaced, else ScenarioStale: one renamed to `name` meanwhile, or changed,
+        is never overwritten unseen."""
         rs = rs or load()
         name, notes = check_name(name), check_notes(notes)
         stamp = now()
@@ -155,6 +164,10 @@ class ScenarioStore:
                       owner=actor, changed_by=actor, uid=uuid.uuid4().hex, as_of=day)
         with self.engine.begin() as conn:
             old = self._get_for_update(conn, name)
+            if replacing is not None:
+                now_there = self._target(conn, replacing)   # deleted, renamed or changed since: ScenarioStale
+                if old is None or old.uid != now_there.uid:    # (a rename is a change: never reached, kept as a guard)
+                    raise replacing.stale(True, now_there.name)
             if old and not overwrite:
                 raise ScenarioExists(f"a scenario named {name!r} already exists")
             if old:
@@ -276,12 +289,21 @@ class ScenarioStore:
             raise picked.stale(row is not None, row.name if row else None)
 
     def export(self, names: list[str] | None = None) -> dict:
+        """The library as a file: every scenario and kept variant, or the scenarios named (each
+        carries its own ruleset's data)."""
         chosen = self.list() if names is None else self.get_many(list(names))   # only what is asked for
-        return export_document(chosen)
+        return export_document(chosen, self.variants().exported() if names is None else None)
 
-    def import_scenarios(self, items: list[Scenario], overwrite: bool = False, actor: str = LOCAL) -> int:
+    def variants(self):
+        """The policy variants kept in this library (core/store/variants.py)."""
+        from core.store.variants import VariantLibrary
+        return VariantLibrary(self)
+
+    def import_scenarios(self, items: list[Scenario], overwrite: bool = False, actor: str = LOCAL,
+                         variants=()) -> int:
         """Import validated scenarios all-or-nothing, as the actor's own; a name clash aborts unless
-        overwrite, and a replaced scenario must be the actor's (or the actor an administrator)."""
+        overwrite, and a replaced scenario must be the actor's (or the actor an administrator).
+        `variants` (checked rulesets: variants.parse_variants) are kept in the same transaction."""
         # In bulk: one read of the names already taken and one multi-row insert each for the
         # scenarios and their history, so that the write lock is held for a moment, not for as
         # long as a statement per scenario takes (a 10,000-scenario import held another user's
@@ -303,6 +325,8 @@ class ScenarioStore:
             if existing and not overwrite:
                 raise ScenarioExists(f"a scenario named {next(n for n in existing)!r} already exists")
             keeper.keep(conn)   # before the rows that name them
+            if variants:
+                self.variants().import_variants(conn, list(variants), actor, overwrite)
             if existing:
                 write_rows, write_events = self._replacing(conn, made, existing, actor, keeper)
             try:

@@ -201,3 +201,28 @@ def test_the_order_is_set_from_the_keyboard_and_kept_in_the_address(server, chro
     page.wait_for_function("() => document.body.innerText.includes('Scenario 2 of 3')", timeout=20_000)
     assert page.locator(".st-key-cmp_focus_card [data-testid=stText]").inner_text() == NAMES[2]
     page.close()
+
+
+def test_the_selector_follows_the_scenario_moved_so_a_second_move_up_moves_it_again(server, chromium):  # noqa: F811
+    """Issue 48: the selector held the moved scenario by its old label ("3. Board ..."), so it no
+    longer named it and a second "Move up" did nothing."""
+    page = open_page(chromium, f"{server}/compare", (1280, 800))
+    def chips() -> list[str]:
+        return page.locator('[data-testid="stMultiSelect"]').first.locator("[data-tag]").evaluate_all(
+            "tags => tags.map(t => t.getAttribute('aria-label'))")
+    mover = page.get_by_role("combobox", name=re.compile("Scenario to move"))
+    mover.focus()
+    page.keyboard.type("3. Board")
+    page.keyboard.press("Enter")
+    wait_ready(page)
+    for order in ([NAMES[0], NAMES[2], NAMES[1]], [NAMES[2], NAMES[0], NAMES[1]]):
+        page.get_by_role("button", name="Move up").click()
+        page.wait_for_function("want => [...document.querySelector('[data-testid=stMultiSelect]')"
+                               ".querySelectorAll('[data-tag]')].map(t => t.getAttribute('aria-label'))"
+                               ".join('|') === want", arg="|".join(order), timeout=20_000)
+        wait_ready(page)
+        assert chips() == order
+        chosen = page.locator(".st-key-ctl_cmp_order [data-testid=stSelectbox]").first.inner_html()   # the mover
+        assert f"{order.index(NAMES[2]) + 1}. {NAMES[2]}" in chosen, chosen   # the selector names it, in its place
+    assert page.get_by_role("button", name="Move up").is_disabled()
+    page.close()

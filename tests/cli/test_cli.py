@@ -648,3 +648,49 @@ def test_report_says_what_it_takes_to_reach_an_award_when_asked(tmp_path):
     assert "What it takes to reach an award" in out.read_text() and sentence in out.read_text()
     one_line_error(run("report", src, "-o", out, "--force", "--reach", "colour=5"), "--reach: 'colour=5' is not FIELD=AMOUNT")
     one_line_error(run("report", src, "-o", out, "--force", "--reach", "eligible_cost=x"), "--reach eligible_cost: 'x'")
+
+
+@pytest.mark.parametrize("extra, text", [
+    ({"ruleset": {"id": "statute"}}, "scenarios[1].ruleset: {'id': 'statute'} must be a ruleset id written as text"),
+    ({"ruleset": 5}, "scenarios[1].ruleset: 5 must be a ruleset id written as text"),
+    ({"as_of": "1900-01-01"}, "scenarios[1].as_of: '1900-01-01' cannot be used: the regulation in force has no "
+                              "values before 2026-11-29"),
+    ({"as_of": "2026-11-28"}, "choose 2026-11-29 or later"),
+])
+def test_import_refuses_a_field_of_the_wrong_type_or_day_naming_it(extra, text, tmp_path):
+    """Issue 48: these imported silently under the regulation, or on a day --as-of refuses."""
+    db = f"sqlite:///{tmp_path / 'lib.db'}"
+    src = tmp_path / "lib.json"
+    src.write_text(json.dumps({"format": "senior-center-grant-scenarios", "version": 1, "scenarios": [
+        {"name": "Good", **APP}, {"name": "Bad", **APP, **extra}]}))
+    one_line_error(run("scenarios", "import", src, env={"SCENARIO_DB_URL": db}), text)
+    assert run("scenarios", "list", env={"SCENARIO_DB_URL": db}).stdout == ""
+
+
+def test_import_refuses_an_export_whose_version_is_true(tmp_path):
+    db = f"sqlite:///{tmp_path / 'lib.db'}"
+    src = tmp_path / "lib.json"
+    src.write_text(json.dumps({"format": "senior-center-grant-scenarios", "version": True,
+                               "scenarios": [{"name": "Good", **APP}]}))
+    one_line_error(run("scenarios", "import", src, env={"SCENARIO_DB_URL": db}),
+                   "version: True is not supported (this app reads version 1)")
+
+
+@pytest.mark.parametrize("prior, target, sentence", [
+    (100_000, 500_000, "With no prior program funds the award reaches $500,000 ($600,000 there: the program maximum)."),
+    (100_000, 600_000, "With no prior program funds the award reaches $600,000."),
+    (700_000, 250_000, "With prior program funds of $50,000 the award reaches $250,000, as it does with prior program "
+                       "funds from $0 to $50,000."),
+    (100_000, 700_000, "No amount of prior program funds reaches $700,000: the program maximum holds the award at "
+                       "$600,000."),
+    (100_000, 100, "The award is already $200,000, at least $100, with the prior program funds at $100,000, as it is "
+                   "with prior program funds from $0 to $299,900."),
+])
+def test_solve_says_prior_program_funds_in_english_and_truly(prior, target, sentence):
+    """Issue 48: "Prior program funds of $0 reaches an award of $500,000" (a plural with "reaches"; at $0
+    the award is $600,000, and $0 of funds is none)."""
+    app = json.dumps({"project_type": "renovation", "eligible_cost": 3_000_000, "local_contribution": 1_500_000,
+                      "prior_program_funds": prior})
+    r = run("solve", "prior_program_funds", "--target", str(target), "-", stdin=app)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["sentence"] == sentence

@@ -115,3 +115,36 @@ def test_a_history_event_of_another_scenario_is_refused_for_a_pick(two):
     other = mine.history("keep me")[0]
     with pytest.raises(Exception, match=f"history event {other.id} is not of “target”"):
         mine.restore_version(other.id, picked=pick)
+
+
+# -- the Calculator's "Replace it?": a save that replaces the scenario as it was asked about ---------
+
+def test_a_replace_overwrites_the_scenario_it_asked_about_in_that_version(two):
+    mine, _ = two
+    asked = mine.pick_of("target")
+    mine.save("target", APP.replace(federal_grant=7), overwrite=True, replacing=asked)
+    assert mine.get("target").application.federal_grant == 7 and mine.pick_of("nobody") is None
+
+
+@pytest.mark.parametrize("meanwhile, said", [
+    ("renamed to it", "“target” was changed by someone else since you picked it (it is now called “gone”); "
+                      "nothing was changed. It is shown as it is now: look at it again, then try again."),
+    ("changed", MEANWHILE["changed"][1]),
+    ("deleted", MEANWHILE["deleted"][1]),
+])
+def test_a_replace_never_overwrites_another_scenario_that_took_the_name_meanwhile(two, meanwhile, said):
+    """Issue 48: the Calculator's "Replace it?" had no staleness check: "keep me" renamed to "target"
+    (after "target" was renamed away) in the meantime was overwritten silently."""
+    mine, theirs = two
+    asked = mine.pick_of("target")
+    if meanwhile == "renamed to it":
+        theirs.rename("target", "gone")
+        theirs.rename("keep me", "target")
+    elif meanwhile == "changed":
+        theirs.save("target", APP.replace(federal_grant=5), overwrite=True)
+    else:
+        theirs.delete("target")
+    before = the_library(mine)
+    with pytest.raises(ScenarioStale) as err:
+        mine.save("target", APP.replace(federal_grant=7), overwrite=True, replacing=asked)
+    assert str(err.value) == said and the_library(mine) == before

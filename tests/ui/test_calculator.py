@@ -580,3 +580,22 @@ def test_the_board_panel_lists_the_conditions_of_the_law_in_force():
     regulation = dashboard({"bpw_exception_requested": "true"})
     four = next(m.value for m in regulation.markdown if "The four conditions" in m.value)
     assert "No State bonded debt on it" in four and "Residual value" not in four
+
+
+def test_replace_it_does_not_overwrite_a_scenario_renamed_to_that_name_meanwhile(db):
+    """Issue 48: the Calculator's "Replace it?" had no staleness check (the library's actions have
+    one): another scenario renamed to that name while the question was on screen was overwritten."""
+    from tests.support.pages import save
+    from tests.support.store import APP
+    db.save("As submitted", APP)
+    db.save("Other", APP.replace(federal_grant=20_000_000))
+    at = save(app(), "As submitted")
+    assert any("already exists" in w.value for w in at.warning)
+    db.rename("As submitted", "Older")       # meanwhile, in another session
+    db.rename("Other", "As submitted")
+    at.button(key="w:overwrite_yes").click().run()
+    assert not at.exception
+    said = next(e.value for e in at.error if "Not replaced" in e.value)
+    assert "was changed by someone else" in said and "Older" in said
+    assert db.get("As submitted").application.federal_grant == 20_000_000   # the other one, untouched
+    assert db.get("Older").application == APP

@@ -584,3 +584,18 @@ def test_undo_of_a_delete_someone_undid_meanwhile_does_nothing_and_says_so(db):
     assert said(mine) == ["target was restored by someone else since you picked it; nothing was changed. It is "
                           "shown as it is now: look at it again, then try again."]
     assert [e.action for e in db.history()].count("restore") == 1
+
+
+def test_after_a_move_the_browser_is_told_the_order_controls_new_labels(db):
+    """Issue 48: the browser holds a select box's choice by its label ("3. Smaller"); after a move
+    it was not told the new one, so the selector no longer named the scenario moved and a second
+    "Move up" did nothing (tests/browser/test_presentation.py has it in Chromium)."""
+    at = three(db)
+    at.selectbox(key="w:cmp_move").set_value("Smaller").run()
+    at.button(key="w:cmp_up").click().run()
+    mover, base = at.selectbox(key="w:cmp_move").proto, at.selectbox(key="w:cmp_baseline").proto
+    assert list(mover.options) == ["1. As submitted", "2. Smaller", "3. With a federal grant"]
+    assert (mover.set_value, mover.raw_value) == (True, "2. Smaller")
+    assert (base.set_value, base.raw_value) == (True, "1. As submitted")
+    at.run()   # nothing moved: nothing sent again
+    assert not at.selectbox(key="w:cmp_move").proto.set_value

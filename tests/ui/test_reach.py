@@ -99,3 +99,16 @@ def test_the_box_offers_only_amounts_the_law_reads():
     assert statute == base + ["Value of property made available locally",
                               "Residual value of that property and its improvements", "Prior amounts used as matching funds",
                               "Outstanding State debt on it from another program", "Other tangible State investment in it"]
+
+
+def test_prior_program_funds_are_said_in_english():
+    """Issue 48: the box said "Prior program funds of $0 reaches an award of $500,000"."""
+    at = app({"project_type": "renovation", "eligible_cost": "3000000", "local_contribution": "1500000",
+              "prior_program_funds": "100000"})
+    at.session_state["reach_panel"] = True
+    at.run()
+    at.selectbox(key="w:reach:field").set_value("prior_program_funds")
+    at.text_input(key="w:reach:target").input("500,000").run()
+    said = [m.value for m in at.markdown]
+    assert md("With no prior program funds the award reaches $500,000 ($600,000 there: the program maximum).") in said
+    assert not [s for s in said if "funds of \\$0" in s or "funds reaches" in s]

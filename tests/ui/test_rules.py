@@ -32,8 +32,8 @@ def test_the_variant_editor_has_one_input_per_parameter_of_the_ruleset_table(db)
 
     from core.law.rulesets import PARAMETERS
     at = start(page="pages/rules.py")
-    def shown(label: str) -> str:   # a label as the page shows it (md() escapes Markdown's characters)
-        return re.sub(r"\\(.)", r"\1", label)
+    def shown(label: str) -> str:   # a label as the browser reads it out: as given (issue 48: no escapes)
+        return label
 
     labels = [shown(w.label) for w in [*at.text_input, *at.number_input, *at.multiselect, *at.selectbox]]
     assert sorted(label for label in labels if label not in ("Variant name", "Rulesets", "Start from", "Ruleset")) == \
@@ -98,3 +98,59 @@ def test_the_rules_page_shows_each_numbers_history_with_its_sources(db):
                   "Human Services § 10-504(a)(2), current as of 2025", "When $800,000 took effect was not found"):
         assert words in shown, words
     assert any("was not read whole" in re.sub(r"\\(.)", r"\1", m.value) for m in at.markdown)
+
+
+def test_the_variant_editors_labels_and_choices_read_as_plain_words(db):
+    """Issue 48: the accessible names read "Capital maximum \\(\\$\\)", "Master\\-plan maximum \\(\\$\\)":
+    a text box's label is its accessible name as given, unrendered."""
+    at = start(page="pages/rules.py")
+    form = [*at.text_input, *at.number_input, *at.selectbox, *at.multiselect]
+    assert {"Capital maximum ($)", "Master-plan maximum ($)", "Limit for earlier grantees ($)", "State share (%)",
+            "Local share (%)", "Test of the Board exception"} <= {w.label for w in form}
+    assert not [w.label for w in form if "\\" in w.label]
+    test = next(s for s in at.selectbox if s.label == "Test of the Board exception")
+    assert "\\" not in "".join(test.options) and "no Board exception" in test.options
+
+
+def make_cap_raised(at):
+    at.text_input[0].input("Cap raised")
+    next(t for t in at.text_input if t.label == "Capital maximum ($)").input("1,000,000")
+    at.button[0].click().run()
+    assert not at.exception and not at.error
+    return at
+
+
+def test_a_made_variant_is_in_the_sidebar_at_once_and_kept_in_the_library(db):
+    """Issue 48: a variant made on the Rules page was not listed in the sidebar until the next run,
+    and was gone after a reload or in a new session."""
+    at = make_cap_raised(start(page="pages/rules.py"))
+    assert "Cap raised (variant, not the regulation in force)" in at.selectbox(key="w:ruleset").options   # this run
+    kept = db.variants().get("variant-cap-raised")
+    assert (kept.ruleset.title, kept.ruleset.capital_cap, kept.owner) == ("Cap raised", 100_000_000, "local")
+    assert any("kept it in the library" in s.value for s in at.success)
+    # a new session (a reload): listed, and a link opens the Calculator under it
+    again = start({"ruleset": "variant-cap-raised", "eligible_cost": "3000000", "local_contribution": "1500000"})
+    assert "Cap raised (variant, not the regulation in force)" in again.selectbox(key="w:ruleset").options
+    assert again.selectbox(key="w:ruleset").value == "variant-cap-raised"
+    assert not [w for w in again.warning if w.icon == ":material/link_off:"]   # the link read whole
+    assert next(m.value for m in again.metric if m.label == "State grant award") == "$1,000,000"
+
+
+def test_a_kept_variant_is_deleted_and_restored_from_the_rules_page(db):
+    at = make_cap_raised(start(page="pages/rules.py"))
+    at.button(key="w:variant_del:variant-cap-raised").click().run()
+    assert not at.exception and db.variants().list() == []
+    assert "variant-cap-raised" not in at.session_state["variants"]
+    gone = db.variants().history("variant-cap-raised")[-1]
+    at.button(key=f"w:variant_restore:{gone.id}").click().run()
+    assert not at.exception and [k.id for k in db.variants().list()] == ["variant-cap-raised"]
+    assert [e.action for e in db.variants().history()] == ["save", "delete", "restore"]
+
+
+def test_a_variant_loaded_from_a_file_is_kept_once(db):
+    v = load().with_changes("mine", "Mine", {"capital_cap": "900000"})
+    at = start(page="pages/rules.py")
+    at.file_uploader(key="w:variant_file").upload("mine.toml", to_toml(v).encode(), "application/toml").run()
+    assert not at.exception and "Mine (variant, not the regulation in force)" in at.selectbox(key="w:ruleset").options
+    at.run()   # the file still in the box: not kept again
+    assert [e.action for e in db.variants().history()] == ["save"]
