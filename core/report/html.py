@@ -367,9 +367,9 @@ def render(report: Report, static: bool = False) -> str:
                         f"not the regulation in force.</p>")
     head.append(f"<p class='meta'>{esc(LETTERS_INFERRED)} The letters used here are set out on the last page.</p>")
     body = ["<header>" + "".join(head) + "</header>"]
-    body += [_scenario(item, chart, first=(k == 0)) for k, item in enumerate(report.items)]
-    if len(report.items) > 1:
+    if len(report.items) > 1:   # a board reads the comparison first, then each scenario's detail
         body.append(_comparison(report.items, chart, report.items[report.baseline].name))
+    body += [_scenario(item, chart, first=(k == 0)) for k, item in enumerate(report.items)]
     body.append(_sources(report.items, "<footer>Computed from the regulation's text as encoded in this tool; every "
                                        "number traceable to a provision. Amounts in US dollars.</footer>"))
     return document(report.title, body, static)

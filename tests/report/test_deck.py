@@ -218,3 +218,11 @@ def test_user_text_is_shown_not_obeyed():
                                               prepared_by="<b>me</b>"))))
     words = " ".join(t for s in prs.slides for t in texts(s))
     assert "\u202e" not in words and "\x07" not in words and "Prepared by <b>me</b>" in words
+
+
+def test_the_report_opens_with_the_comparison_then_each_scenario():
+    """Issue 51: the Compare report began with each scenario's detail, its comparison on page 6 of 9."""
+    from core.report.html import render
+    doc = render(Report([Item(r["name"], a) for r, a in zip(BOARD, awards())]))
+    assert doc.index("<h2>Comparison of scenarios</h2>") < doc.index("<h2>Elm Street renovation</h2>") \
+        < doc.index("<h2>Riverside construction</h2>") < doc.index("<h2>Northside master plan</h2>")

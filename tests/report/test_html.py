@@ -182,8 +182,8 @@ def test_the_comparison_inputs_are_turned_four_scenarios_a_table_and_every_chart
     assert "$1,500,000" in tables[1] and "Scenario 1" not in tables[1]
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", doc)
     named = [(i.name, i.award) for i in items]
-    expected = [s for a in awards for s in (chart_text.headroom(a)[0], chart_text.waterfall(a)[0])] + [
-        chart_text.compare_caps(named)[0], chart_text.funding(named)[0], chart_text.change(named, "Scenario 1")[0]]
+    expected = [chart_text.compare_caps(named)[0], chart_text.funding(named)[0], chart_text.change(named, "Scenario 1")[0]] \
+        + [s for a in awards for s in (chart_text.headroom(a)[0], chart_text.waterfall(a)[0])]   # the comparison first
     assert captions == [html.escape(s, quote=True) for s in expected]
     assert doc.count("<figure>") == doc.count("<div class=\"chart\">") == len(expected)
 
