@@ -99,6 +99,7 @@ def focus_step(named, base: str, df) -> None:
     award (the largest type on the screen), the limit that holds it and what it changes against
     the baseline, beside the chart of it and the baseline against every cap; then the inputs
     that set it apart. Previous and next step through them."""
+    present.entered(len(named), "cmp_focus")   # by the deck's Next: the first scenario; by its Previous: the last
     k = st.session_state.get("cmp_focus", 0) % len(named)
     name, a = named[k]
     awards = dict(named)
