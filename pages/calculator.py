@@ -12,7 +12,7 @@ from core.law.provisions import ROUTES
 from core.law.money import ValidationError, fmt
 from core.law.award import law_differs
 from core.law.explain import exception_line, other_reading_words, shortfall_words, source_line
-from core.law.provisions import BPW_CONDITIONS, LETTERS_INFERRED, PROVISION
+from core.law.provisions import BPW_CONDITIONS, PROVISION
 from core.law.readings import READING
 from core.report.html import Item
 from core.store.model import ScenarioError, ScenarioExists
@@ -58,11 +58,10 @@ def exception_panel(award) -> None:
 
 
 def maximum_note(award) -> Markdown:
-    """Under the binding cap, in grey: that the award is a maximum, the readings in use, and
-    (once on this page) that the paragraph letters are inferred."""
+    """Under the binding cap, in grey: that the award is a maximum and the readings in use. (That
+    the paragraph letters are inferred is said once, on the Rules page and in the report's notes.)"""
     law = "the statute" if award.ruleset_id == "statute" else "the regulation"
-    lines = [f"The most the State may give under {law}; the Department sets the amount within it.",
-             LETTERS_INFERRED + " See Rules."]
+    lines = [f"The most the State may give under {law}; the Department sets the amount within it."]
     if not award.readings.is_default:
         lines.append("Readings: " + "; ".join(f"{READING[r].title}: {READING[r].alternative(a).title}"
                                               for r, a in award.readings.changed().items()) + " (see Rules).")

@@ -80,7 +80,8 @@ def test_one_citation_per_cap_on_every_surface_and_no_internal_ids_where_people_
                      "local_match_effect", "id regulation"):
         assert internal not in people, internal
     assert "State&#x27;s share of the cost cost_share" in programs and "What &quot;§F&quot; refers to f_reference" in programs
-    assert people.count("the regulation as received carries none") == 1   # once, under the title
+    assert people.count("the regulation as received carries none") == 1   # once, in the notes (issue 51)
+    assert people.index("the regulation as received carries none") > people.index("Paragraph letters")
     assert "§E, with a federal grant applied, 50% of the cost remaining after it" in people
 
 
