@@ -90,7 +90,8 @@ def report_buttons(items: Callable[[], list[Item]], key: str, baseline: int = 0)
     title, prepared, problem = labels(title, prepared)
     if problem is not None:
         st.error(md("The report cannot carry this: ") + problem + md(". Correct it above."), icon=":material/error:")
-    a, b, c = st.columns(3)
+    a, b = st.columns(2)   # three in a row cut "Download the report (HTML, works offline)" at 1280 px
+    c = a
     made = None
     if a.button("Download the report (HTML, works offline)", key=f"w:{key}:html",
                 help="One file with interactive charts; opens in any browser without a network. "
