@@ -164,6 +164,7 @@ def test_reach_sentence_where_asked(made):
 def test_every_slide_has_notes_every_chart_alt_text(made):
     for slide in made[0].slides:
         assert len(slide.notes_slide.notes_text_frame.text) > 40
+        assert "[U+" not in slide.notes_slide.notes_text_frame.text   # lines kept as lines
         for frame in charts(slide):
             assert len(frame._element.xpath("./*[1]/p:cNvPr")[0].get("descr") or "") > 20
 
