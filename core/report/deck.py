@@ -42,7 +42,7 @@ TITLE_SIZE = 30
 CHART_TEXT = 18
 UNMET = "#a04000"    # "Not yet met" (5.6:1 on white), as the report's box
 PER_SLIDE = 6        # scenarios in one comparison chart and table at 18 pt
-NAME_CHARS = 32      # a scenario's name in a table cell or on a chart's axis (in full in the title and notes)
+NAME_CHARS = 24      # a scenario's name in a table cell or on a chart's axis (in full in the title and notes)
 AXIS_FORMAT = '[>=1000000]"$"0.0,,"M";[>=1000]"$"0,"k";"$"0'
 MIME = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
 
