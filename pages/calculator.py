@@ -12,7 +12,7 @@ from core.law.provisions import ROUTES
 from core.law.money import ValidationError, fmt
 from core.law.award import law_differs
 from core.law.explain import exception_line, maximum_words, other_reading_words, shortfall_words, source_line
-from core.law.provisions import BPW_CONDITIONS, LETTERS_INFERRED, PROVISION
+from core.law.provisions import BPW_CONDITIONS, PROVISION
 from core.law.readings import READING
 from core.report.html import Item
 from core.store.model import ScenarioError, ScenarioExists
@@ -69,10 +69,9 @@ def board_conditions(award, rs) -> Markdown:
 
 
 def maximum_note(award) -> Markdown:
-    """Under the binding cap, in grey: that the award is a maximum, the readings in use, and
-    (once on this page) that the paragraph letters are inferred."""
-    lines = [maximum_words(award),
-             LETTERS_INFERRED + " See Rules."]
+    """Under the binding cap, in grey: that the award is a maximum and the readings in use. (That
+    the paragraph letters are inferred is said once, on the Rules page and in the report's notes.)"""
+    lines = [maximum_words(award)]
     if not award.readings.is_default:
         lines.append("Readings: " + "; ".join(f"{READING[r].title}: {READING[r].alternative(a).title}"
                                               for r, a in award.readings.changed().items()) + " (see Rules).")
@@ -146,7 +145,8 @@ def results(award) -> None:
         return
     # Rows are horizontal containers, not columns: one element instead of one per column,
     # and every element costs the server time on each slider move of each user.
-    top = st.container(border=True, horizontal=True, wrap=False, vertical_alignment="center", gap="large")
+    top = st.container(border=True, horizontal=True, wrap=False, vertical_alignment="center", gap="large",
+                       key="calc_answer")   # sticky (ui/widgets.py): in view while the inputs are edited
     top.metric("State grant award", fmt(award.amount), width="content")
     # The note and any other reading's sentence travel in the box's Markdown, not elements of
     # their own: every element costs the server time on each slider move of each user.

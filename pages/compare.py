@@ -18,7 +18,7 @@ from core.store.imports import import_export_apart, preview_apart
 from ui import auth, comparison, library, present, state
 from ui.charts import chart
 from ui.library import store
-from ui.reporting import report_buttons
+from ui.reporting import report_buttons, slides_button
 from core.report.html import Item
 from core.law.inputs import InputError
 from ui.text import Markdown, unmet_words, cell, error_text, literal, markup, md, name_in_text, ours, sentence, plain_text, shown, table_cells
@@ -107,6 +107,7 @@ def focus_step(named, base: str, df) -> None:
     award (the largest type on the screen), the limit that holds it and what it changes against
     the baseline, beside the chart of it and the baseline against every cap; then the inputs
     that set it apart. Previous and next step through them."""
+    present.entered(len(named), "cmp_focus")   # by the deck's Next: the first scenario; by its Previous: the last
     k = st.session_state.get("cmp_focus", 0) % len(named)
     name, a = named[k]
     awards = dict(named)
@@ -262,6 +263,8 @@ else:
                               file_name="scenarios.json", mime="application/json")
             items = [Item(n, a, by_name[n].notes) for n, a in named]   # in the comparison's order
             report_buttons(lambda: items, "cmp", baseline=chosen.index(base))
+        if present.on():   # the report box is hidden while presenting: the deck of the show stays at hand
+            slides_button(lambda: items, "cmp", baseline=chosen.index(base))
 
 if total and names and not present.on():
     library.section(lib, listing, owned, me, auth.person)

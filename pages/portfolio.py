@@ -7,7 +7,7 @@ import streamlit as st
 
 from core.report import chart_text
 from core.report.charts import cumulative_figure, priority_figure, ranked_figure
-from core.report.portfolio import SCORE_NOTE, portfolio_report
+from core.report.portfolio import SCORE_NOTE, editable, portfolio_report
 from core.law.fields import FIELD, PORTFOLIO_FIELDS
 from core.law.money import ValidationError, fmt, to_cents
 from core.law.portfolio import (DIRECTIONS, FACTORS, MAX_ROWS, MAX_UNPACKED, MODES, SETTING_NOTE, PortfolioError,
@@ -147,7 +147,8 @@ edited = st.session_state.get(f"pf:edited:{source}")
 if edit_box.open:
     opened = st.session_state.setdefault(f"pf:edit_open:{source}", (st.session_state.get("pf:edit_n", 0) + 1,
                                                                      edited if edited is not None else
-                                                                     table.set_axis(pd.Index(rows, name="Row"))))
+                                                                     editable(table).set_axis(
+                                                                         pd.Index(rows, name="Row"))))
     st.session_state["pf:edit_n"] = opened[0]
     with edit_box:
         st.caption("Changes here are used below, and kept when this panel closes; download the results to keep them.")

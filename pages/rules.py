@@ -21,7 +21,9 @@ MAX_TITLE = 80
 state.init()
 st.title("Rules and policy variants")
 reg = load()
-st.caption(md(f"{version_words(reg)}; ruleset id “{reg.id}”. Every number the app uses "
+# The edition for people; the fingerprint, the ruleset's id and the parameters' names in files are
+# for programs, under "For programs" below (a board reads words, not code names).
+st.caption(md(f"{', '.join(filter(None, (reg.label, reg.edition)))}. Every number the app uses "
               "is below, with the sentence it comes from."))
 
 
@@ -52,10 +54,16 @@ for prov in PROVISIONS:
         st.markdown(f"> {md(prov.text)}" if prov.text else "*No sentence of the regulation says this: an interpretation.*")
         params = [p for p in reg.parameters.values() if p.provision == prov.id]
         for p in params:
-            st.markdown(markup("**{}:** {} (parameter {}, unit: {})  \n:gray[Citation: “{}”]", p.description,
-                               value_words(p), literal(p.name), p.unit, p.citation))
+            st.markdown(markup("**{}:** {}  \n:gray[Citation: “{}”]", p.description, value_words(p), p.citation))
         if prov.interpretation:
             st.markdown(f"**Interpretation:** {md(prov.interpretation)}")
+
+if not present.on():   # the record, for programs reading the files: not a board's
+    with st.expander("For programs: the ruleset's fingerprint and the numbers' names in files", expanded=False):
+        st.markdown(markup("Ruleset id {}; {}.", literal(reg.id), version_words(reg)))
+        st.table(table_cells(__import__("pandas").DataFrame(
+            [{"Number": p.description, "Name in files": p.name, "Unit": p.unit} for p in reg.parameters.values()]),
+            user=("Name in files",)), hide_index=True)
 
 st.header("Each number's history")
 st.caption(md("A dated ruleset holds every value a number has had, each with the day it took effect and "
@@ -72,7 +80,7 @@ for rid in available() if not present.on() else ():   # a table of sources is re
         for p in rs.parameters.values():
             if not p.history:
                 continue
-            st.markdown(markup("**{}** (parameter {}; {})", PARAMETERS[p.name][1], literal(p.name), p.citation))
+            st.markdown(markup("**{}** ({})", PARAMETERS[p.name][1], p.citation))
             rows = [{"In force from": v.start.isoformat(), "Value": dated_words(p.name, v.value),
                      "Source": v.source, "Day uncertain": v.uncertain or "no"} for v in p.history]
             st.table(table_cells(__import__("pandas").DataFrame(rows)), hide_index=True)

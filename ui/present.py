@@ -15,11 +15,14 @@ from ui.components.elements import element
 from ui.text import Markdown, md, message
 
 PARAM = "present"           # the URL query parameter
+ENTER = "enter"             # "first" or "last": where a page of steps starts, reached by Next or Previous
+_ENTERED = "_present_enter"  # this run's ENTER (bar() reads it, the page's entered() uses it)
 CLICKER = element("clicker", "clicker", "ck")
 KEY = "presentation"        # the sidebar toggle's key in session state
 _SEEN = "_present_url"      # the URL value last adopted or written
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
+NOTE_STRIP = 24   # pixels under the page's scrolling area, where the clicker's key note sits (clicker.css)
 KEEP = ("present_bar", "keep_")     # container keys whose controls stay visible while presenting
 
 _WIDGETS = ", ".join(f'[data-testid="{t}"]' for t in (
@@ -37,6 +40,7 @@ CSS = f"""<style>
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], header[data-testid="stHeader"]
   {{ display: none !important; }}
 [data-testid="stMainBlockContainer"] {{ max-width: 100% !important; padding: 0.75rem 2rem 3rem !important; }}
+[data-testid="stMain"] {{ max-height: calc(100vh - {NOTE_STRIP}px) !important; }}   /* the clicker's key note below it */
 [data-testid="stMain"] [data-testid="stElementContainer"]:has(:is({_WIDGETS})):not(:is({_KEPT}) *),
 [data-testid="stMain"] :is({_WIDGETS}):not(:is({_KEPT}) *),
 [data-testid="stMain"] [class*="st-key-ctl_"],
@@ -97,6 +101,14 @@ def write_url() -> None:
     st.session_state[_SEEN] = want
 
 
+def entered(steps: int, key: str) -> None:
+    """A page of `steps` (Compare's scenarios) entered by the bar's Next or Previous starts at its
+    first or last step (session state `key`), on the run that entered it only."""
+    end = st.session_state.get(_ENTERED)
+    if end in ("first", "last"):
+        st.session_state[key] = 0 if end == "first" else steps - 1
+
+
 def _exit() -> None:
     st.session_state[KEY] = False
 
@@ -104,13 +116,19 @@ def _exit() -> None:
 def bar(pages: list, current) -> None:
     """While presenting: the page's links (current one marked), previous/next, and the way out."""
     st.html(CSS)
+    # the link's "enter" is this run's alone (read by entered()), and off the address at once
+    st.session_state[_ENTERED] = st.query_params.get(ENTER)
+    if ENTER in st.query_params:
+        del st.query_params[ENTER]
     row = st.container(horizontal=True, key="present_bar", vertical_alignment="center", gap="small")
     titles = [p.title for p in pages]
     here = titles.index(current.title) if current.title in titles else 0
     prev_page, next_page = pages[here - 1] if here > 0 else None, pages[here + 1] if here + 1 < len(pages) else None
+    # ENTER tells the page entered which end to start at: Compare shows its first scenario when
+    # reached going forward, its last going back (the clicker then steps through them in order).
     if prev_page is not None:
         row.page_link(prev_page, label="Previous", icon=":material/arrow_back:", help=md(f"Previous page: {prev_page.title}"),
-                      query_params={PARAM: "1"})
+                      query_params={PARAM: "1", ENTER: "last"})
     for p in pages:   # the current page as bold text: a disabled link is greyed below 4.5:1 contrast
         if p.title == current.title:
             row.markdown(f"**{md(p.title)}** (this page)")
@@ -118,7 +136,7 @@ def bar(pages: list, current) -> None:
             row.page_link(p, label=md(p.title), icon=p.icon, query_params={PARAM: "1"})
     if next_page is not None:
         row.page_link(next_page, label="Next", icon=":material/arrow_forward:", help=md(f"Next page: {next_page.title}"),
-                      query_params={PARAM: "1"})
+                      query_params={PARAM: "1", ENTER: "first"})
     row.button("Exit presentation mode", key="w:exit_presentation", icon=":material/close_fullscreen:",
                on_click=_exit)
     clicker()

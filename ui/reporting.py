@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import itertools
 import re
+from datetime import date
 from collections.abc import Callable
 
 import orjson
@@ -31,23 +32,48 @@ from ui.components.elements import element
 from ui.text import Markdown, error_text, md
 
 DEFAULT_TITLE = "State capital grant for a senior citizen activity center"
+SLIDES = "Download the slides (PowerPoint)"
 DELIVER = element("report_file", "report_file", "rf")
 _files = itertools.count(1)   # each file made in this process is handed over once, by its number
 
 
-def _filename(title: str, ext: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60] or "report"
-    return f"{slug}.{ext}"
+def _filename(title: str, ext: str, dated: bool = False) -> str:
+    """The file's name from its title; `dated` (a title the page made, not one typed) adds the day,
+    so that the Calculator's and Compare's files, and two days' files, never overwrite each other."""
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60].strip("-") or "report"
+    return f"{slug}-{date.today().isoformat()}.{ext}" if dated else f"{slug}.{ext}"
+
+
+def default_title(key: str, names: list[str]) -> str:
+    """The title a report gets when none is typed: its page and its scenarios."""
+    if key != "cmp":
+        return f"State capital grant: {names[0]}"[:120] if names else DEFAULT_TITLE
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    whole = f"Comparison of {len(names)} scenarios: {listed}"
+    return whole if len(whole) <= 120 else f"Comparison of {len(names)} scenarios: {names[0][:60]} and others"
 
 
 def labels(title: str, prepared: str) -> tuple[str, str, Markdown | None]:
-    """The title (or the default) and "Prepared by" as checked, and what is wrong with them."""
+    """The title (or "" for the page's own) and "Prepared by" as checked, and what is wrong with them."""
     try:
         checked_title = check_text(title, "Report title", 120, what="text", required=False)
         checked_prepared = check_text(prepared, "Prepared by", 120, what="text", required=False)
     except ValidationError as err:
         return "", "", error_text(err)
-    return checked_title or "State capital grant report", checked_prepared, None
+    return checked_title, checked_prepared, None
+
+
+def _report(items: list[Item], key: str, title: str, prepared: str, baseline: int) -> tuple[Report, bool]:
+    """The report of `items`, titled as typed or by its page and scenarios (then True: dated)."""
+    named = title or default_title(key, [i.name for i in items])
+    return Report(items, title=named, prepared_by=prepared, baseline=baseline), not title
+
+
+def slides(items: list[Item], key: str, title: str, prepared: str, baseline: int) -> tuple[str, str, str, bytes]:
+    """The deck of what the screen shows, as deliver() hands it over."""
+    from core.report.deck import MIME, deck
+    report, dated = _report(items, key, title, prepared, baseline)
+    return "The slides", _filename(report.title, "pptx", dated), MIME, deck(report)
 
 
 def report_buttons(items: Callable[[], list[Item]], key: str, baseline: int = 0) -> None:
@@ -57,17 +83,25 @@ def report_buttons(items: Callable[[], list[Item]], key: str, baseline: int = 0)
     st.header("Board report")
     prepared = st.text_input("Prepared by", key=f"w:{key}:prepared", max_chars=120,
                              placeholder="name, office, date of the meeting")
-    title = st.text_input("Report title", key=f"w:{key}:title", max_chars=120, value=DEFAULT_TITLE)
+    title = st.text_input("Report title", key=f"w:{key}:title", max_chars=120,
+                          placeholder="empty: the page and its scenarios ("
+                                      + ("Comparison of 3 scenarios: ..." if key == "cmp" else "State capital grant: ...")
+                                      + ")")
     title, prepared, problem = labels(title, prepared)
     if problem is not None:
         st.error(md("The report cannot carry this: ") + problem + md(". Correct it above."), icon=":material/error:")
-    a, b = st.columns(2)
+    a, b = st.columns(2)   # three in a row cut "Download the report (HTML, works offline)" at 1280 px
+    c = a
     made = None
     if a.button("Download the report (HTML, works offline)", key=f"w:{key}:html",
                 help="One file with interactive charts; opens in any browser without a network. "
                      "Its print layout gives a clean PDF too.") and problem is None:
-        made = ("The report", _filename(title, "html"), "text/html",
-                render(Report(items(), title=title, prepared_by=prepared, baseline=baseline)).encode("utf-8"))
+        report, dated = _report(items(), key, title, prepared, baseline)
+        made = ("The report", _filename(report.title, "html", dated), "text/html", render(report).encode("utf-8"))
+    if c.button(SLIDES, key=f"w:{key}:pptx",
+                help="A 16:9 deck: the answer of each scenario, native charts you can restyle, and the law "
+                     "in each slide's speaker notes.") and problem is None:
+        made = slides(items(), key, title, prepared, baseline)
     if find_browser() is None:
         b.button("Make the PDF packet", disabled=True, key=f"w:{key}:pdf_off")
         b.caption(md(NO_BROWSER))
@@ -76,11 +110,24 @@ def report_buttons(items: Callable[[], list[Item]], key: str, baseline: int = 0)
                        "at the click.") and problem is None:
         with st.spinner("Drawing the charts and printing the PDF..."):
             try:
-                made = ("The PDF packet", _filename(title, "pdf"), "application/pdf",
-                        pdf(Report(items(), title=title, prepared_by=prepared, baseline=baseline)))
+                report, dated = _report(items(), key, title, prepared, baseline)
+                made = ("The PDF packet", _filename(report.title, "pdf", dated), "application/pdf", pdf(report))
             except ReportError as err:
                 st.error(md(str(err)), icon=":material/error:")
     deliver(made, key)
+
+
+def slides_button(items: Callable[[], list[Item]], key: str, baseline: int = 0) -> None:
+    """Presentation mode's way to the deck (the report box is hidden): the slides of the scenarios
+    presented, in their order, titled as the report box says."""
+    title, prepared, problem = labels(st.session_state.get(f"w:{key}:title", ""),
+                                      st.session_state.get(f"w:{key}:prepared", ""))
+    box = st.container(key=f"keep_{key}_slides")
+    made = None
+    if box.button(SLIDES, key=f"w:{key}:pptx_present", icon=":material/slideshow:"):
+        made = slides(items(), key, "" if problem else title, "" if problem else prepared, baseline)
+    with box:
+        deliver(made, f"{key}_present")
 
 
 def portfolio_buttons(make: Callable[[str], object], key: str = "pf") -> None:

@@ -145,8 +145,31 @@ def hint(argv: list[str]) -> str:
             f"  it opens on the Calculator; the other pages are in the sidebar. Stop it with Ctrl+C.\n")
 
 
+USAGE = """usage: python dashboard.py [--server.port PORT] [--server.address ADDRESS] [other options of streamlit run]
+
+The State capital grant dashboard: the Calculator, Compare scenarios, Sensitivity, Portfolio and
+Rules pages in a web browser. It prints the address it opens at (http://localhost:8501/ unless
+told otherwise) and serves until Ctrl+C.
+
+options:
+  -h, --help                  show this help and exit
+  --server.port PORT          the port to listen on (default 8501), for example --server.port 8502
+                              when 8501 is taken
+  --server.address ADDRESS    the address to listen on (default: this machine only); to serve a
+                              team, see docs/deploy.md
+  Every other option of `streamlit run` is passed on (`streamlit run --help` lists them).
+
+The board report's PDF packet (Compare, Calculator, Portfolio) needs Chrome or Chromium on this
+machine (BROWSER_PATH, or chromium on the PATH); the HTML report and the slides (PowerPoint) do not.
+"""
+
+
 def serve(script: str, argv: list[str]) -> int:
-    """`python dashboard.py [streamlit options]`: say where the app opens, then serve it."""
+    """`python dashboard.py [streamlit options]`: say where the app opens, then serve it; `--help`
+    says the dashboard's own options (not a start message followed by Streamlit's help)."""
+    if any(arg in ("-h", "--help") for arg in argv):
+        print(USAGE, end="")
+        return 0
     print(hint(argv), flush=True)
     from streamlit.web import cli
     sys.argv = ["streamlit", "run", script, *argv]

@@ -30,7 +30,7 @@ APP_FIELDS = tuple(f.name for f in FIELDS if f.group != "considerations")
 K = "app:"
 # Query parameters of a page, not of the application: presentation mode (ui/present.py) and the
 # Compare page's scenarios and baseline (ui/comparison.py).
-PAGE_PARAMS = ("present", "scenario", "baseline")
+PAGE_PARAMS = ("present", "scenario", "baseline", "enter")   # enter: ui/present.py, the bar's Next and Previous
 LIST_PARAMS = ("scenario",)  # given once per value: ?scenario=A&scenario=B
 READ = frozenset(APP_FIELDS + READING_IDS + ("ruleset", "as_of"))   # what of a link sets the application
 

@@ -16,7 +16,12 @@ CODE_CSS = """<style>
 [data-testid="stTable"] td code, [data-testid="stTable"] th code
   { font-family: inherit; font-size: inherit; color: inherit; background: none; padding: 0; white-space: normal; }
 [data-testid="stCaptionContainer"] code { color: inherit; background: none; }
+[data-testid="stLayoutWrapper"]:has(> .st-key-calc_answer), [data-testid="stElementContainer"]:has(> .st-key-calc_answer),
+.st-key-calc_answer { position: sticky; top: 3.75rem; z-index: 5; background: #ffffff; }   /* under the 3.75rem header */
+.st-key-calc_answer [data-testid="stMetricValue"] { font-size: 3.25rem; color: #1f4e79; line-height: 1.15; }
 </style>"""
+# The Calculator's answer box stays in view while the inputs beside it are edited (sticky at the top of
+# its column: editing the local contribution at 1280 x 720 scrolled it away), its award the largest number.
 # A name in st.table is a code span (ui.text.table_cells: shown as typed); in a table it reads as plain text.
 # In a caption a name's code span takes the caption's colour (5.7:1), not a grey that fails 4.5:1.
 

@@ -370,6 +370,8 @@ def add_report(sub) -> None:
     p.add_argument("file", metavar="SCENARIOS.json|-")
     p.add_argument("-o", "--output", required=True, metavar="report.html")
     p.add_argument("--pdf", metavar="report.pdf", help="also print a PDF packet (needs Chrome or Chromium)")
+    p.add_argument("--pptx", metavar="deck.pptx",
+                   help="also write the slides: a 16:9 PowerPoint deck with native charts and speaker notes")
     p.add_argument("--prepared-by", default="", metavar="TEXT")
     p.add_argument("--title", default="", metavar="TEXT")
     p.add_argument("--baseline", default=None, metavar="NAME",
@@ -391,7 +393,7 @@ def cmd_report(args) -> int:
     from core.law.award import evaluate
 
     readings = parse_readings(args.reading)   # options first, then the files
-    check_paths(args, **{"-o": args.output, "--pdf": args.pdf})
+    check_paths(args, **{"-o": args.output, "--pdf": args.pdf, "--pptx": args.pptx})
     good, errors = parse_export(read_json(args.file))
     if errors:
         raise CliError(f"{args.file}: {len(errors)} problem(s): " + " | ".join(errors[:5]))
@@ -422,9 +424,16 @@ def cmd_report(args) -> int:
             packet = pdf(report)
         except ReportError as exc:
             raise CliError(f"--pdf: {exc}") from None
+    slides = None
+    if args.pptx:   # of the very report written: its items, its numbers
+        from core.report.deck import deck
+        slides = deck(report)
     write_atomic(args.output, document)
     print(f"report of {len(good)} scenario(s) -> {shown(args.output)}", file=sys.stderr)
     if packet is not None:
         write_atomic(args.pdf, packet)
         print(f"PDF packet -> {shown(args.pdf)}", file=sys.stderr)
+    if slides is not None:
+        write_atomic(args.pptx, slides)
+        print(f"slides (PowerPoint) -> {shown(args.pptx)}", file=sys.stderr)
     return 0

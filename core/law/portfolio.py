@@ -150,9 +150,17 @@ def formula_words(weights: dict[str, float], directions: dict[str, str] | None =
     total = sum(weights.values())
     if total == 0:
         return "All weights are 0: every application scores 0 and the order falls back to name."
-    terms = [f"{weights[k] / total:.0%} × ({DIRECTIONS[k][directions[k]]} scores higher)"
-             for k in FACTORS if weights[k]]
-    return ("The Department's setting: priority score = " + " + ".join(terms) + ". Density and distance are "
+    used = [k for k in FACTORS if weights[k]]
+    said = [f"({DIRECTIONS[k][directions[k]]} scores higher)" for k in used]
+    if len(used) > 1 and len({weights[k] for k in used}) == 1:   # "33% + 33% + 33%" added up to 99%
+        formula = "the average of " + ", ".join(said[:-1]) + " and " + said[-1]
+    else:   # whole percentages that add up to 100% (the largest remainders rounded up)
+        exact = [100 * weights[k] / total for k in used]
+        shares = [int(e) for e in exact]
+        for i in sorted(range(len(used)), key=lambda i: exact[i] - shares[i], reverse=True)[:100 - sum(shares)]:
+            shares[i] += 1
+        formula = " + ".join(f"{p}% × {t}" for p, t in zip(shares, said))
+    return ("The Department's setting: priority score = " + formula + ". Density and distance are "
             "scaled across this portfolio from 0 to 1; a locality never funded before scores 1, one funded before "
             "0; a value not known for an application is left out of its score (the other weights share it), "
             "never counted as low or high. Ties are broken by name, then by row order.")

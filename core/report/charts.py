@@ -368,9 +368,15 @@ def sweep_figure(curves: list, field_label: str, current: int | None = None, lar
                                      hovertemplate="%{fullData.name}: award %{y:$,.2f}<extra></extra>"))  # %{ in it stays text
     if current is not None:
         fig.add_vline(x=_usd(current), line=dict(color="#555", dash="dot", width=2))
-        # On its line, not beside it: centred on the line's x at the top of the plot, on white so
-        # the dotted line runs into the label and out of it.
-        fig.add_annotation(x=_usd(current), xref="x", y=1, yref="paper", xanchor="center", yanchor="bottom",
+        # On its line, not beside it: centred on the line's x, on white so the dotted line runs into
+        # the label and out of it; inside the plot (above it, it covered the legend there: "The program
+        # maximum holds the award" cut off), at the bottom where the curve is high there, else the top.
+        level = next((a0 + (a1 - a0) * (current - x0) / (x1 - x0) if x1 != x0 else a1
+                      for x0, a0, x1, a1, _ in curves[0][1].segments if x0 <= current <= x1), 0) if curves else 0
+        top_award = max((p[1] for _, sw in curves for p in sw.points), default=0)
+        low = level * 2 > top_award
+        fig.add_annotation(x=_usd(current), xref="x", y=0 if low else 1, yref="paper", xanchor="center",
+                           yanchor="bottom" if low else "top",
                            text=f"Now: {fmt(current)}", showarrow=False, bgcolor="white", bordercolor="#555",
                            borderwidth=1, borderpad=3, font=dict(color=TEXT), name="now")
     fig.update_xaxes(tickprefix="$", tickformat=",.0f", gridcolor=GRID)

@@ -8,7 +8,7 @@ import pandas as pd
 from core.law.award import Award
 from core.law.explain import award_words, shortfall_words
 from core.law.fields import FIELD, FIELDS, PROJECT_TYPES, asked, yes_no
-from core.law.provisions import ROUTES
+from core.law.provisions import CAP, ROUTES
 from core.law.money import fmt, plain
 
 # The answer first (what a board asks), then the inputs that produce it. Every input of the
@@ -43,7 +43,9 @@ def table(named: list[tuple[str, Award]], machine: bool = False) -> pd.DataFrame
             "Scenario": name,
             **{f.title: _cell(f, app, machine) for f in COMPUTED},
             "State grant award": plain(a.amount) if machine else award_words(a),
-            "Held down by": ";".join(a.binding) if machine else a.binding_text,
+            # the CSV too in words ("Program maximum"; "State's share of the cost; What the project still
+            # lacks"), its amounts in the columns beside: the code names stay in the docs
+            "Held down by": "; ".join(CAP[c].title for c in a.binding) if machine else a.binding_text,
             "Route": a.route if machine else ROUTES[a.route],
             # on the Board's route the match would be waived: "$0" there would say it was met
             "Local match shortfall": plain(a.local_shortfall) if machine else shortfall_words(a),

@@ -308,13 +308,13 @@ def _sources(items: list[Item], tail: str = "") -> str:
             note = "the default" if alt == r.default else "not the default"
             parts.append(f"<li><b>{esc(r.title)}: {esc(a.title)}</b> ({note})"
                          + (f" for {who}" if len(readings) > 1 else "") + f": {esc(a.meaning)}</li>")
-    parts.append("</ul><h3>Paragraph letters</h3>")
+    parts.append(f"</ul><h3>Paragraph letters</h3><p>{esc(LETTERS_INFERRED)}</p>")   # said once, here
     letterings = dict.fromkeys(lettering(i.award.readings) for i in items)
     for letters in letterings:
         who = ", ".join(esc(i.name) for i in items if lettering(i.award.readings) == letters)
         kind = "seven paragraphs, as the reading “§F is the top-up for earlier grantees” reads the text" \
             if letters == LETTERING_SEVEN else "eight paragraphs"
-        parts.append(f"<p>This report letters the text in {kind} (an inference, as said under the title)"
+        parts.append(f"<p>This report letters the text in {kind} (an inference, as said above)"
                      + (f" for {who}" if len(letterings) > 1 else "")
                      + ": " + esc("; ".join(f"§{k}, {w}" for k, w in letters)) + ".</p>")
     parts.append(_glossary(items, tail) + "</section>")
@@ -363,11 +363,10 @@ def render(report: Report, static: bool = False) -> str:
         if variant:
             head.append(f"<p class='variant'>Policy variant: {esc(label)}. These figures are a what-if, "
                         f"not the regulation in force.</p>")
-    head.append(f"<p class='meta'>{esc(LETTERS_INFERRED)} The letters used here are set out on the last page.</p>")
     body = ["<header>" + "".join(head) + "</header>"]
-    body += [_scenario(item, chart, first=(k == 0)) for k, item in enumerate(report.items)]
-    if len(report.items) > 1:
+    if len(report.items) > 1:   # a board reads the comparison first, then each scenario's detail
         body.append(_comparison(report.items, chart, report.items[report.baseline].name))
+    body += [_scenario(item, chart, first=(k == 0)) for k, item in enumerate(report.items)]
     body.append(_sources(report.items, "<footer>Computed from the regulation's text as encoded in this tool; every "
                                        "number traceable to a provision. Amounts in US dollars.</footer>"))
     return document(report.title, body, static)

@@ -123,13 +123,30 @@ NARROWER = {"Application": 26, "Held down by": 26, "Maximum award": 11, "Board's
             "Allocated": 11}
 
 
+COLUMN_PT = 540   # the printed column: 7.5 in
+NEVER_BROKEN = {"Rank", "Priority score", "Maximum award", "Allocated", "Local match", "Board's exception"}
+
+
+def fitted(widths: dict, rows: list[dict]) -> dict:
+    """Shares (percent) of the printed column: each column of amounts as wide as its widest value
+    at 9 pt ("$503,586.14" ran into the next column at 11 in 126), the text columns sharing the
+    rest in the proportions of `widths`."""
+    need = {k: (max(len(str(r[k])) for r in rows) * 9 * 0.6 + 10) / COLUMN_PT * 100
+            for k in rows[0] if k in NEVER_BROKEN}
+    total = sum(widths[k] for k in rows[0])
+    share = {k: 100 * widths[k] / total for k in rows[0]}
+    fixed = {k: max(share[k], need[k]) for k in need}
+    text = [k for k in rows[0] if k not in fixed]
+    left, given = 100 - sum(fixed.values()), sum(share[k] for k in text) or 1
+    return {k: fixed[k] if k in fixed else share[k] * left / given for k in rows[0]}
+
+
 def _table(rows: list[dict], cls: str = "", widths: dict | None = None) -> str:
     head = "".join(f"<th>{esc(k)}</th>" for k in rows[0])
     cols = ""
     if widths:
-        total = sum(widths[k] for k in rows[0])
-        cols = "<colgroup>" + "".join(f"<col style='width:{100 * widths[k] / total:.1f}%'>" for k in rows[0]) + \
-            "</colgroup>"
+        shares = fitted(widths, rows)
+        cols = "<colgroup>" + "".join(f"<col style='width:{shares[k]:.1f}%'>" for k in rows[0]) + "</colgroup>"
     money = {"Maximum award", "Allocated", "Priority score", "Rank", "Weight", "Share of the score"}
     body = "".join("<tr>" + "".join(f"<td class='num'>{esc(v)}</td>" if k in money else f"<td>{esc(v)}</td>"
                                     for k, v in r.items()) + "</tr>" for r in rows)
@@ -215,3 +232,23 @@ def render(report: PortfolioReport, static: bool = False) -> str:
              "<footer>Maximum awards computed from the regulation's text as encoded in this tool; the priority score "
              "orders applications and never changes an award. Amounts in US dollars.</footer>"]
     return document(report.title, body, static)
+
+
+def editable(frame):
+    """The Portfolio editor's cells as the rest of the tool shows them: money as "$1,450,000" (a cell that is
+    not an amount kept as typed, for its row's error to name it), the project type in words; the
+    portfolio reads both back exactly ("1450000", "1,450,000.50" and "$1,450,000" alike)."""
+    from core.law.fields import MONEY_FIELDS, PROJECT_TYPES
+    from core.law.money import ValidationError, to_cents
+    out = frame.copy()
+
+    def money(text):
+        try:
+            return fmt(to_cents(text, "")) if isinstance(text, str) and text.strip() else text
+        except (ValidationError, ValueError):
+            return text
+    for column in (c for c in MONEY_FIELDS if c in out.columns):
+        out[column] = [money(v) for v in out[column]]
+    if "project_type" in out.columns:
+        out["project_type"] = [PROJECT_TYPES.get(v, v) if isinstance(v, str) else v for v in out["project_type"]]
+    return out

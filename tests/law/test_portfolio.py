@@ -571,3 +571,15 @@ def test_every_title_in_words_and_every_code_name_belongs_to_one_field_only():
         for t in (f.name, f.label, f.title):
             owners.setdefault(title_key(t), set()).add(f.name)
     assert [k for k, names in owners.items() if len(names) > 1] == []
+
+
+def test_the_priority_formula_adds_up_to_the_whole():
+    """Issue 51: equal weights read "33% + 33% + 33%", which adds up to 99%."""
+    equal = formula_words({"density": 1, "proximity": 1, "new_locality": 1})
+    assert "priority score = the average of (a denser senior population scores higher), (a project farther from an " \
+           "existing senior center scores higher) and (a locality not funded before scores higher)." in equal
+    assert "33%" not in equal
+    two = formula_words({"density": 1, "proximity": 1, "new_locality": 1.000001})
+    assert "priority score = 33% × (a denser" in two and "+ 34% × (a locality not funded" in two
+    assert "priority score = 25% × (a denser senior population scores higher) + 50% × " in \
+        formula_words({"density": 1, "proximity": 2, "new_locality": 1})

@@ -220,5 +220,9 @@ def test_sensitivity_lines_are_okabe_itos_colours_and_now_sits_on_its_line():
     now = [a for a in fig.layout.annotations if a.text.startswith("Now:")]
     assert len(now) == 1 and now[0].text == "Now: $600,000" and now[0].x == 600_000.0
     assert (now[0].xref, now[0].xanchor, now[0].yref) == ("x", "center", "paper")
+    # inside the plot, never over the legend above it (issue 51): at its foot, the curve being high there
+    assert (now[0].y, now[0].yanchor) == (0, "bottom") and fig.layout.legend.y == 1.0
+    low = charts.sweep_figure([("The regulation in force", sw)], "Local contribution", current=300_000_000)   # award $0
+    assert [(a.y, a.yanchor) for a in low.layout.annotations if a.text.startswith("Now:")] == [(1, "top")]
     marker = [s for s in fig.layout.shapes if s.type == "line" and s.x0 == s.x1]
     assert len(marker) == 1 and marker[0].x0 == now[0].x   # on the line, not beside it

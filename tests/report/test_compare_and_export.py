@@ -125,7 +125,8 @@ def test_spreadsheet_formula_cells_are_neutralised():
 
 
 def test_the_comparison_says_what_holds_each_award_down_in_words_and_in_ids():
-    """The answer's "Held down by" column is filled on the screen (words) and in the CSV (ids)."""
+    """The answer's "Held down by" column is filled on the screen (words) and in the CSV (the limits'
+    titles: a board reads words, not `cost_share;funding_need`, issue 51)."""
     from core.law.application import Application
     from core.law.award import evaluate
     from core.report.compare import table
@@ -133,7 +134,7 @@ def test_the_comparison_says_what_holds_each_award_down_in_words_and_in_ids():
                                         "local_contribution": "500000"}))
     assert table([("A", a)])["Held down by"].tolist() == [
         "the State's share of the cost and what the project still lacks (both $500,000)"]
-    assert table([("A", a)], machine=True)["Held down by"].tolist() == ["cost_share;funding_need"]
+    assert table([("A", a)], machine=True)["Held down by"].tolist() == ["State's share of the cost; What the project still lacks"]
 
 
 HIDDEN_ROWS = ("name,locality,project_type,eligible_cost,local_contribution,senior_density,distance_to_center_miles,"

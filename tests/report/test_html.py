@@ -80,7 +80,8 @@ def test_one_citation_per_cap_on_every_surface_and_no_internal_ids_where_people_
                      "local_match_effect", "id regulation"):
         assert internal not in people, internal
     assert "State&#x27;s share of the cost cost_share" in programs and "What &quot;§F&quot; refers to f_reference" in programs
-    assert people.count("the regulation as received carries none") == 1   # once, under the title
+    assert people.count("the regulation as received carries none") == 1   # once, in the notes (issue 51)
+    assert people.index("the regulation as received carries none") > people.index("Paragraph letters")
     assert "§E, with a federal grant applied, 50% of the cost remaining after it" in people
 
 
@@ -182,8 +183,8 @@ def test_the_comparison_inputs_are_turned_four_scenarios_a_table_and_every_chart
     assert "$1,500,000" in tables[1] and "Scenario 1" not in tables[1]
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", doc)
     named = [(i.name, i.award) for i in items]
-    expected = [s for a in awards for s in (chart_text.headroom(a)[0], chart_text.waterfall(a)[0])] + [
-        chart_text.compare_caps(named)[0], chart_text.funding(named)[0], chart_text.change(named, "Scenario 1")[0]]
+    expected = [chart_text.compare_caps(named)[0], chart_text.funding(named)[0], chart_text.change(named, "Scenario 1")[0]] \
+        + [s for a in awards for s in (chart_text.headroom(a)[0], chart_text.waterfall(a)[0])]   # the comparison first
     assert captions == [html.escape(s, quote=True) for s in expected]
     assert doc.count("<figure>") == doc.count("<div class=\"chart\">") == len(expected)
 

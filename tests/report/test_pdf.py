@@ -319,7 +319,7 @@ def test_the_portfolio_packet_from_the_command_line(tmp_path):
     text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages).split())
     for words in ("Portfolio allocation", "Prepared by Grants office", "Applications: portfolio_illustrative.csv",
                   "Findings", "20 applications; requested $3,000,000 in total", "Cumulative allocation against the budget",
-                  "The considerations: the Department's settings", "priority score = 33% × (a denser senior population scores higher)",
+                  "The considerations: the Department's settings", "priority score = the average of (a denser senior population scores higher),",
                   "In priority order, the last award partly funded, against a budget of $4,000,000.",
                   "All 20 applications in priority order.", "Held down by", "The ruleset and the readings used"):
         assert words in text, words

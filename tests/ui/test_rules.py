@@ -154,3 +154,21 @@ def test_a_variant_loaded_from_a_file_is_kept_once(db):
     assert not at.exception and "Mine (variant, not the regulation in force)" in at.selectbox(key="w:ruleset").options
     at.run()   # the file still in the box: not kept again
     assert [e.action for e in db.variants().history()] == ["save"]
+
+
+def test_the_boards_view_of_the_rules_page_has_words_not_code_names(db):
+    """Issue 51: the Rules page showed "fingerprint 698739a14092" and "parameter capital_cap, unit:
+    USD"; they are kept for programs in a closed "For programs" box, and out of presentation mode."""
+    reg = load()
+    at = start(page="pages/rules.py")
+    boxes = [e for e in at.expander if e.label.startswith("For programs")]
+    (box,) = boxes
+    kept = {m.value for m in box.markdown}
+    words = " ".join(c.value for c in at.caption) + " ".join(m.value for m in at.markdown if m.value not in kept)
+    assert "fingerprint" not in words and "capital_cap" not in words and "unit: USD" not in words
+    assert "$600,000" in words
+    inside = " ".join(m.value for m in box.markdown) + box.table[0].value.to_string()
+    assert reg.version in inside and "capital_cap" in inside
+    at.toggle(key="presentation").set_value(True).run()
+    assert not [e for e in at.expander if e.label.startswith("For programs")]
+    assert reg.version not in " ".join(c.value for c in at.caption) + " ".join(m.value for m in at.markdown)

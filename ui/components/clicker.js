@@ -1,6 +1,6 @@
 // A projector's clicker in presentation mode (ui/present.py): PageDown, ArrowRight, Space and "n"
-// press the page's Next (Compare's "Next scenario", else the deck's "Next" page); PageUp and
-// ArrowLeft its Previous. Never while a text box, a select or a slider has the focus (the keys
+// press the page's Next (Compare's "Next scenario" up to the last, else the deck's "Next" page);
+// PageUp and ArrowLeft its Previous. Never while a text box, a select or a slider has the focus (the keys
 // are theirs then), and Space not on a focused button or link (the browser presses that itself).
 
 const NEXT = new Set(["PageDown", "ArrowRight", " ", "n", "N"]);
@@ -12,9 +12,18 @@ function typing(target) {
                                   '[role="slider"], [role="textbox"], [role="combobox"], [role="spinbutton"]'));
 }
 
+// On Compare, the scenarios first: past the last one (or before the first) the deck's next (or
+// previous) page, so the clicker runs the whole show instead of going round the scenarios.
+function atEdge(step) {
+  const nav = document.querySelector('[class*="st-key-keep_cmp_nav"]');
+  const m = nav && nav.innerText.match(/Scenario (\d+) of (\d+)/);
+  if (!m) return true;
+  return step === 1 ? Number(m[1]) >= Number(m[2]) : Number(m[1]) <= 1;
+}
+
 function control(step) {
   const scenario = document.querySelector(`[class*="cmp_${step === 1 ? "next" : "prev"}"] button`);
-  if (scenario && !scenario.disabled) return scenario;
+  if (scenario && !scenario.disabled && !atEdge(step)) return scenario;
   const word = step === 1 ? "Next" : "Previous";
   return [...document.querySelectorAll(".st-key-present_bar a")].find(a => a.innerText.trim().endsWith(word)) || null;
 }
@@ -30,6 +39,58 @@ function onKey(event) {
   target.click();
 }
 
+// The key note gives way: the page leaves it a strip under its scrolling area (ui/present.py), and
+// should anything of the page reach it there, it moves to the first corner where it meets no text,
+// chart or table (bottom right, bottom left, top right), or out of sight where every corner has
+// some; looked at again on every scroll, resize and redraw. Fixed in a corner, it covered an
+// axis title, the Portfolio's "Priority rank" and a cell of Compare's table.
+const CONTENT = 'p, span, td, th, h1, h2, h3, li, label, a, button, svg text, .js-plotly-plot .bg, ' +
+                '[data-testid="stMetricValue"], img, canvas';
+const CORNERS = [{right: "12px", bottom: "2px"}, {left: "12px", bottom: "2px"}, {right: "12px", top: "8px"}];
+
+function meets(note) {
+  const n = note.getBoundingClientRect();
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (!main) return false;
+  const m = main.getBoundingClientRect();   // what the page shows: its scrolled-out part is not covered
+  for (const e of main.querySelectorAll(CONTENT)) {
+    if (note.contains(e)) continue;
+    const b = e.getBoundingClientRect();
+    const r = {left: Math.max(b.left, m.left), right: Math.min(b.right, m.right),
+               top: Math.max(b.top, m.top), bottom: Math.min(b.bottom, m.bottom)};
+    if (r.right <= r.left || r.bottom <= r.top || r.left >= n.right || r.right <= n.left || r.top >= n.bottom || r.bottom <= n.top) continue;
+    if (!(e.textContent.trim() || e.matches('.bg, img, canvas'))) continue;
+    const style = getComputedStyle(e);
+    if (style.visibility !== "hidden" && style.display !== "none") return true;
+  }
+  return false;
+}
+
+function place(note) {
+  for (const corner of CORNERS) {
+    note.style.left = note.style.right = note.style.top = note.style.bottom = "auto";
+    Object.assign(note.style, corner);
+    if (!meets(note)) {
+      note.style.visibility = "visible";
+      return;
+    }
+  }
+  note.style.visibility = "hidden";
+}
+
+function watch(note) {
+  let queued = false;
+  const later = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; if (note.isConnected) place(note); });
+  };
+  document.addEventListener("scroll", later, true);   // whichever element scrolls the page
+  window.addEventListener("resize", later);
+  new MutationObserver(later).observe(document.body, {childList: true, subtree: true});
+  later();
+}
+
 export default function (component) {
   if (!window.__grantClicker) {
     window.__grantClicker = true;
@@ -40,5 +101,6 @@ export default function (component) {
   if (root && !root.textContent) {
     root.setAttribute("role", "note");
     root.textContent = "Keys: Page Down, \u2192, Space, N next; Page Up, \u2190 previous (not in a text box or slider)";
+    watch(root);
   }
 }

@@ -1,0 +1,399 @@
+"""The board's slides: the report (core.report.html.Report) as a 16:9 PowerPoint deck.
+
+One computation: the deck is made of the report's own items, their awards as evaluated for the
+report, and writes their numbers with the same words (core.law.explain, core.report.chart_text);
+it works nothing out again. Its charts are native PowerPoint charts (the numbers inside them, so
+a clerk can restyle them in PowerPoint or LibreOffice), each with its text alternative (the
+page's words for the chart) as its description; every slide carries speaker notes with the
+explanation and the regulation's sentences, so a presenter can answer "says who?".
+
+Type is Arial (Liberation Sans where Arial is missing: the same widths), 18 pt and up in the body;
+every colour is at least 4.5:1 on the white slide. Text that would not fit its box is never cut:
+what does not fit the slide goes to the notes, and the slide says so.
+"""
+from __future__ import annotations
+
+import io
+
+from pptx import Presentation
+from pptx.chart.data import CategoryChartData
+from pptx.dml.color import RGBColor
+from pptx.enum.chart import XL_CHART_TYPE, XL_LABEL_POSITION, XL_LEGEND_POSITION
+from pptx.enum.text import MSO_ANCHOR, PP_ALIGN
+from pptx.util import Emu, Inches, Pt
+
+from core.law.analysis import caps_words
+from core.law.explain import award_words, other_readings_words, source_line
+from core.law.money import fmt
+from core.law.names import visible
+from core.law.provisions import CAP, LETTERS_INFERRED, PROVISION, ROUTES, citation
+from core.law.rulesets import edition_words
+from core.report import chart_text
+from core.report.charts import AWARD, COST, SLACK, SOURCES, TEXT, waterfall_steps
+from core.report.html import Report, ReportError
+
+WIDTH, HEIGHT = Inches(13.333), Inches(7.5)   # 16:9
+MARGIN = Inches(0.5)
+FONT = "Arial"
+BODY = 20            # points: the body's type; nothing on a slide under MIN
+MIN = 18
+AWARD_SIZE = 54      # the award: the largest type of its slide ("$1,000,000.00" fits its 6.1 in)
+TITLE_SIZE = 30
+CHART_TEXT = 18
+UNMET = "#a04000"    # "Not yet met" (5.6:1 on white), as the report's box
+PER_SLIDE = 6        # scenarios in one comparison chart and table at 18 pt
+NAME_CHARS = 24      # a scenario's name in a table cell or on a chart's axis (in full in the title and notes)
+AXIS_FORMAT = '[>=1000000]"$"0.0,,"M";[>=1000]"$"0,"k";"$"0'
+MIME = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+
+
+def rgb(hex_colour: str) -> RGBColor:
+    return RGBColor.from_string(hex_colour.lstrip("#").upper())
+
+
+def short(name: str, chars: int = NAME_CHARS) -> str:
+    name = visible(name)
+    return name if len(name) <= chars else name[:chars - 1].rstrip() + "…"
+
+
+def text_width(text: str, size: int, bold: bool = False) -> float:
+    """Inches `text` takes on one line in Arial at `size` points (its widths, rounded up)."""
+    ems = sum(0.56 if ch.isdigit() or ch in "$+-" else 0.28 if ch in ",. il'" else
+              0.72 if ch.isupper() else 0.56 for ch in text)
+    return ems * size * (1.08 if bold else 1.0) / 72
+
+
+def lines_needed(text: str, width: Emu, size: int, bold: bool = False) -> int:
+    """Lines `text` takes in a box `width` wide (less its margins) at `size` points, broken between words."""
+    room, lines, line = width / 914400 - 0.1, 0, ""
+    for part in text.split("\n"):
+        lines, line = lines + 1, ""
+        for word in part.split():
+            wider = f"{line} {word}" if line else word
+            if line and text_width(wider, size, bold) > room:
+                lines, line = lines + 1, word
+            else:
+                line = wider
+    return lines
+
+
+def height_of(paragraphs: list[tuple[str, int, bool]], width: Emu) -> float:
+    """Points the (text, size, bold) paragraphs take, at 1.2 lines and 6 pt after each."""
+    return sum(lines_needed(t, width, s, b) * s * 1.2 + 6 for t, s, b in paragraphs)
+
+
+def text_box(slide, left, top, width, height, paragraphs, anchor=MSO_ANCHOR.TOP):
+    """A box of paragraphs: (text, size, bold, colour). Sizes under MIN are refused (a test's aid)."""
+    box = slide.shapes.add_textbox(left, top, width, height)
+    frame = box.text_frame
+    frame.word_wrap, frame.vertical_anchor = True, anchor
+    frame.margin_left = frame.margin_right = Inches(0.05)
+    for k, (text, size, bold, colour) in enumerate(paragraphs):
+        if size < MIN:
+            raise ValueError(f"type under {MIN} pt: {text!r}")
+        p = frame.paragraphs[0] if k == 0 else frame.add_paragraph()
+        p.space_after = Pt(6)
+        run = p.add_run()
+        run.text = text
+        run.font.size, run.font.bold, run.font.name = Pt(size), bold, FONT
+        run.font.color.rgb = rgb(colour)
+    return box
+
+
+def describe(shape, words: str) -> None:
+    """The shape's text alternative (alt text, `descr`), as PowerPoint's "Alt Text" pane sets it."""
+    shape._element.xpath("./*[1]/p:cNvPr")[0].set("descr", visible(words))
+
+
+def notes(slide, text: str) -> None:
+    slide.notes_slide.notes_text_frame.text = visible(text, keep="\n")
+
+
+def title(slide, words: str, size: int = TITLE_SIZE) -> None:
+    """The slide's title, one line at 30 pt, or two at 24 (a long scenario name)."""
+    if lines_needed(visible(words), WIDTH - 2 * MARGIN, size, True) > 1:
+        size = 24
+    text_box(slide, MARGIN, Inches(0.3), WIDTH - 2 * MARGIN, Inches(1.05),
+             [(visible(words), size, True, AWARD)], anchor=MSO_ANCHOR.MIDDLE)
+
+
+def style_chart(chart, legend: bool) -> None:
+    chart.font.size, chart.font.name = Pt(CHART_TEXT), FONT
+    chart.font.color.rgb = rgb(TEXT)
+    chart.has_legend = legend
+    if legend:
+        chart.legend.position, chart.legend.include_in_layout = XL_LEGEND_POSITION.BOTTOM, False
+        chart.legend.font.size = Pt(CHART_TEXT)
+
+
+def money_format(cents: list[int]) -> str:
+    return '"$"#,##0.00' if any(c % 100 for c in cents) else '"$"#,##0'
+
+
+def labels_after(chart, texts: list[str]) -> None:
+    """Each category's words just past the end of its bar: carried by the last series, all zeros, so
+    that the label of a thin or dark bar never sits on it (stacked bars have no "outside end")."""
+    carrier = chart.plots[0].series[-1]
+    for k, text in enumerate(texts):
+        label = carrier.points[k].data_label
+        label.has_text_frame, label.position = True, XL_LABEL_POSITION.INSIDE_BASE
+        label.text_frame.text = text
+        run = label.text_frame.paragraphs[0].runs[0]
+        run.font.size, run.font.color.rgb, run.font.name = Pt(CHART_TEXT), rgb(TEXT), FONT
+
+
+def bar_chart(slide, box, categories, series, colours, labels, words, legend=False, number_format='"$"#,##0'):
+    """A horizontal stacked bar chart of `series` ((name, values in dollars, visible)), each visible
+    series' points in `colours` (one colour a series, or a list a point), labels past the bars."""
+    # the categories from the last to the first: a bar chart draws the first at the bottom, and
+    # reversing its axis (its "categories in reverse order") put the dollars at the top in LibreOffice
+    data = CategoryChartData(number_format=number_format)
+    data.categories = categories[::-1]
+    for name, values, _ in series:
+        data.add_series(name, values[::-1])
+    data.add_series(" ", [0] * len(categories))   # the labels' carrier
+    colours = [c[::-1] if isinstance(c, list) else c for c in colours]
+    labels = labels[::-1]
+    frame = slide.shapes.add_chart(XL_CHART_TYPE.BAR_STACKED, *box, data)
+    chart = frame.chart
+    style_chart(chart, legend)
+    plot = chart.plots[0]
+    for s, (_, _, shown), colour in zip(plot.series, series, colours):
+        if not shown:
+            s.format.fill.background()
+            continue
+        s.format.fill.solid()   # the legend's key
+        s.format.fill.fore_color.rgb = rgb(colour[-1] if isinstance(colour, list) else colour)
+        for k in range(len(categories)):
+            fill = s.points[k].format.fill
+            fill.solid()
+            fill.fore_color.rgb = rgb(colour[k] if isinstance(colour, list) else colour)
+    plot.series[-1].format.fill.background()
+    labels_after(chart, labels)
+    top = max([sum(v for _, vals, _ in series for v in [vals[k]] if v > 0) for k in range(len(categories))] + [1])
+    low = min([sum(v for _, vals, _ in series for v in [vals[k]] if v < 0) for k in range(len(categories))] + [0])
+    axes(chart, top * 1.5, low)   # room for the labels past the longest bar
+    describe(frame, words)
+    return frame
+
+
+def axes(chart, top: float, low: float = 0) -> None:
+    """The dollars along the bottom in three or four steps, written short ("$500k", "$1.5M")."""
+    chart.category_axis.tick_labels.font.size = Pt(CHART_TEXT)
+    value = chart.value_axis
+    value.has_major_gridlines = False
+    value.tick_labels.font.size = Pt(CHART_TEXT)
+    value.tick_labels.number_format, value.tick_labels.number_format_is_linked = AXIS_FORMAT, False
+    step = 10 ** max(len(str(int(max(top - low, 1) / 3))) - 1, 0)
+    step *= next(m for m in (1, 2, 2.5, 5, 10) if (top - low) / (step * m) <= 3.5)
+    value.major_unit = step
+    value.maximum_scale = -(-top // step) * step
+    value.minimum_scale = (low // step) * step if low < 0 else 0
+
+
+def waterfall(slide, box, a) -> None:
+    """From the cost of eligible work through each source of funds to the gap: floating bars, each
+    drawn from its start (an unseen series) to its end, split at zero where funds exceed the cost."""
+    steps = waterfall_steps(a)
+    spans = [(b, b + v) if k else (0, v) for k, (_, _, b, v) in enumerate(steps)]
+    cats = [name for name, _, _, _ in steps]
+    colours = [COST if key == "cost" else SOURCES[key][1] for _, key, _, _ in steps]
+    d = 100
+    series = [("Start", [max(lo, 0) / d for lo, _ in spans], False),
+              ("Amount", [(max(hi, 0) - max(lo, 0)) / d for lo, hi in spans], True),
+              ("Start below zero", [min(hi, 0) / d for lo, hi in spans], False),
+              ("Amount below zero", [(min(lo, 0) - min(hi, 0)) / d for lo, hi in spans], True)]
+    if all(lo >= 0 for lo, _ in spans):
+        series = series[:2]
+    bar_chart(slide, box, cats, series, [None, colours, None, colours], [fmt(v) for _, _, _, v in steps],
+              chart_text.waterfall(a)[0], number_format=money_format([v for _, _, _, v in steps]))
+
+
+def headroom(a) -> int:
+    """Cents from the award up to the nearest limit that does not hold it (0: every one holds it)."""
+    slack = [v - a.amount for c, v in a.caps.items() if c not in a.binding]
+    return min(slack) if slack else 0
+
+
+def title_slide(prs, report: Report) -> None:
+    slide = prs.slides.add_slide(prs.slide_layouts[6])
+    awards = [i.award for i in report.items]
+    editions = dict.fromkeys(", ".join(filter(None, (a.ruleset_label, a.ruleset_edition))) for a in awards)
+    as_of = dict.fromkeys((a.as_of or report.on).strftime("%B %-d, %Y") for a in awards)
+    readings = dict.fromkeys(a.readings.describe() for a in awards)
+    lines = [(visible(report.title), 40, True, AWARD),
+             ("The law: " + "; ".join(editions) + ", read as of " + " and ".join(as_of) + ".", 22, False, TEXT),
+             ("Readings in force: " + "; ".join(readings) + ".", 22, False, TEXT),
+             ("Prepared " + (f"by {visible(report.prepared_by)} " if report.prepared_by.strip() else "")
+              + f"on {report.on.strftime('%B %-d, %Y')}.", 22, False, TEXT)]
+    if any(a.is_variant for a in awards):
+        lines.append(("Policy variant: these figures are a what-if, not the regulation in force.", 22, True, UNMET))
+    shown = [i.name for i in report.items if "illustrative" in (i.name + " " + i.notes).lower()]
+    if shown:
+        lines.append((f"Illustrative: {len(shown)} of {len(report.items)} scenarios are samples, not real "
+                      "applications.", 22, True, UNMET))
+    text_box(slide, MARGIN, Inches(1.2), WIDTH - 2 * MARGIN, HEIGHT - Inches(1.7), lines)
+    notes(slide, f"{report.title}. Scenarios, in the order presented: "
+          + "; ".join(i.name for i in report.items) + f".\n{LETTERS_INFERRED}\n"
+          + "Every number in this deck is the tool's, from the regulation's text as encoded; every limit's "
+            "sentence is in the notes of its slide. Amounts in US dollars.")
+
+
+def scenario_slide(prs, item, illustrative: bool) -> None:
+    a = item.award
+    slide = prs.slides.add_slide(prs.slide_layouts[6])
+    title(slide, item.name + (" (illustrative)" if illustrative and "illustrative" not in item.name.lower() else ""))
+    where, provisions = source_line(a)
+    left_w = Inches(6.1)
+    lines = [(f"Not yet met: {u.text}", BODY, True, UNMET) for u in a.unmet]
+    lines += [(f"Held down by {a.binding_text}", BODY + 2, True, TEXT),
+              (f"Route: {ROUTES[a.route]}", MIN, False, TEXT),
+              (f"{where}: {provisions}", MIN, False, TEXT)]
+    lines += [(f"What it would take: {t}", MIN, False, TEXT) for t in item.reach]
+    if a.is_variant:
+        lines.insert(0, (f"Policy variant: {a.ruleset_label}", BODY, True, UNMET))
+    room = (HEIGHT - Inches(3.4)) / 12700   # points under the award, above the bottom margin
+    kept = []
+    for line in lines:   # in order of weight: what does not fit goes to the notes, and the slide says so
+        more = [("More in the speaker notes.", MIN, False, TEXT)] if line is not lines[-1] else []
+        if height_of([(t, s, b) for t, s, b, _ in kept + [line] + more], left_w) > room:
+            kept.append(("More in the speaker notes.", MIN, False, TEXT))
+            break
+        kept.append(line)
+    lines = ([(f"If the Board approves: {u}", BODY, True, UNMET) for u in ["without it, " + fmt(a.routes["standard"].award)]]
+             if a.route == "bpw_exception" else []) + lines   # "$600,000 if the Board approves" is too long for 54 pt
+    text_box(slide, MARGIN, Inches(1.4), left_w, Inches(1.6),
+             [("State grant award", BODY, False, TEXT), (fmt(a.amount), AWARD_SIZE, True, AWARD)])
+    text_box(slide, MARGIN, Inches(3.0), left_w, HEIGHT - Inches(3.4), [(visible(t), s, b, c) for t, s, b, c in kept])
+    waterfall(slide, (Inches(6.8), Inches(1.45), Inches(6.05), Inches(5.6)), a)
+    cites = [citation(c, a) for c in a.caps]
+    said = "\n".join(f"- {CAP[c].title}, {fmt(v)}{' (holds the award down)' if c in a.binding else ''}: "
+                     f"{cite.words}. " + " ".join(f"“{s}”" for s in cite.sentences)
+                     for (c, v), cite in zip(a.caps.items(), cites))
+    steps = "\n".join(f"- {s.text} ({citation(s.provision, a).words if s.provision in PROVISION else 'Result'})"
+                      for s in a.steps)
+    others = other_readings_words(a)
+    notes(slide, f"{item.name}: a State grant award of {award_words(a)}, held down by "
+          f"{caps_words(a.binding) if a.binding else 'no limit'}; route: {ROUTES[a.route]}.\n"
+          + "".join(f"Not yet met: {u.text}\n" for u in a.unmet)
+          + "".join(f"What it would take: {t}\n" for t in item.reach)
+          + f"How the award is worked out:\n{steps}\nEach limit, and the law that sets it:\n{said}\n"
+          + "".join(f"{c.label}: {c.message}\n" for c in a.checks)
+          + ("Readings that would change this award: " + " ".join(others) if others
+             else "No single other reading of the regulation changes this award.")
+          + f"\nThe law applied: {edition_words(a.ruleset_label, a.ruleset_edition, a.ruleset_version)}; "
+          + f"{a.readings.describe()}." + "".join(f"\n{t}" for t in a.law_notes)
+          + (f"\nNotes: {item.notes}" if item.notes else ""))
+
+
+def parts(prs, items, heading: str):
+    """A slide (titled `heading`, "(1 of 2)" when more) and its scenarios, PER_SLIDE at a time."""
+    pages = -(-len(items) // PER_SLIDE)
+    for start in range(0, len(items), PER_SLIDE):
+        slide = prs.slides.add_slide(prs.slide_layouts[6])
+        title(slide, heading + (f" ({start // PER_SLIDE + 1} of {pages})" if pages > 1 else ""))
+        yield slide, [(i.name, i.award) for i in items[start:start + PER_SLIDE]]
+
+
+def comparison_slides(prs, items) -> None:
+    for slide, named in parts(prs, items, "Comparison of scenarios"):
+        cats = [short(n) for n, _ in named]
+        series = [("State grant award", [a.amount / 100 for _, a in named], True),
+                  ("Headroom to the next limit", [headroom(a) / 100 for _, a in named], True)]
+        words = chart_text.compare_caps(named)[0] + " Headroom: " + "; ".join(
+            f"{n}, {fmt(headroom(a))}" for n, a in named) + "."
+        head = ["Scenario", "Award", "Held down by", "Headroom"]
+        rows = [[short(n, 24), award_words(a), " and ".join(CAP[c].title for c in a.binding) or "no limit",
+                 fmt(headroom(a))] for n, a in named]
+        left = table(slide, (WIDTH - MARGIN, Inches(1.45)), head, rows, widths(head, rows, {2}))
+        bar_chart(slide, (MARGIN, Inches(1.45), left - MARGIN - Inches(0.2), Inches(5.6)), cats, series,
+                  [AWARD, SLACK], [fmt(a.amount) for _, a in named], words, legend=True,
+                  number_format=money_format([a.amount for _, a in named] + [headroom(a) for _, a in named]))
+        notes(slide, "The award of each scenario, in the order presented, and the headroom to the nearest limit "
+              "that does not hold it.\n" + "\n".join(
+                  f"- {n}: {award_words(a)}, held down by {a.binding_text}; "
+                  + "; ".join(citation(c, a).words for c in a.binding) + f"; headroom {fmt(headroom(a))}."
+                  for n, a in named))
+
+
+def funding_slides(prs, items) -> None:
+    for slide, named in parts(prs, items, "Where the money comes from"):
+        words, rows = chart_text.funding(named)
+        data = CategoryChartData(number_format=money_format([a.funding[k] for _, a in named for k in SOURCES]))
+        data.categories = [short(n) for n, _ in named][::-1]   # the first on top (bar_chart)
+        for key, (label, _) in SOURCES.items():
+            data.add_series(label, [a.funding[key] / 100 for _, a in named][::-1])
+        keys = [k for k in SOURCES if any(a.funding[k] for _, a in named)] or ["state"]
+        head = ["Scenario", *[SOURCES[k][0] for k in keys]]
+        cells = [[short(row["Scenario"], 24), *[row[SOURCES[k][0]] for k in keys]] for row in rows]
+        left = table(slide, (WIDTH - MARGIN, Inches(1.45)), head, cells, widths(head, cells))
+        frame = slide.shapes.add_chart(XL_CHART_TYPE.BAR_STACKED, MARGIN, Inches(1.45),
+                                       left - MARGIN - Inches(0.2), Inches(5.6), data)
+        chart = frame.chart
+        style_chart(chart, legend=True)
+        axes(chart, max(sum(a.funding[k] for k in SOURCES) for _, a in named) / 100 * 1.1)
+        for s, (_, colour) in zip(chart.plots[0].series, SOURCES.values()):
+            s.format.fill.solid()
+            s.format.fill.fore_color.rgb = rgb(colour)
+        describe(frame, words)
+        notes(slide, words + "\n" + "\n".join(
+            f"- {r['Scenario']}: " + "; ".join(f"{k} {v}" for k, v in r.items() if k != "Scenario") for r in rows))
+
+
+def widths(head: list[str], rows: list[list[str]], words: set[int] = frozenset()) -> list[float]:
+    """Each column's inches at 18 pt: as wide as its longest value (money never breaks), or for the
+    first column and those in `words` (text that wraps), its longest word and at least 1.7 in."""
+    out = []
+    for c, name in enumerate(head):
+        values = [r[c] for r in rows]
+        longest = max(text_width(w, MIN, True) for w in name.split())
+        if c == 0 or c in words:
+            longest = max([longest, 1.7] + [text_width(w, MIN) for v in values for w in v.split()])
+        else:
+            longest = max([longest] + [text_width(v, MIN) for v in values])
+        out.append(round(longest + 0.2, 2))
+    return out
+
+
+def table(slide, box, head: list[str], rows: list[list[str]], columns: list[float]) -> Emu:
+    """A table at 18 pt, each column as wide as `columns` (inches), from the box's right edge back;
+    returns its left edge."""
+    right, top = box
+    left = right - Inches(sum(columns))
+    shape = slide.shapes.add_table(len(rows) + 1, len(head), left, top, Inches(sum(columns)), Inches(0.45) * (len(rows) + 1))
+    grid = shape.table
+    for k, w in enumerate(columns):
+        grid.columns[k].width = Inches(w)
+    for r, row in enumerate([head, *rows]):
+        for c, value in enumerate(row):
+            cell = grid.cell(r, c)
+            cell.margin_left = cell.margin_right = Inches(0.05)
+            cell.text = visible(str(value))
+            p = cell.text_frame.paragraphs[0]
+            p.alignment = PP_ALIGN.RIGHT if r and str(value)[:1] in "$+-" else PP_ALIGN.LEFT
+            for run in p.runs:
+                run.font.size, run.font.name, run.font.bold = Pt(MIN), FONT, r == 0
+                run.font.color.rgb = rgb("#FFFFFF" if r == 0 else TEXT)
+            cell.fill.solid()
+            cell.fill.fore_color.rgb = rgb(AWARD if r == 0 else "#FFFFFF" if r % 2 else "#EEF3F8")
+    return left
+
+
+def deck(report: Report) -> bytes:
+    """The report's scenarios as a PowerPoint deck: a title slide, the comparison and the funding
+    sources (more than one scenario), then a slide per scenario, in the report's order."""
+    if not report.items:
+        raise ReportError("a deck needs at least one scenario")
+    prs = Presentation()
+    prs.slide_width, prs.slide_height = WIDTH, HEIGHT
+    prs.core_properties.title = visible(report.title)
+    prs.core_properties.author = visible(report.prepared_by) or "State capital grant tool"
+    title_slide(prs, report)
+    if len(report.items) > 1:
+        comparison_slides(prs, report.items)
+    funding_slides(prs, report.items)
+    for item in report.items:
+        scenario_slide(prs, item, "illustrative" in (item.name + " " + item.notes).lower())
+    out = io.BytesIO()
+    prs.save(out)
+    return out.getvalue()
