@@ -116,13 +116,13 @@ def law_lines(award) -> Markdown:
         if differs:
             out += markup("  \n**{}**", differs)
     # the ruleset's caveats stand in the answer; what a day leaves uncertain, long, below it (law_notes_box)
-    return out + md("").join(markup("  \n:gray[{}]", note) for note in award.law_notes if note in rs.caveats)
+    return out + md("").join(markup("  \n:gray[{}]", note) for note in award.law_notes if note in rs.all_caveats)
 
 
 def law_notes_box(award) -> None:
     """What the law as of the day picked leaves uncertain (a value whose first day was not found,
     a later value that may already apply), each in words, in a box the reader opens."""
-    notes = [note for note in award.law_notes if note not in rs.caveats]
+    notes = [note for note in award.law_notes if note not in rs.all_caveats]
     if notes:
         day = award.as_of.isoformat() if award.as_of else "today"
         with st.expander(md(f"The law as of {day}: {len(notes)} {'notes' if len(notes) > 1 else 'note'} on its "
