@@ -277,7 +277,7 @@ def test_parsed_values_keep_each_row_label_and_a_fixed_type_per_column():
         "local_property_value": "int64", "state_funds_in_property": "bool", "state_bonded_debt": "bool",
         "prior_funds_for_property": "object",   # yes, no or not stated (then presumed yes)
         "residual_value": "int64", "prior_matching_funds": "int64", "outstanding_state_debt": "int64",
-        "other_state_investment": "int64",
+        "other_state_investment": "int64", "surplus_certified": "object",
         "senior_density": "float64", "distance_to_center_miles": "float64", "previously_funded": "object"}
     assert errors.dtype == object
     # The same types when every consideration's yes/no is given (pandas alone would make it bool).
