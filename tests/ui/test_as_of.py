@@ -98,14 +98,17 @@ def test_an_export_carries_the_day_and_an_old_one_without_it_still_reads(db):
 
 
 def test_the_page_names_the_statute_and_its_day_and_keeps_the_days_doubts_in_a_box():
-    at = start(BIG | {"ruleset": "statute", "as_of": "1987-01-01"})
-    assert ("The statute \\(Md\\. Code, Human Services § 10\\-504\\), as of 1987\\-01\\-01: each number as in force "
+    at = start(BIG | {"ruleset": "statute", "as_of": "1987-03-01"})
+    assert ("The statute \\(Md\\. Code, Human Services § 10\\-504\\), as of 1987\\-03\\-01: each number as in force "
             "that day") in " ".join(c.value for c in at.caption)
-    box = next(e for e in at.expander if e.label.replace("\\", "").startswith("The law as of 1987-01-01:"))
-    assert box.label.replace("\\", "") == "The law as of 1987-01-01: 4 notes on its dates and sources"
+    box = next(e for e in at.expander if e.label.replace("\\", "").startswith("The law as of 1987-03-01:"))
     said = " ".join(m.value for m in box.markdown).replace("\\", "")
-    assert "As of 1987-01-01 the capital maximum may already be $600,000." in said
+    # the 1987 session sits: its top-up may already be in force; $600,000 may not (issue 47)
+    assert "As of 1987-03-01 the limit for earlier grantees may already be $300,000." in said
+    assert "may already be $600,000" not in said
     answer = next(m.value for m in at.markdown if "**Held down by**" in m.value).replace("\\", "")
-    assert "The statute's (d) was not read whole" in answer and "may already be" not in answer
-    assert ("**In the statute:** Md. Code, Human Services § 10-504(a)(2) (the regulation's §A Program maximum)"
-            in answer and "The most the State may give under the statute;" in answer)
+    assert "The statute's (d) was not read whole" not in answer and "may already be" not in answer   # (d): from 1987-07-01
+    # the limit cites the act and value of its era, never the regulation's sentence (issue 47)
+    assert ("**In the statute:** Program maximum: as of 1987-03-01, $300,000: Acts of 1986 (Session Laws vol. 768 "
+            "p. 1691): $300,000 (now Md. Code, Human Services § 10-504(a)(2))" in answer
+            and "The most the State may give under the statute;" in answer)

@@ -562,7 +562,7 @@ def test_under_the_statute_the_calculator_says_where_the_regulation_differs_and_
     at = dashboard({"ruleset": "statute", "project_type": "construction", "eligible_cost": "5000000",
                     "local_contribution": "3000000"})
     said = " ".join(m.value for m in at.markdown).replace("\\", "")
-    assert "The statute in force allows up to $800,000; the regulation, $600,000." in said
+    assert "This application's award under the statute in force would be $800,000; under the regulation, $600,000." in said
     assert "The statute's (d) was not read whole" in said
     plain = dashboard({"project_type": "construction", "eligible_cost": "100000", "local_contribution": "50000"})
     assert "The statute in force" not in " ".join(m.value for m in plain.markdown).replace("\\", "")
