@@ -39,8 +39,11 @@ def application_inputs(rs) -> None:
 
     given = live_award.inputs()   # read once for every money slider's pieces
     fields = []
+    law = state.ruleset()
     for f in FIELDS:   # the application's own fields, in the field table's order
         if f.group != "application":
+            continue
+        if f.law_param and not asked(f, state.values(), rs=law):   # a question of one law (the statute's ch. 125)
             continue
         if f.ask:   # an amount the applicant may name: a switch, then the amount while it is on
             asked = state.get(f.name) is not None
