@@ -99,6 +99,7 @@ class Award:
             **({"law_notes": list(self.law_notes)} if self.law_notes else {}),
             "readings": self.readings.as_dict(),
             "citations": [{"paragraph": c.paragraph, "title": c.title, "sentences": list(c.sentences)}
+                          | ({"law": c.words} if c.law else {})   # under another law: its act, value and day
                           for c in provisions.citations(self)],
             "other_readings": [
                 {"reading": o["reading"], "alternative": o["alternative"], "award": plain(o["award"]),

@@ -213,3 +213,18 @@ def test_the_two_laws_line_says_the_residual_value_was_taken_as_zero():
     assert said == ("This application's award under the statute as of 2026-12-01 would be $500,000 (the residual "
                     "value of the property was not given and is taken as $0, which closes the statute's Board "
                     "route; give it to see that route); under the regulation, $600,000.")
+
+
+def test_the_command_lines_json_cites_the_statutes_act_and_value():
+    import json
+    import subprocess
+    import sys
+
+    from tests.support import ROOT
+    done = subprocess.run([sys.executable, "-m", "core", "evaluate", "--ruleset", "statute", "--as-of", "1990-01-01",
+                           "-"], input=json.dumps(BIG), capture_output=True, text=True, cwd=ROOT, timeout=120)
+    cited = json.loads(done.stdout)["citations"]
+    assert cited == [{"paragraph": "", "title": "Program maximum",
+                      "sentences": ["Acts of 1986 (Session Laws vol. 768 p. 1691): $300,000"],
+                      "law": "Program maximum: as of 1990-01-01, $300,000: Acts of 1986 (Session Laws vol. 768 p. 1691): "
+                             "$300,000 (now Md. Code, Human Services § 10-504(a)(2))"}]
