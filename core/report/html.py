@@ -144,7 +144,7 @@ def _inputs_table(award: Award) -> str:
     for f in FIELDS:
         if f.group == "considerations":
             continue
-        if (f.group == "exception" and not app.bpw_exception_requested) or not asked(f, app):
+        if (f.group == "exception" and not app.bpw_exception_requested) or not asked(f, app, rs=award.ruleset):
             continue
         value = getattr(app, f.name)
         if f.kind == "money":
