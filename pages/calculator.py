@@ -51,10 +51,16 @@ def exception_panel(award) -> None:
             left, right = st.columns([5, 7], gap="large")
             with left:
                 exception_inputs()
-            right.markdown(ours("**The four conditions** (the project-type one follows from the project type)  \n")
-                           + ours("  \n").join(markup("{} **{}**: {}  \n:gray[“{}”]", STATUS_BADGE[award.check(cid).status],
-                                                       award.check(cid).label, award.check(cid).message, sentence)
-                                                for cid, sentence in BPW_CONDITIONS.items()))
+            # The conditions of the law applied (the regulation's four, each with its sentence; under the
+            # statute its own, which quote no sentence of the regulation; 1984's, not known)
+            conditions = [c for c in award.checks if c.provision == "bpw_exception"]
+            quoted = award.ruleset_id == "regulation" and not award.is_variant
+            heading = ("**The four conditions** (the project-type one follows from the project type)  \n"
+                       if set(BPW_CONDITIONS) <= {c.id for c in conditions} else "**The conditions of the law applied**  \n")
+            right.markdown(ours(heading) + ours("  \n").join(
+                markup("{} **{}**: {}", STATUS_BADGE[c.status], c.label, c.message)
+                + (markup("  \n:gray[“{}”]", BPW_CONDITIONS[c.id]) if quoted and c.id in BPW_CONDITIONS else md(""))
+                for c in conditions))
 
 
 def maximum_note(award) -> Markdown:

@@ -24,3 +24,13 @@ def test_under_the_regulation_the_page_is_as_it_was():
     at = dashboard({}, page="pages/rules.py")
     said = _text(at)
     assert "The law chosen" not in said and "No surplus public building" not in said
+
+
+def test_the_calculator_as_of_1985_gives_both_numbers_for_the_boards_route_of_unknown_conditions():
+    at = dashboard({"ruleset": "statute", "as_of": "1985-01-01", "project_type": "renovation",
+                    "eligible_cost": "300000", "local_contribution": "0", "bpw_exception_requested": "true",
+                    "local_property_value": "1000000"})
+    said = " ".join(m.value for m in at.markdown).replace("\\", "")
+    assert ("Board of Public Works exception: its conditions in the law of that day are not known; $200,000 if the "
+            "Board approves and they are met, $150,000 on the standard route (shown).") in said
+    assert "came with the act of 1986" not in said
