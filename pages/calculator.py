@@ -51,21 +51,16 @@ def exception_panel(award) -> None:
             left, right = st.columns([5, 7], gap="large")
             with left:
                 exception_inputs()
-            right.markdown(board_conditions(award, rs))
-
-
-def board_conditions(award, rs) -> Markdown:
-    """The Board's conditions of the law in force, as the award checked them: the regulation's four,
-    each under its sentence; the statute's own (its residual-value test), each citing itself in its
-    message. A condition the law does not have is not listed (it has no check)."""
-    checks = [c for c in award.checks if c.id.startswith("bpw_")]
-    regulation = (rs.based_on or rs.id) == "regulation"
-    heading = ("**The four conditions** (the project-type one follows from the project type)" if regulation
-               else f"**The Board's conditions under {rs.in_sentence}** (the project-type one follows from the project type)")
-    lines = [markup("{} **{}**: {}  \n:gray[“{}”]", STATUS_BADGE[c.status], c.label, c.message, BPW_CONDITIONS[c.id])
-             if regulation and c.id in BPW_CONDITIONS else
-             markup("{} **{}**: {}", STATUS_BADGE[c.status], c.label, c.message) for c in checks]
-    return ours(heading + "  \n") + ours("  \n").join(lines)
+            # The conditions of the law applied (the regulation's four, each with its sentence; under the
+            # statute its own, which quote no sentence of the regulation; 1984's, not known)
+            conditions = [c for c in award.checks if c.provision == "bpw_exception"]
+            quoted = award.ruleset_id == "regulation" and not award.is_variant
+            heading = ("**The four conditions** (the project-type one follows from the project type)  \n"
+                       if set(BPW_CONDITIONS) <= {c.id for c in conditions} else "**The conditions of the law applied**  \n")
+            right.markdown(ours(heading) + ours("  \n").join(
+                markup("{} **{}**: {}", STATUS_BADGE[c.status], c.label, c.message)
+                + (markup("  \n:gray[“{}”]", BPW_CONDITIONS[c.id]) if quoted and c.id in BPW_CONDITIONS else md(""))
+                for c in conditions))
 
 
 def maximum_note(award) -> Markdown:
@@ -125,13 +120,13 @@ def law_lines(award) -> Markdown:
         if differs:
             out += markup("  \n**{}**", differs)
     # the ruleset's caveats stand in the answer; what a day leaves uncertain, long, below it (law_notes_box)
-    return out + md("").join(markup("  \n:gray[{}]", note) for note in award.law_notes if note in rs.caveats)
+    return out + md("").join(markup("  \n:gray[{}]", note) for note in award.law_notes if note in rs.all_caveats)
 
 
 def law_notes_box(award) -> None:
     """What the law as of the day picked leaves uncertain (a value whose first day was not found,
     a later value that may already apply), each in words, in a box the reader opens."""
-    notes = [note for note in award.law_notes if note not in rs.caveats]
+    notes = [note for note in award.law_notes if note not in rs.all_caveats]
     if notes:
         day = award.as_of.isoformat() if award.as_of else "today"
         with st.expander(md(f"The law as of {day}: {len(notes)} {'notes' if len(notes) > 1 else 'note'} on its "

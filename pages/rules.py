@@ -38,13 +38,37 @@ def value_words(p) -> str:
     return types_words(p.value).capitalize()
 
 
-st.header("Provisions")
+law = state.ruleset()   # the law chosen (the statute as of its day, a variant): its own text, values, dates, sources
+if law.id != "regulation" or law.is_variant:
+    day = law.as_of_date.isoformat() if law.as_of_date else ""
+    st.header(md(f"The law chosen: {law.label}" + (f", as of {day}" if day else "")))
+    st.caption(md("Every number of the law chosen, as in force that day, with the act or text that set it and the day "
+                  "it took effect. The regulation's provisions follow, for reference: they are not this law."))
+    for note in law.all_caveats:
+        st.markdown(f"*{md(note)}*")
+    rows = []
+    for p in law.parameters.values():
+        if p.value is None or (not p.value and PARAMETER_KINDS[p.name] == "types" and not p.history):
+            continue
+        kept = (law.dated or {}).get(p.name)
+        era = next((v for v in reversed(p.history) if law.as_of_date and v.start <= law.as_of_date), None)
+        rows.append({"Number": PARAMETERS[p.name][1], "Value": value_words(p), "Source": p.citation,
+                     "Where the Code keeps it": kept.citation if kept is not None else "",
+                     "In force from": era.start.isoformat() if era else "as received",
+                     "Day uncertain": (era.uncertain if era and era.uncertain else "no")})
+    st.table(table_cells(__import__("pandas").DataFrame(rows)), hide_index=True)
+    for key, words in law.cites.items():
+        st.markdown(markup("**{}:** {}", key.replace("_", " ").capitalize(), words))
+    for note in law.notes:
+        st.markdown(f":gray[{md(note)}]")
+
+st.header("Provisions" if law.id == "regulation" and not law.is_variant else "The regulation's provisions (for reference)")
 st.caption(md(f"{LETTERS_INFERRED} By default the app letters eight paragraphs, A to H: ")
            + md("; ".join(f"§{k}, {w}" for k, w in LETTERING) + ". ")
            + md("Under the reading “§F is the top-up for earlier grantees” the text has seven, A to G, and every "
                 "letter shown with a result under that reading is of these: ")
            + md("; ".join(f"§{k}, {w}" for k, w in LETTERING_SEVEN) + "."))
-for prov in PROVISIONS:
+for prov in (p for p in PROVISIONS if not p.only_in):   # the regulation's own (another law's are above)
     # While presenting, every provision is open: a room cannot click an expander.
     box = (st.container(border=True) if present.on()
            else st.expander(md(f"{prov.title} ({prov.cite})"), expanded=prov.id in ("program_max", "cost_share")))
@@ -75,7 +99,8 @@ for rid in available() if not present.on() else ():   # a table of sources is re
         continue
     box = st.expander(md(f"{rs.label}: history"), expanded=False)
     with box:
-        for note in rs.caveats:
+        for note in dict.fromkeys([*rs.caveats, *(f"From {v.start.isoformat()}: {v.caveat}" for p in
+                                                  rs.parameters.values() for v in p.history if v.caveat)]):
             st.markdown(f"*{md(note)}*")
         for p in rs.parameters.values():
             if not p.history:

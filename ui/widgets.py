@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.law.fields import EXCEPTION_FIELDS, FIELD, FIELDS, asked
+from core.law.fields import asked as field_asked   # in the application panel, whose loop names a local `asked`
 from ui import server, state
 from ui.components import live_award
 from ui.components.fields_panel import choice, flag, money, panel
@@ -44,8 +45,11 @@ def application_inputs(rs) -> None:
 
     given = live_award.inputs()   # read once for every money slider's pieces
     fields = []
+    law = state.ruleset()
     for f in FIELDS:   # the application's own fields, in the field table's order
         if f.group != "application":
+            continue
+        if f.law_param and not field_asked(f, state.values(), rs=law):   # a question of one law (the statute's ch. 125)
             continue
         if f.ask:   # an amount the applicant may name: a switch, then the amount while it is on
             asked = state.get(f.name) is not None

@@ -99,6 +99,7 @@ class Award:
             **({"law_notes": list(self.law_notes)} if self.law_notes else {}),
             "readings": self.readings.as_dict(),
             "citations": [{"paragraph": c.paragraph, "title": c.title, "sentences": list(c.sentences)}
+                          | ({"law": c.words} if c.law else {})   # under another law: its act, value and day
                           for c in provisions.citations(self)],
             "other_readings": [
                 {"reading": o["reading"], "alternative": o["alternative"], "award": plain(o["award"]),
@@ -139,7 +140,11 @@ def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Reading
     law, routes, chosen = _routes(app, rs, readings)
     facts = explain.Facts(app, rs, readings, law, routes, chosen)
     exc = routes.get("bpw_exception")
-    conditions = exception_conditions(app, rs, exc.award if exc else None) if app.bpw_exception_requested else []
+    if_met = None
+    if rs.bpw_test == "unknown" and app.bpw_exception_requested:   # its conditions not known: both numbers said
+        if_met = _settle("bpw_exception", _present(law.bpw_exception)).award
+    conditions = (exception_conditions(app, rs, exc.award if exc else None, routes["standard"].award, if_met)
+                  if app.bpw_exception_requested else [])
     gap = funding_gap(app, chosen.award)
     checks = explain.checks(facts, gap, conditions)
     return Award(
@@ -209,8 +214,8 @@ def other_readings(app: Application, rs: Ruleset | None = None, readings: Readin
 
 def law_differs(app: Application, readings: Readings = DEFAULT, day=None, award: "Award | None" = None) -> str:
     """One line where the statute in force and the regulation give this application different
-    awards as of `day` (today when None): "The statute in force allows up to $800,000; the
-    regulation, $600,000." ('' where they agree, or where either has no values for that day.)"""
+    awards as of `day` (today when None): "This application's award under the statute in force would be
+    $800,000; under the regulation, $600,000." ('' where they agree, or where either has no values for that day.)"""
     from core.law.money import fmt
     from core.law.rulesets import DateError
     try:
@@ -227,5 +232,11 @@ def law_differs(app: Application, readings: Readings = DEFAULT, day=None, award:
         return ""
     from datetime import date
     when = "in force" if statute.as_of_date == date.today() else f"as of {statute.as_of_date.isoformat()}"
-    return (f"The statute {when} allows up to {fmt(amounts['statute'])}; "
-            f"the regulation, {fmt(amounts['regulation'])}.")
+    # One meaning: this application's award under each law (not either law's maximum). Where the statute's
+    # Board route is asked for and its residual-value test reads a residual value never given, say so.
+    taken = ""
+    if app.bpw_exception_requested and statute.bpw_test == "residual_value" and not app.residual_value:
+        taken = (" (the residual value of the property was not given and is taken as $0, which closes the "
+                 "statute's Board route; give it to see that route)")
+    return (f"This application's award under the statute {when} would be {fmt(amounts['statute'])}{taken}; "
+            f"under the regulation, {fmt(amounts['regulation'])}.")

@@ -250,14 +250,16 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
             conditions = True
         else:
             conditions = x.residual_value > sum((getattr(x, n) for n in RESIDUAL_SUM), 0)
-    elif rs.bpw_test == "none":
+    elif rs.bpw_test in ("none", "unknown"):
         conditions = ops.both(x.bpw_exception_requested, False)
     exception_open = ops.both(ops.both(x.bpw_exception_requested, ops.is_type(x.project_type, rs.bpw_eligible_types)),
                               conditions)
     # "The value of property and improvements made available by the local government ...
     # equals or exceeds the amount of the State grant;" On the exception route the 50% limit
     # and the local match yield; that value caps the grant.
-    property_value = x.local_property_value
+    # (The act of 1984: conditions cut off in the copies found: whether the value of property limits the
+    # grant is not known. That route is never open, core.law.explain gives its amount beside the award.)
+    property_value = A if rs.bpw_test == "unknown" else x.local_property_value
     # Reading f_reference=prior_grant: the exception lifts only §C's limit; §E's 50% of the
     # remainder yields to §G alone, so it holds on this route whenever a federal grant is applied
     # and the grantee has no prior program funds (with them, §G lifts it here as on the standard route).
@@ -299,11 +301,21 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     if readings.funding_need_cap == "none" and readings.f_reference == "prior_grant":
         standard_full_cost = ops.where(ops.positive(x.prior_program_funds), full_cost, A)
 
+    # surplus_building (not the regulation's: the statute's ch. 125, (6)(i)): "State funds may be used to
+    # acquire a building or to plan, design and construct a center only if the local government and the
+    # Office on Aging certify to the Board of Public Works that no surplus school building or other public
+    # building appropriate for use as a Senior Citizen Activities Center exists in the area." Without the
+    # certification (answered no) no grant for those types; not answered, read as made (the words say so).
+    surplus_building = A
+    if rs.surplus_certification:
+        surplus_building = ops.where(ops.both(ops.is_type(x.project_type, rs.surplus_certification),
+                                              ops.negate(x.surplus_certified)), 0, A)
+
     # requested_amount (no sentence): the award never exceeds what was asked for.
     requested_amount = ops.where(x.requested_amount_given, x.requested_amount, A)
 
     common = {"funding_need": funding_need, "prior_grant_room": prior_grant_room,
-              "requested_amount": requested_amount}
+              "requested_amount": requested_amount, "surplus_building": surplus_building}
     standard = {"program_max": program_max, "cost_share": cost_share, "local_match": local_match,
                 "full_cost": standard_full_cost} | common
     exception = {"program_max": program_max, "cost_share": exception_share, "property_value": property_value,

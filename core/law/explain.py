@@ -175,9 +175,17 @@ def _prior(f: Facts, std: dict) -> list[Step]:
     prior, ceiling = f.app.prior_program_funds, f.rs.prior_grant_ceiling
     if prior == 0:
         return []
+    if ceiling is None:   # a law with no top-up for earlier grantees (the statute before 1987)
+        return [_step("prior_grant_room", "no_provision", prior=fmt(prior), **_no_top_up(f.rs))]
     case = ("no_limit" if "prior_grant_room" not in std else "at_ceiling" if prior >= ceiling else "room")
     return [_step("prior_grant_room", case, prior=fmt(prior), ceiling=fmt(ceiling),
                   room=fmt(std.get("prior_grant_room", 0)), reading=reading_words(f.readings, "prior_grant_limit"))]
+
+
+def _no_top_up(rs) -> dict:
+    """The day and the source of a law with no top-up for earlier grantees, for the words."""
+    return {"day": rs.as_of_date.isoformat() if rs.as_of_date else "this ruleset",
+            "source": rs.parameters["prior_grant_ceiling"].citation}
 
 
 def _common_limits(f: Facts) -> list[Step]:
@@ -191,6 +199,8 @@ def _common_limits(f: Facts) -> list[Step]:
                  reading=reading_words(f.readings, "funding_need_cap")), *_prior(f, std)]
     if "requested_amount" in std:
         out.append(_step("requested_amount", requested=fmt(app.requested_amount)))
+    if "surplus_building" in std:
+        out.append(_step("surplus_building"))
     return out
 
 
@@ -219,6 +229,9 @@ def _exception(f: Facts, conditions: list[Check]) -> list[Step]:
         return []
     failed = [c for c in conditions if c.status == "fail" and c.id != "bpw_property_value"]
     exc, std, words = f.exception, f.routes["standard"], STEPS["bpw_exception"]
+    unknown = [c for c in conditions if c.id == "bpw_in_law" and c.status == "warning"]
+    if unknown:   # the act of 1984: conditions not known, both numbers said
+        return [_step("bpw_exception", "unknown", why=unknown[0].message)]
     if failed:
         return [_step("bpw_exception", "unavailable", why=" ".join(c.message for c in failed))]
     if f.chosen is not exc:
@@ -253,6 +266,9 @@ def exception_line(award) -> str:
         return ""
     words, std = STEPS["bpw_summary"], award.routes["standard"]
     exc = award.routes.get("bpw_exception")
+    unknown = award.check("bpw_in_law")
+    if exc is None and unknown is not None and unknown.status == "warning" and unknown.amount is not None:
+        return words["unknown"].format(exception=fmt(unknown.amount), standard=fmt(std.award))
     if exc is None:
         failed = [f"“{c.label}”" for c in award.checks
                   if c.provision == "bpw_exception" and c.status == "fail" and c.id != "bpw_property_value"]
@@ -290,10 +306,13 @@ def _state_funds(app: Application) -> tuple[str, str]:
     return ("fail", "prior_stated") if stated else ("pass", "prior_not_in_property")
 
 
-def exception_conditions(app: Application, rs, grant: int | None) -> list[Check]:
+def exception_conditions(app: Application, rs, grant: int | None, standard: int | None = None,
+                         if_met: int | None = None) -> list[Check]:
     """The four conditions of the Board exception, each pass or fail with its reason.
     `grant` is the exception route's award, which the value-of-property condition is
-    measured against (None when that route is not open: the condition does not apply)."""
+    measured against (None when that route is not open: the condition does not apply).
+    Under a law whose conditions are not known (the act of 1984), one check gives both numbers:
+    `standard`, the standard route's award, and `if_met`, the Board's route's if they are met."""
     eligible = "pass" if app.project_type in rs.bpw_eligible_types else "fail"
     funds, outcome = _state_funds(app)
     debt = "fail" if app.state_bonded_debt else "pass"
@@ -301,9 +320,16 @@ def exception_conditions(app: Application, rs, grant: int | None) -> list[Check]
     property_outcome = ("closed" if grant is None else "no_grant" if grant == 0 else
                         "pass" if value >= grant else "fail")
     test = rs.bpw_test
-    if test == "none":   # the statute before 1986
-        day = rs.as_of_date.isoformat() if rs.as_of_date else "this ruleset"
+    day = rs.as_of_date.isoformat() if rs.as_of_date else "this ruleset"
+    if test == "none":   # a law with no Board exception
         return [_check("bpw_in_law", "fail", None, day=day)]
+    if test == "unknown":   # the act of 1984: an exception whose conditions are cut off in the copies found
+        source = rs.parameters["bpw_test"].citation
+        if eligible == "fail" or if_met is None or standard is None or if_met <= standard:
+            return [_check("bpw_in_law", "warning", None, "warning_type", day=day, source=source,
+                           standard=fmt(standard or 0))]
+        return [_check("bpw_in_law", "warning", if_met, day=day, source=source, standard=fmt(standard),
+                       exception=fmt(if_met))]
     kept = [
         _check("bpw_project_type", eligible, None, type=PROJECT_TYPES[app.project_type],
                types=types_words(rs.bpw_eligible_types)),
@@ -355,6 +381,9 @@ def _prior_check(f: Facts) -> list[Check]:
     prior, ceiling = f.app.prior_program_funds, f.rs.prior_grant_ceiling
     if prior == 0:
         return []
+    if ceiling is None:   # a law with no top-up for earlier grantees (the statute before 1987)
+        return [_check("prior_grant_room", "not_applicable", None, "no_provision", prior=fmt(prior),
+                       **_no_top_up(f.rs))]
     room = f.routes["standard"].caps.get("prior_grant_room")
     values = dict(prior=fmt(prior), ceiling=fmt(ceiling), room=fmt(room or 0),
                   reading=reading_words(f.readings, "prior_grant_limit"))
@@ -368,7 +397,7 @@ def checks(f: Facts, gap: int, conditions: list[Check]) -> tuple[Check, ...]:
     condition): the local match, full funding, the federal grant, the exception's conditions
     and the prior-grant room."""
     funded = _check("fully_funded", "fail" if gap else "pass", gap, gap=fmt(gap), sources=sources_words())
-    return (_local_match(f), funded, _federal_check(f.app, f.rs), *conditions, *_prior_check(f))
+    return (_local_match(f), funded, _federal_check(f.app, f.rs), *conditions, *_prior_check(f), *_surplus_check(f))
 
 
 def maximum_words(award) -> str:
@@ -383,6 +412,23 @@ def maximum_words(award) -> str:
                 f"still lacks, which no sentence of {law} says; read without that limit, the most would be "
                 f"{fmt(other['award'])}{where}. The Department sets the amount within it.")
     return f"The most the State may give under {law}; the Department sets the amount within it."
+
+
+SURPLUS_PURPOSE = {"acquisition": "acquire a building", "construction": "plan, design and construct a center"}
+
+
+def _surplus_check(f: Facts) -> list[Check]:
+    """The statute's surplus-building certification (ch. 125, (6)(i)), where the law in force carries it
+    for this project type: made, not made ($0), or not stated (the award is given as if made)."""
+    app, rs = f.app, f.rs
+    if app.project_type not in (getattr(rs, "surplus_certification", None) or ()):
+        return []
+    law = "the statute" if rs.id == "statute" else rs.in_sentence
+    purpose = SURPLUS_PURPOSE.get(app.project_type, "be used for this project")
+    given = app.surplus_certified
+    outcome = "presumed" if given is None else "pass" if given else "fail"
+    return [_check("surplus_building", "warning" if given is None else outcome, None, outcome, law=law,
+                   purpose=purpose)]
 
 
 def other_reading_words(other: dict) -> str:
@@ -401,22 +447,14 @@ def other_readings_words(award) -> list[str]:
 
 
 def source_line(award) -> tuple[str, str]:
-    """Where the limit that holds the award is written: ("In the regulation", its citations), or
-    under a dated ruleset (the statute), ("In the statute", the subsections its numbers cite, then
-    the regulation's provision the computation follows)."""
+    """Where the limit that holds the award is written: ("In the regulation", its citations); under
+    the statute ("In the statute", each limit's subsection, act and number as of the day); under a
+    variant ("In the variant", its own values, then the regulation's sentences it keeps)."""
     from core.law.provisions import source_words
-    from core.law.rulesets import load
     words = source_words(award)
-    if award.ruleset_id != "statute":
+    rs = award.ruleset
+    if rs is None or (award.ruleset_id == "regulation" and not award.is_variant):
         return "In the regulation", words
-    rs = load("statute").as_of(award.as_of)
-    held = {CAP[c].provision for c in award.binding if c in CAP}
-    # each number's subsection (its dated values each cite their act: the Rules page's history)
-    plan = award.application.project_type == "master_plan"
-    other_max = "capital_cap" if plan and rs.master_plan_cap is not None else "master_plan_cap" if not plan else ""
-    cites = list(dict.fromkeys((rs.dated or rs.parameters)[n].citation for n, p in rs.parameters.items()
-                               if p.provision in held and p.value is not None and n != other_max))
-    statute = [c for c in cites if "10-504" in c]
-    if not statute:
-        return "In the statute", f"no number of its own for this limit: the regulation's {words}"
-    return "In the statute", "; ".join(statute) + f" (the regulation's {words})"
+    if award.is_variant:
+        return "In the variant", words
+    return ("In the statute" if award.ruleset_id == "statute" else f"In {rs.in_sentence}"), words

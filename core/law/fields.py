@@ -29,6 +29,7 @@ class Field:
     funds: str = ""
     board_test: str = ""  # a condition of the Board's exception: asked only under this test (bpw_test)
     sparse: bool = False  # written in a record only when not its default: records kept before it stay as they were
+    law_param: str = ""   # asked only where the law in force lists the project type in this parameter (a ruleset's)
 
     @property
     def title(self) -> str:
@@ -85,6 +86,15 @@ FIELDS: tuple[Field, ...] = (
     Field("other_state_investment", "Other tangible State investment in it", "money", 0,
           group="exception", board_test="residual_value", sparse=True, slider=(3_000_000, 100_000),
           help="Any other tangible State investment in the property."),
+    # The statute's surplus-building certification (ch. 125, (6)(i)): asked only where the law in force carries
+    # it for the project type (the ruleset's surplus_certification). Not given, the award is given as if it is
+    # made, and says so; "no" leaves no grant for that project.
+    Field("surplus_certified", "Certified: no surplus public building fit for a center in the area", "bool", None,
+          presumed=True, sparse=True, law_param="surplus_certification",
+          help="Whether the local government and the Office on Aging certify to the Board of Public Works that no "
+               "surplus school building or other public building appropriate for use as a senior center exists "
+               "in the area. The statute (ch. 125) asks it before State funds acquire a building or plan, design "
+               "and construct a center. Not stated, the award is given as if it is made."),
     Field("senior_density", "Senior population density", "number", None, group="considerations",
           help="Seniors per square mile in the area served (for ranking only)."),
     Field("distance_to_center_miles", "Miles to the nearest senior center", "number", None,
@@ -153,12 +163,16 @@ def yes_no(f: Field, value) -> str:
 RESIDUAL_SUM = ("prior_matching_funds", "outstanding_state_debt", "prior_program_funds", "other_state_investment")
 
 
-def asked(f: Field, values, board_test: str | None = None) -> bool:
+def asked(f: Field, values, board_test: str | None = None, rs=None) -> bool:
     """Whether a field means anything for these values (an object with the fields as attributes,
     or a dict): the field's `only_with` amount is above $0, if it has one; a condition of the
-    Board's exception only under its test (`board_test`, the ruleset's bpw_test; None: any)."""
+    Board's exception only under its test (`board_test`, the ruleset's bpw_test; None: any); a
+    question of one law only where the law in force (`rs`; None: any) carries it for the project type."""
     if f.board_test and board_test is not None and f.board_test != board_test:
         return False
+    if f.law_param and rs is not None:
+        kind = values.get("project_type") if isinstance(values, dict) else getattr(values, "project_type", None)
+        return kind in (getattr(rs, f.law_param, None) or ())
     if not f.only_with:
         return True
     amount = values.get(f.only_with) if isinstance(values, dict) else getattr(values, f.only_with)

@@ -32,6 +32,7 @@ class Provision:
     sentences: tuple          # ids in docs/regulation.txt; () when no sentence says it
     interpretation: str = ""  # the reading applied, shown to users, never hidden
     readings: tuple = ()      # the switchable readings that touch it
+    only_in: str = ""         # a provision of another law only (the statute's): not the regulation's
 
     @property
     def text(self) -> str:
@@ -53,15 +54,21 @@ class Provision:
 @dataclass(frozen=True)
 class Citation:
     """Where one limit of one result comes from: its paragraph (inferred; "" for an
-    interpretation with no sentence), a title and the sentences that govern it."""
+    interpretation with no sentence), a title and the sentences that govern it. Under another
+    law than the regulation (the statute, as of a day; a variant), `law` is that law's own words
+    for it: its subsection, act and number, or the variant's value; then no paragraph is given."""
     paragraph: str
     title: str
     sentences: tuple
+    law: str = ""
 
     @property
     def words(self) -> str:
         """'§E State share of the cost remaining after the federal grant', or for an interpretation
-        'What the project still lacks (not a sentence of the regulation: this tool's reading of it as a whole)'."""
+        'What the project still lacks (not a sentence of the regulation: this tool's reading of it as a whole)';
+        under another law, 'Program maximum, $300,000: Acts of 1986 ... (now Md. Code, Human Services § 10-504(a)(2))'."""
+        if self.law:
+            return f"{self.title}: {self.law}"
         return (f"§{self.paragraph} {self.title}" if self.paragraph
                 else f"{self.title} (not a sentence of the regulation: this tool's reading of it as a whole)")
 
@@ -140,7 +147,7 @@ for _name, _p in _DATA["parameters"].items():
         CHOICES[_name] = dict(_p["choices"])
 PROVISIONS: tuple[Provision, ...] = tuple(
     Provision(pid, p["title"], _sentence_ids(p["sentences"], f"provisions.{pid}"), p["interpretation"],
-              tuple(p["readings"])) for pid, p in _DATA["provisions"].items())
+              tuple(p["readings"]), p.get("only_in", "")) for pid, p in _DATA["provisions"].items())
 PROVISION = {p.id: p for p in PROVISIONS}
 
 
@@ -204,10 +211,55 @@ def _case(name: str, award) -> str:
     return "default"
 
 
+# The number of the law each limit (cap or provision) is set by: its ruleset parameter.
+_PARAMETER_OF = {"cost_share": "state_share", "local_match": "local_share", "prior_grant_room": "prior_grant_ceiling",
+                 "property_value": "bpw_test", "bpw_exception": "bpw_test",
+                 "surplus_building": "surplus_certification"}
+
+
+def _law_citation(name: str, award) -> Citation | None:
+    """A limit's citation under a law other than the regulation: the sentence of that ruleset, and of
+    the era of the day, that set its number, with the number (a variant's own value cites the variant);
+    None where the law applied is the regulation's own sentence (the regulation, or a variant's
+    unchanged number)."""
+    rs = getattr(award, "ruleset", None)
+    if rs is None or (rs.id == "regulation" and not rs.is_variant):
+        return None
+    title = CAP[name].title if name in CAP else PROVISION[name].title
+    param = _PARAMETER_OF.get(name)
+    if name == "program_max":
+        plan = award.application.project_type == "master_plan" and rs.master_plan_cap is not None
+        param = "master_plan_cap" if plan else "capital_cap"
+    if param and param in rs.parameters:
+        p = rs.parameters[param]
+        from core.law.rulesets import load, value_words
+        regulation = load("regulation").parameters.get(param)
+        own = p.history or regulation is None or p.citation != regulation.citation
+        if own:
+            value = value_words(param, p.value)
+            if rs.is_variant and not p.history:
+                return Citation("", title, (p.citation,), f"{value}, this variant's value ({rs.title}), "
+                                                          "not the law in force")
+            kept = (rs.dated or {}).get(param)
+            where = kept.citation if kept is not None else ""
+            now = f" (now {where})" if where and where.removeprefix("Md. Code, ") not in p.citation else ""
+            day = f"as of {rs.as_of_date.isoformat()}, " if rs.as_of_date else ""
+            return Citation("", title, (p.citation,), f"{day}{value}: {p.citation}{now}")
+    key = ("bpw_exception" if name == "full_cost" and getattr(award, "route", "") == "bpw_exception"
+           else "federal_first" if name == "full_cost" and "full_cost" not in rs.cites else name)
+    if key in rs.cites:
+        return Citation("", title, (rs.cites[key],), rs.cites[key])
+    return None
+
+
 def citation(name: str, award) -> Citation:
     """The one citation of a cap (or of a provision's step) for this result, the same on every
     surface: calculator, Compare, report, PDF and the command line's JSON; lettered as the
-    result's readings letter the text (one lettering per reading, everywhere)."""
+    result's readings letter the text (one lettering per reading, everywhere). Under another law
+    than the regulation, that law's own (`_law_citation`)."""
+    own = _law_citation(name, award)
+    if own is not None:
+        return own
     cites = CAP[name].cites if name in CAP else PROVISION_CITES[name]
     c = cites[_case(name, award)]
     return replace(c, paragraph=relettered(c.paragraph, award.readings)) if seven_letters(award.readings) else c
@@ -219,5 +271,5 @@ def citations(award) -> list[Citation]:
 
 
 def source_words(award) -> str:
-    """The 'In the regulation:' line: each binding limit's citation, once."""
+    """The 'In the regulation:' line (or the statute's, or a variant's): each binding limit's citation, once."""
     return "; ".join(c.words for c in citations(award))

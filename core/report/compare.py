@@ -20,11 +20,12 @@ INPUTS = tuple(f.title for f in COMPUTED) + ("Ruleset", "Readings")
 COLUMNS = ANSWER + INPUTS
 
 
-def _cell(f, app, machine: bool) -> str:
-    """One input as the table shows it; the exception's details only when it is asked for."""
+def _cell(f, app, machine: bool, rs=None) -> str:
+    """One input as the table shows it; the exception's details only when it is asked for; a question
+    of one law (the statute's surplus-building certification) only where the law applied (`rs`) asks it."""
     value = getattr(app, f.name)
     if (f.group == "exception" and f.name != "bpw_exception_requested" and not app.bpw_exception_requested) \
-            or not asked(f, app):
+            or not asked(f, app, rs=rs):
         return ""
     if f.kind == "money":
         return "" if value is None else (plain if machine else fmt)(value)
@@ -41,7 +42,7 @@ def table(named: list[tuple[str, Award]], machine: bool = False) -> pd.DataFrame
         app = a.application
         rows.append({
             "Scenario": name,
-            **{f.title: _cell(f, app, machine) for f in COMPUTED},
+            **{f.title: _cell(f, app, machine, a.ruleset) for f in COMPUTED},
             "State grant award": plain(a.amount) if machine else award_words(a),
             # the CSV too in words ("Program maximum"; "State's share of the cost; What the project still
             # lacks"), its amounts in the columns beside: the code names stay in the docs

@@ -144,7 +144,7 @@ def _inputs_table(award: Award) -> str:
     for f in FIELDS:
         if f.group == "considerations":
             continue
-        if (f.group == "exception" and not app.bpw_exception_requested) or not asked(f, app):
+        if (f.group == "exception" and not app.bpw_exception_requested) or not asked(f, app, rs=award.ruleset):
             continue
         value = getattr(app, f.name)
         if f.kind == "money":
@@ -282,8 +282,12 @@ def _sources(items: list[Item], tail: str = "") -> str:
     from core.law.readings import READING
     used = dict.fromkeys(s.provision for i in items for s in i.award.steps if s.provision in PROVISION)
     cited = dict.fromkeys(c for i in items for c in citations(i.award))
+    # under the statute or a variant, the law applied is not only the regulation: its own words are cited
+    other = any(i.award.ruleset_id != "regulation" or i.award.is_variant for i in items)
     parts = ['<section class="sources"><h2>The regulation and the interpretations used</h2>',
-             "<h3>The regulation's sentences for the limits that hold the awards down</h3>"]
+             "<h3>The regulation's sentences for the limits that hold the awards down</h3>"] if not other else [
+             '<section class="sources"><h2>The law and the interpretations used</h2>',
+             "<h3>The law's sentences for the limits that hold the awards down (each of the law and day applied)</h3>"]
     for c in cited:
         parts.append(f"<p class='cited'><b>{esc(c.words)}</b></p>")
         if c.sentences:

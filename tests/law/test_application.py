@@ -206,6 +206,7 @@ def test_round_trips_keep_every_field():
         "bpw_exception_requested": True, "local_property_value": "6.00", "state_funds_in_property": True,
         "state_bonded_debt": False, "prior_funds_for_property": None, "residual_value": "0.00",
         "prior_matching_funds": "0.00", "outstanding_state_debt": "0.00", "other_state_investment": "0.00",
+        "surplus_certified": None,
         "senior_density": 7.0, "distance_to_center_miles": 8.0, "previously_funded": True}
     assert Application.from_dict(a.to_dict()) == a == Application.from_dict(a.to_flat())
     b = app(eligible_cost=1)

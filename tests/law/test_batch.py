@@ -277,7 +277,7 @@ def test_parsed_values_keep_each_row_label_and_a_fixed_type_per_column():
         "local_property_value": "int64", "state_funds_in_property": "bool", "state_bonded_debt": "bool",
         "prior_funds_for_property": "object",   # yes, no or not stated (then presumed yes)
         "residual_value": "int64", "prior_matching_funds": "int64", "outstanding_state_debt": "int64",
-        "other_state_investment": "int64",
+        "other_state_investment": "int64", "surplus_certified": "object",
         "senior_density": "float64", "distance_to_center_miles": "float64", "previously_funded": "object"}
     assert errors.dtype == object
     # The same types when every consideration's yes/no is given (pandas alone would make it bool).
@@ -672,9 +672,9 @@ LAW_IDS = [f"{rs.id}@{rs.as_of_date}" if rs.as_of_date else rs.id for rs in LAWS
 
 
 def test_the_laws_cover_every_board_test_and_era():
-    """The cases below run under the statute before 1986 (no Board exception), its state-funds test and
+    """The cases below run under the statute before 1986 (the Board exception whose conditions are not known), its state-funds test and
     its residual-value test, besides the regulation and its what-if."""
-    assert {rs.bpw_test for rs in LAWS} == {"none", "state_funds", "residual_value"}
+    assert {rs.bpw_test for rs in LAWS} == {"unknown", "state_funds", "residual_value"}
     assert len(LAWS) >= 8 and {"regulation", "cap-800k", "statute"} <= {rs.id for rs in LAWS}
 
 

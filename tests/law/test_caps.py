@@ -51,6 +51,9 @@ def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
         limits.append(max(0, rs.prior_grant_ceiling - prior))
     if app.requested_amount is not None:
         limits.append(app.requested_amount)
+    # the statute's surplus-building certification (ch. 125, (6)(i)): answered no, no State funds for those types
+    if app.project_type in rs.surplus_certification and app.surplus_certified is False:
+        limits.append(0)
     standard_limits = limits + [half(base)]
     if rd.funding_need_cap == "none" and base == cost:   # federal money applied first: never more than what remains
         standard_limits.append(remaining)

@@ -62,25 +62,32 @@ def test_the_regulation_has_values_from_its_editions_day_on_and_not_before():
 
 
 @pytest.mark.parametrize("rid", DATED)
-def test_a_doubt_note_is_given_within_its_values_year_and_the_next_and_not_where_the_day_is_known(rid):
-    """A value whose day is uncertain is said so on answers up to a year on (not beyond: years on
-    it holds whatever its first day); one whose year alone is known (`year_known`), only within that
-    year; a value whose day is known, never."""
+def test_a_doubt_note_is_given_within_its_values_window_and_not_where_the_day_is_known(rid):
+    """A value whose day is uncertain is said so on every answer between the first day it can have
+    taken effect (`earliest`: `not_before`, or the year's first day where only the year is known) and
+    the day it is surely in force by (`surely_by`: `known_by`, else the next year or the second January
+    on), and not on that day or after; a value whose day is known, never (issue 47: no act of the
+    1987 session in force on January 1, 1987; issue 48: a note dropped a year early or given where
+    the day is known)."""
     rs = load(rid)
+    first = rs.first_day
     for name, i, v, before, later in eras(rid):
         if later is not None and later.start.year - v.start.year < 3:
             continue   # another value's doubt would speak for the same days
         notes = lambda day: " ".join(rs.as_of(day).notes)   # noqa: E731
         if not v.uncertain:
+            assert not v.doubt(v.start) and v.surely_by == v.start, name
             continue
-        in_year = v.start.replace(month=12, day=31)
-        assert v.uncertain in notes(in_year), (name, in_year)
-        next_year = v.start.replace(year=v.start.year + 1, month=6, day=30)
-        if later is None or later.start > next_year:
-            assert (v.uncertain in notes(next_year)) is (not v.year_known), (name, next_year)
-        two_on = v.start.replace(year=v.start.year + 2, month=6, day=30)
-        if later is None or later.start > two_on:
-            assert v.uncertain not in notes(two_on), (name, two_on)
+        assert v.earliest <= v.start <= v.surely_by, (name, v.start)
+        if v.start < v.surely_by:   # in force from `start`, perhaps not yet: said from it to the day before surely_by
+            assert v.uncertain in notes(v.start), (name, v.start)
+            last = v.surely_by - DAY
+            if later is None or later.start > last:
+                assert v.uncertain in notes(last), (name, last)
+        if later is None or later.start > v.surely_by:
+            assert v.uncertain not in notes(v.surely_by), (name, v.surely_by)
+        if v.earliest > first:
+            assert v.uncertain not in notes(v.earliest - DAY), (name, v.earliest - DAY)
 
 
 def test_the_value_a_later_one_may_already_have_replaced_is_said_only_where_that_days_doubt_matters():

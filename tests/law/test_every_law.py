@@ -44,7 +44,7 @@ STATUTE = load("statute").as_of("2025-01-01")
 
 def test_the_laws_cover_every_board_test_and_era():
     tests = {p.values[0].bpw_test for p in LAWS}
-    assert tests == {"none", "state_funds", "residual_value"}
+    assert tests == {"unknown", "state_funds", "residual_value"}
     assert [p.id for p in LAWS] == ["regulation", "cap-800k", "statute-as-of-1984-07-01", "statute-as-of-1986-07-01",
                                     "statute-as-of-1987-07-01", "statute-as-of-1988-07-01", "statute-as-of-2007-10-01",
                                     "statute-as-of-2025-01-01"]
@@ -216,7 +216,7 @@ def test_solve_on_every_field_of_the_residual_value_test_answers_exactly():
         assert s.intervals == ((0, 9_999_999),)
     s = check(SMALL, "prior_program_funds", 22_000_000, DEFAULT, rs=STATUTE)
     assert s.intervals == ((0, 5_999_999),)
-    assert "as it is at any prior program funds from $0 to $59,999.99" in s.sentence
+    assert "as it is with prior program funds from $0 to $59,999.99" in s.sentence
 
 
 @pytest.mark.slow   # three runs of the command line

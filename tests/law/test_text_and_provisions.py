@@ -77,10 +77,11 @@ def test_every_template_names_only_values_the_explanation_gives():
     given = {"cost", "federal", "remaining", "kind", "program_max", "local", "need", "reading", "prior", "ceiling",
              "room", "requested", "share", "of", "amount", "base", "required", "why", "value", "full_cost",
              "after", "exception", "standard", "binding", "short", "measured", "gap", "type", "types", "grant", "conditions", "is_are", "more", "question",
-             "once", "funds", "sources", "residual", "total", "match", "debt", "other", "day"}
+             "once", "funds", "sources", "residual", "total", "match", "debt", "other", "day",
+             "source", "law", "purpose"}
     templates = [t for steps in P.STEPS.values() for t in steps.values()]
     templates += [t for c in P.CHECKS.values() for t in c.templates.values()]
-    assert len(templates) == 61
+    assert len(templates) == 71
     for t in templates:
         assert _fields(t) <= given, t
         t.format(**{k: "x" for k in given})

@@ -135,7 +135,8 @@ def test_import_problems_are_counted_from_one(problem, words):
 
 def test_versions_read_as_title_and_edition_with_the_fingerprint_kept():
     reg = load()
-    assert version_words(reg) == f"The regulation in force, edition 1 of November 29, 2026 (fingerprint {reg.version})"
+    assert version_words(reg) == ("The regulation in force (this tool's copy of the text: edition 1 of November 29, "
+                                  f"2026, not a date of the law; fingerprint {reg.version})")   # issue 47
     assert edition_words("Custom", "", "abc123") == "Custom (fingerprint abc123)"
     # the edition is a label: it does not change the fingerprint, and it survives a round trip
     text = to_toml(reg)
@@ -211,7 +212,8 @@ def test_report_shows_the_edition_and_keeps_the_fingerprint():
     from core.report.html import Item, Report, render
     award = evaluate(Application(project_type="renovation", eligible_cost=100_000_000, local_contribution=50_000_000))
     doc = render(Report([Item("A", award)]))
-    assert f"The regulation in force, edition 1 of November 29, 2026 (fingerprint {award.ruleset_version})" in doc
+    assert ("The regulation in force (this tool&#x27;s copy of the text: edition 1 of November 29, 2026, not a date of "
+            f"the law; fingerprint {award.ruleset_version})") in doc
     assert "version 698739a14092" not in doc
 
 

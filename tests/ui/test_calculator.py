@@ -563,7 +563,7 @@ def test_under_the_statute_the_calculator_says_where_the_regulation_differs_and_
     at = dashboard({"ruleset": "statute", "project_type": "construction", "eligible_cost": "5000000",
                     "local_contribution": "3000000"})
     said = " ".join(m.value for m in at.markdown).replace("\\", "")
-    assert "The statute in force allows up to $800,000; the regulation, $600,000." in said
+    assert "This application's award under the statute in force would be $800,000; under the regulation, $600,000." in said
     assert "The statute's (d) was not read whole" in said
     plain = dashboard({"project_type": "construction", "eligible_cost": "100000", "local_contribution": "50000"})
     assert "The statute in force" not in " ".join(m.value for m in plain.markdown).replace("\\", "")
@@ -575,7 +575,7 @@ def test_the_board_panel_lists_the_conditions_of_the_law_in_force():
     from tests.support.pages import dashboard
     at = dashboard({"bpw_exception_requested": "true", "ruleset": "statute", "residual_value": "200000",
                     "local_property_value": "2000000", "project_type": "renovation", "eligible_cost": "1000000"})
-    panel = next(m.value for m in at.markdown if "conditions under" in m.value)
+    panel = next(m.value for m in at.markdown if "The conditions of the law applied" in m.value)
     assert "Residual value above the State's earlier investment" in panel
     assert "No State funds in the property" not in panel and "“" not in panel   # no sentence of the regulation
     regulation = dashboard({"bpw_exception_requested": "true"})

@@ -38,8 +38,8 @@ def test_the_variant_editor_has_one_input_per_parameter_of_the_ruleset_table(db)
     labels = [shown(w.label) for w in [*at.text_input, *at.number_input, *at.multiselect, *at.selectbox]]
     assert sorted(label for label in labels if label not in ("Variant name", "Rulesets", "Start from", "Ruleset")) == \
         ["Capital maximum ($)", "Federal grant applied first", "Limit for earlier grantees ($)", "Local share (%)",
-         "Master-plan maximum ($)", "Project types the Board exception covers", "State share (%)",
-         "Test of the Board exception"]
+         "Master-plan maximum ($)", "Project types that need the surplus-building certification",
+         "Project types the Board exception covers", "State share (%)", "Test of the Board exception"]
     assert len(labels) - 4 == len(PARAMETERS)   # one input per parameter of the registry, never a pinned count
     at.text_input[0].input("Cap raised")
     next(t for t in at.text_input if shown(t.label) == "Capital maximum ($)").input("800,000")

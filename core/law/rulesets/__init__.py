@@ -37,11 +37,11 @@ class RulesetError(ValueError):
 # PARAMETERS: every parameter a ruleset may set, with its kind and the variant editor's words,
 # from the registry's [parameters] (core/law/provisions.toml).
 PARAMETER_KINDS = {name: kind for name, (kind, _) in PARAMETERS.items()}
-TOP_KEYS = {"id", "title", "kind", "description", "based_on", "edition", "parameters", "caveats"}
+TOP_KEYS = {"id", "title", "kind", "description", "based_on", "edition", "parameters", "caveats", "cites"}
 # The labels people read (a file's own): one line each, no hidden character, a sentence long.
 LABEL_LIMITS = {"title": 200, "edition": 120}
 PARAM_KEYS = {"value", "unit", "provision", "description", "citation"}
-DATED_KEYS = {"from", "value", "source", "uncertain", "year_known"}
+DATED_KEYS = {"from", "value", "source", "uncertain", "year_known", "not_before", "known_by", "caveat"}
 AS_RECEIVED = "as received"
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December")
@@ -52,17 +52,46 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 @dataclass(frozen=True)
 class Dated:
-    """One value of a parameter and the day it takes effect (None: as received, see `Ruleset.start`)."""
+    """One value of a parameter and the day it takes effect (None: as received, see `Ruleset.start`).
+
+    Where that day is not known (`uncertain`), the true day lies between `earliest` and `surely_by`:
+    an answer as of a day in that window says so. `not_before` is the first day the value can have
+    taken effect (an act of a session cannot be in force before the session met); `known_by`, the day
+    it is known in force by. Without them: a value whose year is known (`year_known`) took effect
+    within that year; one whose year is not known may have taken effect on any earlier day, and is
+    read as surely in force from the second January after the day taken."""
     start: date | None
     value: object          # as Parameter.value; None where the provision did not exist then ("none")
     raw: object
     source: str
     uncertain: str = ""    # what is not known about the date, in words
     year_known: bool = False   # only the day within a known year is assumed: it matters within that year
+    not_before: date | None = None   # the first day it can have taken effect (uncertain values only)
+    known_by: date | None = None     # the day it is known in force by (uncertain values only)
+    caveat: str = ""       # said with every result as of a day this value is in force
+
+    @property
+    def earliest(self) -> date:
+        """The first day this value may be in force."""
+        if not self.uncertain:
+            return self.start
+        if self.not_before:
+            return self.not_before
+        return date(self.start.year, 1, 1) if self.year_known else date.min
+
+    @property
+    def surely_by(self) -> date:
+        """The first day this value is surely in force."""
+        if not self.uncertain:
+            return self.start
+        if self.known_by:
+            return self.known_by
+        return date(self.start.year + (1 if self.year_known else 2), 1, 1)
 
     def doubt(self, day: date) -> bool:
-        """Whether this value's uncertain day matters for an answer as of `day`."""
-        return bool(self.uncertain) and (not self.year_known or day.year == self.start.year)
+        """Whether this value's uncertain day matters for an answer as of `day`: in force as of `day`
+        but perhaps not yet, or not yet in force as of `day` but perhaps already."""
+        return bool(self.uncertain) and self.earliest <= day < self.surely_by
 
 
 @dataclass(frozen=True)
@@ -135,7 +164,9 @@ class Ruleset:
     as_of_date: date | None = None   # set by as_of: the day whose law the parameters are
     notes: tuple = ()      # what the reader must know of these values (uncertain dates, filled parameters)
     dated: dict | None = field(default=None, hash=False, compare=False, repr=False)  # before as_of
-    caveats: tuple = ()    # said with every result under this ruleset (the statute's (d), not read whole)
+    caveats: tuple = ()    # said with every result under this ruleset (the file's own)
+    cites: dict = field(default_factory=dict, hash=False, compare=False)   # provision id -> the law's own words
+    era_caveats: tuple = ()   # as of a day: the caveats of the values in force then (a dated value's `caveat`)
 
     def __post_init__(self):
         # ruleset.capital_cap -> the parameter's value, as a plain attribute: the caps read several
@@ -147,7 +178,13 @@ class Ruleset:
     @property
     def law_notes(self) -> tuple:
         """Every sentence a result under this ruleset must carry: its caveats, then the as-of notes."""
-        return tuple(self.caveats) + tuple(self.notes)
+        return self.all_caveats + tuple(self.notes)
+
+    @property
+    def all_caveats(self) -> tuple:
+        """The sentences said with every result under this ruleset as of its day: the file's own, and
+        those of the values in force that day (the statute's (d), from the act of 1987 that added it)."""
+        return tuple(self.caveats) + tuple(self.era_caveats)
 
     @property
     def start(self) -> date | None:
@@ -184,6 +221,7 @@ class Ruleset:
                             f"({what}); choose {first.isoformat()} or later")
         params, notes = {}, [p.filled for p in source.values() if p.filled]   # a saved ruleset's filled numbers
         uncertain: dict[str, list[str]] = {}
+        caveats = []   # those of the values in force as of the day (the file's own stand in self.caveats)
         for name, p in source.items():
             if not p.history:
                 params[name] = p
@@ -191,10 +229,12 @@ class Ruleset:
             i = max(i for i, v in enumerate(p.history) if (v.start or self.start or day) <= day)
             v = p.history[i]
             label = _lower(PARAMETERS[name][1])
-            if v.doubt(day) and day.year - v.start.year <= 1:   # years on, the value holds whatever its first day
+            if v.caveat:
+                caveats.append(v.caveat)
+            if v.doubt(day):   # in force as of the day taken, perhaps not yet on the day asked
                 uncertain.setdefault(v.uncertain, []).append(f"{label} {value_words(name, v.value)}")
             later = p.history[i + 1] if i + 1 < len(p.history) else None
-            if later is not None and later.doubt(day):
+            if later is not None and later.doubt(day):   # not yet in force as taken, perhaps already
                 notes.append(f"The {label} is read as {value_words(name, v.value)} ({v.source}); it was later "
                              f"replaced by {value_words(name, later.value)} ({later.source}). {later.uncertain} "
                              f"As of {day.isoformat()} the {label} may already be {value_words(name, later.value)}.")
@@ -202,7 +242,8 @@ class Ruleset:
                                      v.source, p.history, p.given, p.filled)
         notes += [f"{text} (read for the {'; the '.join(whom)}.)" for text, whom in uncertain.items()]
         return Ruleset(self.id, self.title, self.kind, self.description, self.based_on, params, self.version,
-                       self.edition, day, tuple(dict.fromkeys(notes)), source, self.caveats)
+                       self.edition, day, tuple(dict.fromkeys(notes)), source, self.caveats, self.cites,
+                       tuple(dict.fromkeys(caveats)))
 
     @property
     def is_variant(self) -> bool:
@@ -240,6 +281,8 @@ class Ruleset:
             data["edition"] = self.edition
         if self.caveats:
             data["caveats"] = list(self.caveats)
+        if self.cites:
+            data["cites"] = dict(self.cites)
         data["parameters"] = {p.name: _entry(p) for p in (self.dated or self.parameters).values() if p.given}
         return data
 
@@ -270,7 +313,10 @@ def _entry(p: Parameter) -> dict:
         return {"value": p.raw} | entry
     return entry | {"values": [{"from": v.start.isoformat(), "value": v.raw, "source": v.source}
                                | ({"uncertain": v.uncertain} if v.uncertain else {})
-                               | ({"year_known": True} if v.year_known else {}) for v in p.history]}
+                               | ({"year_known": True} if v.year_known else {})
+                               | ({"not_before": v.not_before.isoformat()} if v.not_before else {})
+                               | ({"known_by": v.known_by.isoformat()} if v.known_by else {})
+                               | ({"caveat": v.caveat} if v.caveat else {}) for v in p.history]}
 
 
 def _parse_value(name: str, kind: str, raw, key: str = ""):
@@ -338,6 +384,14 @@ def _check_top(data) -> None:
         raise RulesetError("id: a variant may not be called 'regulation'")
     if not isinstance(data["parameters"], dict):
         raise RulesetError("parameters: must be a table")
+    cites = data.get("cites", {})
+    if not isinstance(cites, dict) or not all(isinstance(k, str) and isinstance(c, str) and c.strip()
+                                              for k, c in cites.items()):
+        raise RulesetError("cites: a table of provision ids, each with the law's own words for it")
+    from core.law.provisions import CAP, PROVISION
+    unknown = [k for k in cites if k not in PROVISION and k not in CAP]
+    if unknown:
+        raise RulesetError(f"cites.{unknown[0]}: no such provision or limit; known: {', '.join(PROVISION)}")
     caveats = data.get("caveats", [])
     if not isinstance(caveats, list) or len(caveats) > 10 or not all(isinstance(c, str) and c.strip() for c in caveats):
         raise RulesetError("caveats: a list of at most 10 sentences said with every result")
@@ -427,8 +481,20 @@ def _history(name: str, kind: str, values) -> tuple[Dated, ...]:
         value = None if v["value"] == "none" and kind in ("money", "share") else _parse_value(name, kind, v["value"], f"{at}.value")
         if not isinstance(v.get("year_known", False), bool):
             raise RulesetError(f"{at}.year_known: true or false")
+        if "caveat" in v and (not isinstance(v["caveat"], str) or not v["caveat"].strip()):
+            raise RulesetError(f"{at}.caveat: a sentence said with every result while this value is in force")
+        window = {}
+        for key in ("not_before", "known_by"):
+            if key in v:
+                if not v.get("uncertain"):
+                    raise RulesetError(f"{at}.{key}: only for a value whose day is uncertain (say why in uncertain)")
+                window[key] = parse_day(v[key], f"{at}.{key}")
+        if window.get("not_before", start) > start or window.get("known_by", start) < start:
+            raise RulesetError(f"{at}: not_before must be on or before from ({start.isoformat()}), "
+                               "and known_by on or after it")
         out.append(Dated(start, value, v["value"], v["source"].strip(), v.get("uncertain", "").strip(),
-                         v.get("year_known", False)))
+                         v.get("year_known", False), window.get("not_before"), window.get("known_by"),
+                         v.get("caveat", "").strip()))
     return tuple(out)
 
 
@@ -499,7 +565,7 @@ def from_data(data: dict, shipped: bool = False) -> Ruleset:
     filled = tuple(p.filled for p in params.values() if p.filled)
     return Ruleset(data["id"], data["title"], data["kind"], data.get("description", ""),
                    data.get("based_on"), params, version, data.get("edition", ""), None, filled,
-                   caveats=tuple(data.get("caveats", ())))
+                   caveats=tuple(data.get("caveats", ())), cites=dict(data.get("cites", {})))
 
 
 def version_words(rs: "Ruleset") -> str:
@@ -508,7 +574,11 @@ def version_words(rs: "Ruleset") -> str:
 
 
 def edition_words(label: str, edition: str, version: str) -> str:
-    return f"{label}, {edition} (fingerprint {version})" if edition else f"{label} (fingerprint {version})"
+    """The ruleset as people read it. Its edition is of this tool's copy of the text (the file), not a
+    date of the law: the law's own days are its dated values, or none (the regulation carries none)."""
+    if not edition:
+        return f"{label} (fingerprint {version})"
+    return f"{label} (this tool's copy of the text: {edition}, not a date of the law; fingerprint {version})"
 
 
 MAX_TOML_CHARS = 256 * 1024   # the shipped files are ~5 KB
@@ -578,6 +648,8 @@ def to_toml(rs: Ruleset) -> str:
     data = rs.to_data()
     lines = [f"{k} = {val(data[k])}" for k in ("id", "title", "kind", "description", "based_on", "edition",
                                                "caveats") if k in data]
+    if data.get("cites"):
+        lines += ["", "[cites]"] + [f"{k} = {val(v)}" for k, v in data["cites"].items()]
     for name, entry in data["parameters"].items():
         lines += ["", f"[parameters.{name}]"] + [f"{k} = {val(v)}" for k, v in entry.items() if k != "values"]
         for v in entry.get("values", ()):
