@@ -228,3 +228,14 @@ def test_the_command_lines_json_cites_the_statutes_act_and_value():
                       "sentences": ["Acts of 1986 (Session Laws vol. 768 p. 1691): $300,000"],
                       "law": "Program maximum: as of 1990-01-01, $300,000: Acts of 1986 (Session Laws vol. 768 p. 1691): "
                              "$300,000 (now Md. Code, Human Services § 10-504(a)(2))"}]
+
+
+def test_a_board_amount_under_the_1984_unknown_conditions_is_refused_as_unknown_not_as_no_exception():
+    """As of 1985 the Board could exceed 50% on conditions cut off in the copies found: sweep and solve
+    refuse its amounts by saying so, never 'has no Board of Public Works exception'."""
+    from core.law.analysis import not_read
+    rs = load("statute").as_of("1985-01-01")
+    why = not_read("residual_value", rs)
+    assert "are not known (cut off in the copies found)" in why and "has no Board" not in why
+    assert not_read("state_funds_in_property", rs).startswith("state_funds_in_property: the conditions")
+    assert not_read("residual_value", load("statute").as_of("2025-01-01")) == ""
