@@ -308,7 +308,7 @@ def declared_markers() -> set[str]:
 @pytest.mark.parametrize("where,env,words,stdin", _ids("pytest"))
 def test_test_commands_name_tests_that_exist_and_markers_that_are_declared(where, env, words, stdin):
     args, valued = words[3:], {"-m", "-k", "-p", "--maxfail", "--durations", "-n", "--junitxml", "--tb"}
-    text = help_text(sys.executable, "-m", "pytest", "--noconftest", "-p", "no:cacheprovider")   # options only
+    text = help_text(sys.executable, "-m", "pytest", "-p", "no:cacheprovider")   # with tests/conftest.py's --whole
     for i, arg in enumerate(args):
         if arg.startswith("-"):
             assert_listed(where, [arg], text)

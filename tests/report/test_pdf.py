@@ -31,6 +31,8 @@ def report(**kw):
                    Item("Reduced scope", evaluate(SMALL, load("cap-800k")))], prepared_by="Grants <office>", **kw)
 
 
+@pytest.mark.slow
+@pytest.mark.default   # one packet drawn by Chromium stays in the default tier
 def test_pdf_packet_pages_and_text(tmp_path):
     require_chromium()
     from pypdf import PdfReader
@@ -116,6 +118,7 @@ def test_hanging_browser_is_stopped_at_the_timeout(tmp_path, monkeypatch):
         assert left() == []
 
 
+@pytest.mark.slow   # a packet drawn by Chromium: 10-30 s
 def test_two_sessions_making_pdfs_at_once_both_get_one():
     from tests.support.browser import require_chromium
     require_chromium()
@@ -267,6 +270,7 @@ def _check_packet(data: bytes, document: str, what: str):
     return pages
 
 
+@pytest.mark.slow   # a packet drawn by Chromium: 10-30 s
 def test_two_scenarios_flow_on_fewer_pages_every_one_half_full_in_type_a_board_reads():
     """Before: 7 pages of 5.5 pt type, the second of each scenario 75% blank, page 6 a chart alone."""
     require_chromium()
@@ -278,6 +282,7 @@ def test_two_scenarios_flow_on_fewer_pages_every_one_half_full_in_type_a_board_r
     assert len(pages) < 7
 
 
+@pytest.mark.slow   # a packet drawn by Chromium: 10-30 s
 def test_four_scenarios_through_the_command_line_every_page_full(tmp_path):
     """`python -m core report FILE -o ... --pdf ...`: before, 11 pages, three of them under half full."""
     require_chromium()
@@ -302,6 +307,7 @@ def test_four_scenarios_through_the_command_line_every_page_full(tmp_path):
         assert name in text
 
 
+@pytest.mark.slow   # a packet drawn by Chromium: 10-30 s
 def test_the_portfolio_packet_from_the_command_line(tmp_path):
     require_chromium()
     from core.law.portfolio import SAMPLE
@@ -365,6 +371,7 @@ def test_a_20000_row_portfolio_lists_its_500_highest_priorities_and_points_to_th
             "results CSV") in doc
 
 
+@pytest.mark.slow   # a packet drawn by Chromium: 10-30 s
 def test_the_20000_row_portfolio_packet_is_a_few_pages_not_four_hundred():
     require_chromium()
     from pypdf import PdfReader
@@ -383,6 +390,7 @@ def test_the_20000_row_portfolio_packet_is_a_few_pages_not_four_hundred():
     assert "The ruleset and the readings used" in last
 
 
+@pytest.mark.slow   # a packet drawn by Chromium: 10-30 s
 def test_a_name_with_quotation_marks_reads_as_typed_in_both_pdf_packets():
     """Issue 36: the packets' chart labels read `Option &quot;B&quot;`; they read as typed now, and
     so does the Portfolio packet's running-total chart and ranking."""
