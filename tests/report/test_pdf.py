@@ -241,11 +241,17 @@ def test_a_process_tree_is_found_and_ended_whole():
 # far down its lowest text reaches, and its smallest type (font size x the text matrix's and the
 # page matrix's vertical scale).
 #
-# "Not a chart alone": every page holds at least WORDS characters that no chart draws (a run of
-# text equal to a chart's tick, legend, title or label counts as the chart's; a table cell that
-# reads "$600,000" too, so the count errs low). A chart with its own sentence under it is less:
-# each sentence is checked to be shorter than WORDS, so such a page would fail.
-WORDS = 200
+# "Not a chart alone": a page on which a chart is drawn also holds the packet's own words beside
+# it, at least PROSE characters that are neither a chart's (a run of text equal to a chart's
+# tick, legend, title or label; a table cell that reads "$600,000" too, so the count errs low)
+# nor in a chart's caption. Measured so, a chart with only its sentence under it fails however
+# the page breaks fall, and a chart with a paragraph beside it passes whatever the machine's fonts
+# (issue 49: "page 7 holds a chart alone" failed on one machine only: the old count asked for 200
+# characters not drawn by a chart, captions included, on every page, a count that another
+# machine's fonts, moving the page breaks a few lines, can take below the line). And
+# "not a line or two": every page holds at least 300 characters.
+PROSE = 100   # more than a heading, a sentence of the packet's own
+WORDS = 200   # no caption this long: a chart and its sentence alone are under the line above either way
 SMALLEST_PT = 9
 
 
@@ -255,17 +261,17 @@ def _static(report) -> str:
 
 
 def _check_packet(data: bytes, document: str, what: str):
-    import re
-
-    from harness.pdf_fill import describe, drawn, measure
-    pages = measure(data, drawn(document))
+    from harness.pdf_fill import captions, describe, drawn, measure
+    sentences = captions(document)
+    pages = measure(data, drawn(document), sentences)
     seen = f"{what}: {describe(pages)}"
     for n, page in enumerate(pages[:-1], start=1):
         assert page.lowest >= 0.5, f"page {n} is less than half full; {seen}"
     for n, page in enumerate(pages, start=1):
-        assert page.chars >= 300 and page.words >= WORDS, f"page {n} holds a chart alone or a line or two; {seen}"
+        assert page.chars >= 300, f"page {n} holds a line or two; {seen}"
+        if page.words < page.chars:   # a chart is drawn on it
+            assert page.prose >= PROSE, f"page {n} holds a chart alone (its caption aside); {seen}"
     assert min(p.smallest for p in pages) >= SMALLEST_PT - 0.01, seen
-    sentences = re.findall(r"<figcaption>(.*?)</figcaption>", document)
     assert sentences and max(len(s) for s in sentences) < WORDS
     return pages
 
