@@ -49,6 +49,7 @@ class Page:
     words: int          # of them, those not drawn in a chart (a tick, a legend, a chart's title, a bar's label)
     lowest: float       # the lowest text's distance from the top, as a share of the page height
     smallest: float     # the smallest font size on the page, in points (inf: no text)
+    prose: int = 0      # of the words, those in no chart's caption either: the packet's own text beside its charts
 
 
 def drawn(document: str) -> set[str]:
@@ -67,15 +68,24 @@ def drawn(document: str) -> set[str]:
     return out
 
 
-def measure(data: bytes, charts: set[str] = frozenset()) -> list[Page]:
-    """Each page's text, how much of it is not a chart's (`charts`: from `drawn`), how far down it
-    reaches, and its smallest type, read with pypdf."""
+def captions(document: str) -> list[str]:
+    """Each chart's sentence (its <figcaption>) in `document`, spaces made single."""
+    import html
+    import re
+    return [" ".join(html.unescape(re.sub(r"<[^>]+>", "", c)).split())
+            for c in re.findall(r"<figcaption>(.*?)</figcaption>", document, flags=re.S)]
+
+
+def measure(data: bytes, charts: set[str] = frozenset(), sentences: list[str] = ()) -> list[Page]:
+    """Each page's text, how much of it is not a chart's (`charts`: from `drawn`), and of that how
+    much is in no chart's caption either (`sentences`: from `captions`; a line of a caption is a
+    run of text inside one), how far down it reaches, and its smallest type, read with pypdf."""
     from pypdf import PdfReader
     pages = []
     for page in PdfReader(io.BytesIO(data)).pages:
         height = float(page.mediabox.height)
         bottom = float(page.mediabox.bottom)
-        seen = {"chars": 0, "words": 0, "low": math.inf, "small": math.inf}
+        seen = {"chars": 0, "words": 0, "prose": 0, "low": math.inf, "small": math.inf}
 
         def visit(text, cm, tm, font, size, seen=seen):
             if not text.strip():
@@ -86,19 +96,26 @@ def measure(data: bytes, charts: set[str] = frozenset()) -> list[Page]:
             scale = math.hypot(tm[2], tm[3]) * math.hypot(cm[2], cm[3])
             chars = len("".join(text.split()))
             seen["chars"] += chars
-            seen["words"] += 0 if " ".join(text.split()) in charts else chars
+            run = " ".join(text.split())
+            chart = run in charts
+            seen["words"] += 0 if chart else chars
+            seen["prose"] += 0 if chart or any(run in sentence for sentence in sentences) else chars
             seen["low"] = min(seen["low"], y)
             seen["small"] = min(seen["small"], size * scale)
 
         page.extract_text(visitor_text=visit)
         lowest = 0.0 if seen["low"] == math.inf else (bottom + height - seen["low"]) / height
-        pages.append(Page(seen["chars"], seen["words"], round(lowest, 3), round(seen["small"], 2)))
+        pages.append(Page(seen["chars"], seen["words"], round(lowest, 3), round(seen["small"], 2), seen["prose"]))
     return pages
+
+
+def _measured(data: bytes, document: str) -> list[Page]:
+    return measure(data, drawn(document), captions(document))
 
 
 def describe(pages: list[Page]) -> str:
     return (f"{len(pages)} pages; characters {[p.chars for p in pages]}, not in a chart "
-            f"{[p.words for p in pages]}; lowest text at "
+            f"{[p.words for p in pages]}, nor in a caption {[p.prose for p in pages]}; lowest text at "
             f"{[round(p.lowest * 100) for p in pages]}% of the page; smallest type "
             f"{min(p.smallest for p in pages):.2f} pt")
 
@@ -134,14 +151,14 @@ def main() -> int:
         data = pdf(report)
         if keep:
             (keep / f"packet-{count}.pdf").write_bytes(data)
-        print(f"{count} scenarios: {describe(measure(data, drawn(static_html(report))))}")
+        print(f"{count} scenarios: {describe(_measured(data, static_html(report)))}")
     if args.portfolio:
         from core.report.portfolio import sample_report
         report = sample_report(prepared_by="Grants office (illustrative)")
         data = pdf(report)
         if keep:
             (keep / "portfolio.pdf").write_bytes(data)
-        print(f"portfolio sample: {describe(measure(data, drawn(static_html(report))))}")
+        print(f"portfolio sample: {describe(_measured(data, static_html(report)))}")
     return 0
 
 

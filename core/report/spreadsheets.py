@@ -28,6 +28,7 @@ DOLLARS = '"$"#,##0.00'
 SCORE = "0.000"
 WHOLE = "0"
 _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")   # characters an .xlsx cannot hold
+_LINE_BREAK = re.compile(r"\r\n?")
 OUTPUTS = ("award", "binding", "route", "standard_award", "priority_score", "rank", "allocated", "local_shortfall",
            "unmet_requirements", "error")
 MONEY_OUTPUTS = ("award", "standard_award", "allocated")
@@ -47,9 +48,12 @@ TEMPLATE_NOTE = ("Portfolio template. The row below the column titles is ILLUSTR
 
 
 def _text(value) -> str:
-    """A text cell of a workbook: what an .xlsx cannot hold shown by its code, then made safe."""
+    """A text cell of a workbook: what an .xlsx cannot hold shown by its code, then made safe, and
+    every line break (CR LF, a lone CR) written as a workbook's own, LF. openpyxl writes a CR
+    as it is with its own writer (and XML reads it back as LF) but as `&#13;` with lxml's, where
+    lxml is installed: the same export would hold different text on different machines."""
     value = _ILLEGAL.sub(lambda m: f"[U+{ord(m.group()):04X}]", str(value))
-    return safe_cell(value)
+    return _LINE_BREAK.sub("\n", safe_cell(value))
 
 
 def _dollars(cents) -> Decimal:

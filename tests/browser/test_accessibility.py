@@ -100,6 +100,7 @@ def test_the_inputs_speak_for_themselves(server, chromium):  # noqa: F811
     page.close()
 
 
+@pytest.mark.default   # every page, every state, in the default tier (docs/testing.md, "Two tiers")
 @pytest.mark.parametrize("state", list(STATES))
 def test_axe_finds_no_violation(server, chromium, state):  # noqa: F811
     """axe-core at wcag2a, wcag2aa, wcag21a and wcag21aa: zero violations on every page in every
@@ -221,6 +222,7 @@ def test_control_names_are_unique_and_said_once(server, chromium):  # noqa: F811
     page.close()
 
 
+@pytest.mark.default   # each page opened in a real browser, in the default tier
 @pytest.mark.parametrize("path,title", [("", "Calculator"), ("compare", "Compare scenarios"),
                                         ("sensitivity", "Sensitivity"), ("portfolio", "Portfolio"),
                                         ("rules", "Rules and variants")])

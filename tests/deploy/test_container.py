@@ -22,7 +22,7 @@ import uuid
 import pytest
 
 from harness.serve import free_port
-from tests.support import ROOT
+from tests.support import ROOT, project_python_first
 from tests.support.browser import ACCESS_CONTACT, no_error_on, signin_settings
 from tests.support.deploy import QUERY, REPLICAS, Session, get, save
 
@@ -58,15 +58,15 @@ def _missing(reason: str):
 
 
 @pytest.fixture(scope="module")
-def podman_env() -> dict:
-    """The environment deploy/stack runs podman with on this machine."""
+def podman_env(tmp_path_factory) -> dict:
+    """The environment deploy/stack runs podman with on this machine (its `python3` the tests' own)."""
     podman = shutil.which("podman")
     runc = shutil.which("runc") or next((p for p in ("/usr/sbin/runc",) if os.access(p, os.X_OK)), None)
     if podman is None:
         _missing("podman not found (apt-get install podman runc debootstrap) for the container stack tests")
     if runc is None:
         _missing("runc not found (apt-get install runc): podman's default runtime fails on hosts like this one")
-    env = dict(os.environ)
+    env = project_python_first(dict(os.environ), tmp_path_factory.mktemp("python"))
     env.setdefault("PODMAN", f"{podman} --runtime {runc}")
     if "CONTAINERS_CONF" not in env:
         conf = ARTIFACTS / "containers.conf"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import ROOT
+from tests.support import ROOT, project_python_first
 
 STACK = ROOT / "deploy" / "stack"
 
@@ -67,8 +67,8 @@ class Fake:
         for name, text in (("podman", FAKE_PODMAN), ("debootstrap", FAKE_DEBOOTSTRAP)):
             (bin_ / name).write_text(text)
             (bin_ / name).chmod(0o755)
-        self.env = {**os.environ, "FAKE": str(self.dir), "PODMAN": str(bin_ / "podman"),
-                    "PATH": f"{bin_}:{os.environ['PATH']}", "BUILD_OPTS": ""}
+        self.env = {**project_python_first(dict(os.environ), bin_), "FAKE": str(self.dir),
+                    "PODMAN": str(bin_ / "podman"), "BUILD_OPTS": ""}
         self.env.pop("BASE", None)
         (self.dir / "image-exists").touch()
 

@@ -114,8 +114,17 @@ def run_team(tag: str, *args: str, env: dict | None = None, prefix: list[str] | 
     if prefix:   # another user must be able to write the state file
         shutil.chown(state.parent, "nobody")
     log = ARTIFACTS / f"run-team-{tag}.log"
+    # The replicas' ports too from this worker's range (harness/serve.free_port): left to run-team,
+    # they are the kernel's ephemeral ones, which another worker's client connection (to
+    # PostgreSQL, from a browser) may take between run-team's choice and the replica's bind.
+    replicas = int(args[args.index("--replicas") + 1]) if "--replicas" in args else 2
+    ports = [free_port()]   # nginx's, then each replica's
+    while len(ports) < 1 + replicas:
+        if (port := free_port()) not in ports:
+            ports.append(port)
     with open(log, "w") as out:
-        proc = subprocess.Popen((prefix or []) + [sys.executable, str(RUN_TEAM), "--port", str(free_port()),
+        proc = subprocess.Popen((prefix or []) + [sys.executable, str(RUN_TEAM), "--port", str(ports[0]),
+                                                  "--replica-ports", ",".join(map(str, ports[1:])),
                                                   "--state-file", str(state), "--access-log", *args]
                                 + (["--workdir", str(workdir)] if workdir else []),
                                 cwd=ROOT, env={**os.environ, **(env or {})}, stdout=out, stderr=subprocess.STDOUT)

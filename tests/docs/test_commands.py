@@ -34,7 +34,7 @@ import sys
 
 import pytest
 
-from tests.support import ROOT
+from tests.support import ROOT, script_command
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SHELL_BLOCKS = {"bash", "sh", "shell", "console"}
@@ -248,8 +248,9 @@ def test_python_m_core_is_the_command_line_these_run_in_process():
 
 @functools.lru_cache(maxsize=None)
 def help_text(*command: str, flag: str = "--help", status: int = 0) -> str:
-    done = subprocess.run([*command, *[flag][:bool(flag)]], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    program = script_command(ROOT / command[0]) if command[0].startswith(str(ROOT)) else [command[0]]
+    done = subprocess.run([*program, *command[1:], *[flag][:bool(flag)]], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == status, f"{' '.join(command)} {flag} exited {done.returncode}: {done.stderr[-2000:]}"
     return done.stdout + done.stderr
 
@@ -307,7 +308,7 @@ def declared_markers() -> set[str]:
 @pytest.mark.parametrize("where,env,words,stdin", _ids("pytest"))
 def test_test_commands_name_tests_that_exist_and_markers_that_are_declared(where, env, words, stdin):
     args, valued = words[3:], {"-m", "-k", "-p", "--maxfail", "--durations", "-n", "--junitxml", "--tb"}
-    text = help_text(sys.executable, "-m", "pytest", "--noconftest", "-p", "no:cacheprovider")   # options only
+    text = help_text(sys.executable, "-m", "pytest", "-p", "no:cacheprovider")   # with tests/conftest.py's --whole
     for i, arg in enumerate(args):
         if arg.startswith("-"):
             assert_listed(where, [arg], text)

@@ -31,6 +31,8 @@ def report(**kw):
                    Item("Reduced scope", evaluate(SMALL, load("cap-800k")))], prepared_by="Grants <office>", **kw)
 
 
+@pytest.mark.slow
+@pytest.mark.default   # one packet drawn by Chromium stays in the default tier
 def test_pdf_packet_pages_and_text(tmp_path):
     require_chromium()
     from pypdf import PdfReader
@@ -116,6 +118,7 @@ def test_hanging_browser_is_stopped_at_the_timeout(tmp_path, monkeypatch):
         assert left() == []
 
 
+@pytest.mark.slow   # a packet drawn by Chromium: 10-30 s
 def test_two_sessions_making_pdfs_at_once_both_get_one():
     from tests.support.browser import require_chromium
     require_chromium()
@@ -238,11 +241,17 @@ def test_a_process_tree_is_found_and_ended_whole():
 # far down its lowest text reaches, and its smallest type (font size x the text matrix's and the
 # page matrix's vertical scale).
 #
-# "Not a chart alone": every page holds at least WORDS characters that no chart draws (a run of
-# text equal to a chart's tick, legend, title or label counts as the chart's; a table cell that
-# reads "$600,000" too, so the count errs low). A chart with its own sentence under it is less:
-# each sentence is checked to be shorter than WORDS, so such a page would fail.
-WORDS = 200
+# "Not a chart alone": a page on which a chart is drawn also holds the packet's own words beside
+# it, at least PROSE characters that are neither a chart's (a run of text equal to a chart's
+# tick, legend, title or label; a table cell that reads "$600,000" too, so the count errs low)
+# nor in a chart's caption. Measured so, a chart with only its sentence under it fails however
+# the page breaks fall, and a chart with a paragraph beside it passes whatever the machine's fonts
+# (issue 49: "page 7 holds a chart alone" failed on one machine only: the old count asked for 200
+# characters not drawn by a chart, captions included, on every page, a count that another
+# machine's fonts, moving the page breaks a few lines, can take below the line). And
+# "not a line or two": every page holds at least 300 characters.
+PROSE = 100   # more than a heading, a sentence of the packet's own
+WORDS = 200   # no caption this long: a chart and its sentence alone are under the line above either way
 SMALLEST_PT = 9
 
 
@@ -252,21 +261,22 @@ def _static(report) -> str:
 
 
 def _check_packet(data: bytes, document: str, what: str):
-    import re
-
-    from harness.pdf_fill import describe, drawn, measure
-    pages = measure(data, drawn(document))
+    from harness.pdf_fill import captions, describe, drawn, measure
+    sentences = captions(document)
+    pages = measure(data, drawn(document), sentences)
     seen = f"{what}: {describe(pages)}"
     for n, page in enumerate(pages[:-1], start=1):
         assert page.lowest >= 0.5, f"page {n} is less than half full; {seen}"
     for n, page in enumerate(pages, start=1):
-        assert page.chars >= 300 and page.words >= WORDS, f"page {n} holds a chart alone or a line or two; {seen}"
+        assert page.chars >= 300, f"page {n} holds a line or two; {seen}"
+        if page.words < page.chars:   # a chart is drawn on it
+            assert page.prose >= PROSE, f"page {n} holds a chart alone (its caption aside); {seen}"
     assert min(p.smallest for p in pages) >= SMALLEST_PT - 0.01, seen
-    sentences = re.findall(r"<figcaption>(.*?)</figcaption>", document)
     assert sentences and max(len(s) for s in sentences) < WORDS
     return pages
 
 
+@pytest.mark.slow   # a packet drawn by Chromium: 10-30 s
 def test_two_scenarios_flow_on_fewer_pages_every_one_half_full_in_type_a_board_reads():
     """Before: 7 pages of 5.5 pt type, the second of each scenario 75% blank, page 6 a chart alone."""
     require_chromium()
@@ -278,6 +288,7 @@ def test_two_scenarios_flow_on_fewer_pages_every_one_half_full_in_type_a_board_r
     assert len(pages) < 7
 
 
+@pytest.mark.slow   # a packet drawn by Chromium: 10-30 s
 def test_four_scenarios_through_the_command_line_every_page_full(tmp_path):
     """`python -m core report FILE -o ... --pdf ...`: before, 11 pages, three of them under half full."""
     require_chromium()
@@ -302,6 +313,7 @@ def test_four_scenarios_through_the_command_line_every_page_full(tmp_path):
         assert name in text
 
 
+@pytest.mark.slow   # a packet drawn by Chromium: 10-30 s
 def test_the_portfolio_packet_from_the_command_line(tmp_path):
     require_chromium()
     from core.law.portfolio import SAMPLE
@@ -365,6 +377,7 @@ def test_a_20000_row_portfolio_lists_its_500_highest_priorities_and_points_to_th
             "results CSV") in doc
 
 
+@pytest.mark.slow   # a packet drawn by Chromium: 10-30 s
 def test_the_20000_row_portfolio_packet_is_a_few_pages_not_four_hundred():
     require_chromium()
     from pypdf import PdfReader
@@ -383,6 +396,7 @@ def test_the_20000_row_portfolio_packet_is_a_few_pages_not_four_hundred():
     assert "The ruleset and the readings used" in last
 
 
+@pytest.mark.slow   # a packet drawn by Chromium: 10-30 s
 def test_a_name_with_quotation_marks_reads_as_typed_in_both_pdf_packets():
     """Issue 36: the packets' chart labels read `Option &quot;B&quot;`; they read as typed now, and
     so does the Portfolio packet's running-total chart and ranking."""

@@ -4,6 +4,7 @@ results CSV in the same order with words beside the codes, both safe for spreads
 template read back as one good illustrative row."""
 import csv
 import io
+import os
 from decimal import Decimal
 
 import numpy as np
@@ -142,6 +143,41 @@ def test_formula_cells_are_neutralised_in_the_workbook_and_the_csv():
     assert len(rows) == 7   # the titles and six rows: no line break escaped its cell
     for row in rows:
         assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in row)
+
+
+# The hostile portfolio's results workbook, written by a process of its own with openpyxl's XML
+# writer chosen by OPENPYXL_LXML (lxml's where "True" and lxml is installed, its own otherwise).
+_WRITE_HOSTILE = """
+import sys
+from core.law.portfolio import read_portfolio, run
+from core.report.spreadsheets import results_xlsx
+table = read_portfolio(open(sys.argv[1], "rb").read(), "formulas.csv")
+sys.stdout.buffer.write(results_xlsx(run(table.frame, 100_000_000, rows=table.rows), [("From", "a\\r\\nb\\rc")]))
+"""
+
+
+def _cells(data: bytes) -> list:
+    return [(ws.title, c.coordinate, c.data_type, c.value) for ws in book(data) for row in ws.iter_rows() for c in row]
+
+
+@pytest.mark.slow
+def test_the_workbook_holds_the_same_cells_whether_or_not_lxml_is_installed():
+    """Issue 49: with lxml installed, openpyxl writes a lone CR as `&#13;` (read back as CR), with
+    its own writer as it is (read back as LF): "x\\r=2+2" came back as two different texts. Every
+    line break is written as LF, so both writers give the same cells."""
+    pytest.importorskip("lxml", reason="lxml (requirements-dev.txt) is needed to compare openpyxl's two writers")
+    import subprocess
+    import sys
+    made = {}
+    for lxml in ("True", "False"):
+        done = subprocess.run([sys.executable, "-c", _WRITE_HOSTILE, str(HOSTILE / "formulas.csv")], cwd=ROOT,
+                              capture_output=True, timeout=300, env={**os.environ, "OPENPYXL_LXML": lxml})
+        assert done.returncode == 0, done.stderr.decode()
+        made[lxml] = _cells(done.stdout)
+    assert made["True"] == made["False"]
+    values = [value for *_, value in made["True"] if isinstance(value, str)]
+    assert "'x\n=2+2" in values and "'\n@SUM(1)" in values and "'a\nb\nc" in values
+    assert not any("\r" in value for value in values)
 
 
 def test_characters_a_workbook_cannot_hold_are_shown_not_fatal():

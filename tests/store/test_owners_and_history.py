@@ -15,7 +15,7 @@ from core.store.db import head_revision
 from core.store.model import LOCAL, NotAllowed, ScenarioError, ScenarioExists
 from core.store.repository import ScenarioStore
 from tests.support import ROOT
-from tests.support.store import APP, postgres_url
+from tests.support.store import APP, postgres_database
 
 
 ALICE, BOB, ADA = "alice@example.org", "bob@example.org", "ada@example.org"
@@ -151,16 +151,22 @@ def _rows(url: str) -> dict:
     return rows
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_library_of_the_first_release_upgrades_in_place(backend, tmp_path):
+@pytest.fixture
+def release_url(backend, tmp_path):
     if backend == "sqlite":
         shutil.copy(FIXTURE, tmp_path / "lib.db")
-        url = f"sqlite:///{tmp_path / 'lib.db'}"
-    else:
-        url = postgres_url()
+        yield f"sqlite:///{tmp_path / 'lib.db'}"
+        return
+    with postgres_database() as url:
         if url is None:
             pytest.skip("TEST_POSTGRES_URL not set: no PostgreSQL to test against")
         _release_library(url)
+        yield url
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_library_of_the_first_release_upgrades_in_place(backend, release_url):
+    url = release_url
     before = _rows(url)
     assert set(before) == set(FIXTURE_AWARDS)
     lib = ScenarioStore(url)                         # first start of the new release
