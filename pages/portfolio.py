@@ -64,12 +64,31 @@ def people_table(result, positions) -> pd.DataFrame:
 
 def indexed_rows(frame: pd.DataFrame) -> np.ndarray:
     """The row numbers an edited table carries as its index; a row added in the editor follows the last."""
-    rows = pd.to_numeric(pd.Series(frame.index), errors="coerce").to_numpy(dtype=float)
+    rows = np.array(pd.to_numeric(pd.Series(frame.index), errors="coerce"), dtype=float)   # a copy, writable
     missing = np.isnan(rows)
     if missing.any():
-        top = np.nanmax(rows) if (~missing).any() else 1
+        top = np.nanmax(rows) if (~missing).any() else 0
         rows[missing] = top + np.arange(1, int(missing.sum()) + 1)
     return rows.astype(np.int64)
+
+
+# The editor numbers the applications 1, 2, 3, ... (a board reads "Row 1" as the first one); each
+# row's place in the file (a CSV's line, a spreadsheet's row: the sample's first is line 3) rides
+# along in a column of its own, read-only, so that a message can cite both.
+FILE_ROW = "_file_row"
+
+
+def numbered(file_rows) -> np.ndarray:
+    """The file's row numbers for the results and their downloads (which cite the file), a row
+    added in the editor numbered after the last."""
+    return indexed_rows(pd.DataFrame(index=pd.Index(file_rows)))
+
+
+def in_file(row, spreadsheet: bool) -> str:
+    """Where a row is in the file, in words: "line 3 of the file", "row 3 of the spreadsheet"."""
+    if row is None or row != row:
+        return "added in the editor"
+    return f"{'row' if spreadsheet else 'line'} {int(row):,} of the {'spreadsheet' if spreadsheet else 'file'}"
 
 
 state.init()
@@ -123,7 +142,9 @@ except PortfolioError as err:   # "NAME: what is wrong", the file's name as the 
     st.error(literal(up.name) + md(said[len(up.name):]) if up is not None and said.startswith(up.name + ":")
              else literal(said, 400), icon=":material/error:")
     st.stop()
-table, rows = loaded.frame, loaded.rows
+table, file_rows = loaded.frame, loaded.rows
+board_rows = np.arange(1, len(table) + 1, dtype=np.int64)   # the rows as a board reads them, from 1
+spreadsheet = loaded.sheet is not None
 if loaded.unknown:   # kept as given (they pass through to the downloads), but read as nothing
     st.info(md(f"Not read: the column{'s' if len(loaded.unknown) > 1 else ''} ") +
             md(", ").join(literal(t, 60) for t in loaded.unknown[:10]) +
@@ -140,27 +161,35 @@ hero = st.container()   # while presenting: the allocation against the budget, f
 
 # The editor is drawn only while its panel is open (Streamlit's lazy expander): 20,000 rows are
 # megabytes on every run. What was edited is kept when the panel closes, and used below. The
-# editor's index is each row's number in the file, so that "Row 7" stays row 7 through edits.
+# editor's index is each row's number from 1, so that "Row 7" stays row 7 through edits; FILE_ROW
+# keeps its place in the file.
 edit_box = st.container(key="ctl_pf_edit").expander("Edit the applications", expanded=False, key="pf_edit_panel",
                                                     on_change="rerun")
 edited = st.session_state.get(f"pf:edited:{source}")
 if edit_box.open:
     opened = st.session_state.setdefault(f"pf:edit_open:{source}", (st.session_state.get("pf:edit_n", 0) + 1,
                                                                      edited if edited is not None else
-                                                                     editable(table).set_axis(
-                                                                         pd.Index(rows, name="Row"))))
+                                                                     editable(table).assign(**{FILE_ROW: file_rows})
+                                                                     .set_axis(pd.Index(board_rows, name="Row"))))
     st.session_state["pf:edit_n"] = opened[0]
     with edit_box:
         st.caption("Changes here are used below, and kept when this panel closes; download the results to keep them.")
         edited = st.data_editor(opened[1], num_rows="dynamic", key=f"w:pf_editor:{source}:{opened[0]}", width="stretch",
-                                column_config={"_index": st.column_config.NumberColumn("Row", disabled=True)} |
+                                column_config={"_index": st.column_config.NumberColumn("Row", disabled=True),
+                                               FILE_ROW: st.column_config.NumberColumn(
+                                                   "Row in the spreadsheet" if spreadsheet else "Line in the file",
+                                                   disabled=True, format="%d",
+                                                   help="Where the row is in the file the messages cite; "
+                                                        "empty for a row added here")} |
                                 {c: st.column_config.Column(COLUMN_TITLES[c]) for c in table.columns
                                  if c in COLUMN_TITLES})
     st.session_state[f"pf:edited:{source}"] = edited
 else:
     st.session_state.pop(f"pf:edit_open:{source}", None)   # opened again: a new editor over what was edited
 if edited is not None:
-    table, rows = edited.reset_index(drop=True), indexed_rows(edited)
+    table, board_rows = edited.drop(columns=FILE_ROW, errors="ignore").reset_index(drop=True), indexed_rows(edited)
+    file_rows = pd.to_numeric(edited.get(FILE_ROW, pd.Series(np.nan, index=edited.index)),
+                              errors="coerce").to_numpy(dtype=float)
 
 c1, c2 = st.container(key="ctl_pf_budget").columns([1, 2])
 budget_text = c1.text_input("Budget (appropriation)", value="4,000,000", key="w:pf_budget")
@@ -191,7 +220,8 @@ st.caption(md(formula_words(weights, directions)))
 
 try:
     result = run(table, budget, mode, weights, rs, state.readings(),
-                 exceptions="excluded" if approved_only else "assumed", rows=rows, directions=directions)
+                 exceptions="excluded" if approved_only else "assumed", rows=numbered(file_rows),
+                 directions=directions)
 except BatchError as err:
     st.error(literal(source) + md(f": {err}"), icon=":material/error:")
     st.stop()
@@ -202,13 +232,14 @@ if len(unused):
     problems_box.error(md(("1 row could not be used" if len(unused) == 1 else f"{len(unused):,} rows could not be used")
                           + ("; no other row is in the file. " if not used else
                              "; the other one is used. " if used == 1 else f"; the other {used:,} are used. ")
-                          + ("It is" if len(unused) == 1 else "Each is") + " listed below by its row in the file"
-                          + (" (the spreadsheet's row number)." if loaded.sheet is not None else ".")
+                          + ("It is" if len(unused) == 1 else "Each is") + " listed below by its row here (from 1, "
+                          "as the editor numbers them) and its "
+                          + ("row in the spreadsheet." if spreadsheet else "line in the file.")
                 + (f" The first {BAD_SHOWN:,} are listed; the download below gives every row's problem."
                    if len(unused) > BAD_SHOWN else "")), icon=":material/error:")
     # A list, not a grid: each problem in full, wrapped, beside its row (a grid cut it off).
     names = result.table["name"] if "name" in result.table else None
-    lines = [markup("- **Row {}**{}: {}", md(f"{int(result.rows[i]):,}"),
+    lines = [markup("- **Row {}** ({}){}: {}", md(f"{int(board_rows[i]):,}"), md(in_file(file_rows[i], spreadsheet)),
                     md(", ") + literal(names.iat[i], 120) if names is not None and str(names.iat[i]).strip()
                     else md(""), md(result.table["error"].iat[i]))
              for i in unused[:BAD_SHOWN]]
@@ -227,7 +258,7 @@ totals = [("Maximum awards", fmt(int(result.awards[result.good].sum()))),   # wh
 large = present.on()
 if len(good):
     names = (good["name"].astype(str).tolist() if "name" in good
-             else [f"Row {int(result.rows[i])}" for i in good.index])
+             else [f"Row {int(board_rows[i])}" for i in good.index])
     idx = good.index.to_numpy()
     awards, alloc = result.awards[idx].tolist(), result.allocated[idx].tolist()
     binding, rank = result.binding[idx].tolist(), good["rank"].astype(int).tolist()

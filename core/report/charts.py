@@ -252,18 +252,17 @@ def waterfall_figure(award: Award, validate: bool = True, large: bool = False,
 def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False, focus: str | None = None,
                         height: int | None = None) -> go.Figure:
     """Each scenario's award (bar) against every cap on its route (markers). Each cap has its
-    own row inside the scenario's band, so two caps at one value never hide each other; the
-    award's label sits at the start of its bar, away from the markers at its end. `focus` (a
-    scenario's name: the one presented) is outlined and its name set in bold; `height` (pixels)
-    overrides the height the rows ask for."""
+    own row inside the scenario's band, so two caps at one value never hide each other; each
+    award's amount stands in a column at the right of the plot, on its bar's row, away from the
+    markers and the names. `focus` (a scenario's name: the one presented) is outlined and its
+    name set in bold; `height` (pixels) overrides the height the rows ask for."""
     caps = [c for c in CAP.values() if any(c.id in a.caps for _, a in named)]
     offsets = {c.id: (k - (len(caps) - 1) / 2) * (0.6 / max(len(caps) - 1, 1)) for k, c in enumerate(caps)}
     ys = list(range(len(named)))
     fig = go.Figure(go.Bar(y=ys, x=[_usd(a.amount) for _, a in named], orientation="h", name="State grant award",
                            marker=dict(color=AWARD, line=dict(color=TEXT, width=[4 if n == focus else 0
                                                                                  for n, _ in named])),
-                           width=0.75, text=[fmt(a.amount) for _, a in named],
-                           textposition="inside", insidetextanchor="start", insidetextfont=dict(color="white"),
+                           width=0.75,
                            customdata=[[label(n, 24), fmt(a.amount)] for n, a in named],
                            hovertemplate="%{customdata[0]}: award %{customdata[1]}<extra></extra>"))
     size = 18 if large else 13
@@ -278,18 +277,25 @@ def compare_caps_figure(named: list[tuple[str, Award]], large: bool = False, foc
             customdata=[label(named[r[0]][0], 24) for r in rows],
             hovertemplate=f"%{{customdata}}: {cap.label} %{{text}}<extra></extra>"))
     top = max([a.amount for _, a in named] + [v for _, a in named for v in a.caps.values()] + [1])
-    # a bar too short to hold its amount (under a sixth of the axis) has it under its name instead,
-    # where no marker at the bar's end covers it: inside, it was hidden, and the bar had no label
-    short = [a.amount * 6 < top * 1.08 for _, a in named]
-    fig.data[0].text = ["" if s else fmt(a.amount) for s, (_, a) in zip(short, named)]
-    ticks = [(f"<b>{label(n, 24)}</b>" if n == focus else label(n, 24)) + (f"<br>{fmt(a.amount)}" if s else "")
-             for s, (n, a) in zip(short, named)]
+    # Each award's amount in a column of its own at the right of the plot, on its bar's row, in the
+    # bar's colour: every amount in one place, however short its bar (issue 51: a short bar's amount
+    # set under its name read as part of the name; inside a bar or at its end it met the markers).
+    # The margin holds the widest amount (bold: about 0.62 em a character) at the type used.
+    type_px = (LARGE if large else FONT)["size"]
+    amounts = [fmt(a.amount) for _, a in named]
+    for y, amount in zip(ys, amounts):
+        fig.add_annotation(x=1, xref="paper", xanchor="left", xshift=10, y=y, yref="y", yanchor="middle",
+                           text=f"<b>{amount}</b>", showarrow=False, font=dict(color=AWARD),
+                           name="award amount")
+    right = 20 + round(max(len(t) for t in amounts) * 0.62 * type_px)
+    ticks = [f"<b>{label(n, 24)}</b>" if n == focus else label(n, 24) for n, _ in named]
     fig.update_yaxes(autorange="reversed", tickmode="array", tickvals=ys, ticktext=ticks,
                      range=[len(named) - 0.5, -0.5], zeroline=False, showgrid=False)
     fig.update_xaxes(tickprefix="$", tickformat=",.0f", gridcolor=GRID, rangemode="tozero",
                      range=[0, _usd(top) * 1.08])
     fig = _layout(fig, "Award against every limit, by scenario", "Dollars", None,
                   height=170 + (90 if large else 70) * len(named), large=large)
+    fig.update_layout(margin_r=right)
     if height:   # a set height (a screen of its own): two legend entries a row, short ticks ($200k)
         rows = -(-len(fig.data) // 2)
         # each entry as wide as its words, as many to a row as fit (a share of the plot's width

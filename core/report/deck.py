@@ -317,27 +317,40 @@ def comparison_slides(prs, items) -> None:
 
 
 def funding_slides(prs, items) -> None:
-    for slide, named in parts(prs, items, "Where the money comes from"):
+    """The sources of funds, PER_SLIDE scenarios at a time, on two slides: the stacked bars across the
+    whole slide (the legend below them, each bar's total past its end), then their numbers as a table
+    across the slide. Side by side, at 18 pt, the chart was left 4 inches: LibreOffice dropped every
+    other name and the bars were slivers; the table's headings broke in three (issue 51)."""
+    pages = -(-len(items) // PER_SLIDE)
+    for number, (slide, named) in enumerate(parts(prs, items, "Where the money comes from")):
         words, rows = chart_text.funding(named)
-        data = CategoryChartData(number_format=money_format([a.funding[k] for _, a in named for k in SOURCES]))
-        data.categories = [short(n) for n, _ in named][::-1]   # the first on top (bar_chart)
-        for key, (label, _) in SOURCES.items():
-            data.add_series(label, [a.funding[key] / 100 for _, a in named][::-1])
         keys = [k for k in SOURCES if any(a.funding[k] for _, a in named)] or ["state"]
-        head = ["Scenario", *[SOURCES[k][0] for k in keys]]
-        cells = [[short(row["Scenario"], 24), *[row[SOURCES[k][0]] for k in keys]] for row in rows]
-        left = table(slide, (WIDTH - MARGIN, Inches(1.45)), head, cells, widths(head, cells))
-        frame = slide.shapes.add_chart(XL_CHART_TYPE.BAR_STACKED, MARGIN, Inches(1.45),
-                                       left - MARGIN - Inches(0.2), Inches(5.6), data)
-        chart = frame.chart
-        style_chart(chart, legend=True)
-        axes(chart, max(sum(a.funding[k] for k in SOURCES) for _, a in named) / 100 * 1.1)
-        for s, (_, colour) in zip(chart.plots[0].series, SOURCES.values()):
-            s.format.fill.solid()
-            s.format.fill.fore_color.rgb = rgb(colour)
-        describe(frame, words)
-        notes(slide, words + "\n" + "\n".join(
-            f"- {r['Scenario']}: " + "; ".join(f"{k} {v}" for k, v in r.items() if k != "Scenario") for r in rows))
+        series = [(SOURCES[k][0], [a.funding[k] / 100 for _, a in named], True) for k in keys]
+        totals = [sum(a.funding[k] for k in SOURCES) for _, a in named]
+        bar_chart(slide, (MARGIN, Inches(1.45), WIDTH - 2 * MARGIN, Inches(5.6)), [short(n) for n, _ in named],
+                  series, [SOURCES[k][1] for k in keys], [f"cost {fmt(t)}" for t in totals], words, legend=True,
+                  number_format=money_format([a.funding[k] for _, a in named for k in SOURCES]))
+        said = words + "\n" + "\n".join(
+            f"- {r['Scenario']}: " + "; ".join(f"{k} {v}" for k, v in r.items() if k != "Scenario") for r in rows)
+        notes(slide, said)
+        # the numbers: a slide of their own, the table across it (the names as long as NAME_CHARS * 2)
+        table_slide = prs.slides.add_slide(prs.slide_layouts[6])
+        title(table_slide, "Where the money comes from, in dollars"
+              + (f" ({number + 1} of {pages})" if pages > 1 else ""))
+        head = ["Scenario", *[SOURCES[k][0] for k in keys], "Cost of eligible work"]
+        cells = [[short(row["Scenario"], 2 * NAME_CHARS), *[row[SOURCES[k][0]] for k in keys], fmt(t)]
+                 for row, t in zip(rows, totals)]
+        columns = widths(head, cells)
+        columns[0] = max(columns[0], min(3.4, max(text_width(c[0], MIN) for c in cells) + 0.2))   # a name on one line where it fits
+        room = (WIDTH - 2 * MARGIN) / 914400
+        if sum(columns) > room:   # the names give way: they wrap
+            columns[0] = max(room - sum(columns[1:]), 1.7)
+        # the room left widens the headings toward one line each, shared in proportion to what each lacks
+        lack = [max(text_width(head[c], MIN, True) + 0.25 - columns[c], 0) if c else 0 for c in range(len(head))]
+        share = min(1, max(room - sum(columns), 0) / (sum(lack) or 1))
+        columns = [round(w + d * share - 0.005, 2) for w, d in zip(columns, lack)]
+        table(table_slide, (MARGIN + Inches(sum(columns)), Inches(1.45)), head, cells, columns)
+        notes(table_slide, said)
 
 
 def widths(head: list[str], rows: list[list[str]], words: set[int] = frozenset()) -> list[float]:

@@ -75,8 +75,10 @@ def test_a_bad_rows_problem_is_shown_whole_beside_its_row(server, chromium):  # 
     box = page.locator(".st-key-pf_problems")
     box.scroll_into_view_if_needed()
     items = box.locator("li")
-    assert [t.split(":")[0] for t in items.all_inner_texts()] == ["Row 4, Illustrative", "Row 5, Illustrative",
-                                                                  "Row 6, Illustrative"]
+    # the board's row (from 1) and the spreadsheet's (issue 51)
+    assert [t.split(":")[0] for t in items.all_inner_texts()] == [
+        "Row 2 (row 4 of the spreadsheet), Illustrative", "Row 3 (row 5 of the spreadsheet), Illustrative",
+        "Row 4 (row 6 of the spreadsheet), Illustrative"]
     said = items.all_inner_texts()
     assert said[0].endswith("eligible_cost: '=D2*2' is a spreadsheet formula, not a number; enter the value itself "
                             "(in the spreadsheet: copy the cells, then Paste Special, Values)")

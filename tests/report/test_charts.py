@@ -59,7 +59,7 @@ def test_two_caps_at_one_value_are_drawn_apart():
     fig = charts.compare_caps_figure([("Tie", tie)])
     ys = {t.name: t.y[0] for t in fig.data[1:]}
     assert len(set(ys.values())) == len(ys)
-    assert fig.data[0].insidetextanchor == "start"          # the award's label is away from the markers
+    assert not fig.data[0].text          # the award's amount is not in its bar, among the markers at its end
     assert fig.layout.legend.yanchor == "bottom" and fig.layout.legend.y >= 1   # above the plot
 
 
@@ -142,15 +142,22 @@ def test_a_full_width_legend_on_paper_takes_three_entries_a_line_or_two_where_a_
     assert charts.for_print(short).layout.legend.entrywidth == 1 / 3
 
 
-def test_a_bar_too_short_for_its_amount_has_it_under_its_name():
-    """Issue 35: a $50,000 award beside $600,000 ones was a bar without its label."""
+def test_every_award_amount_stands_in_a_column_right_of_the_plot_on_its_bars_row():
+    """Issue 35: a $50,000 award beside $600,000 ones was a bar without its label; issue 51: set
+    under its scenario's name, the amount read as part of the name. Each amount is now on its
+    bar's row, right of the plot, in a margin wide enough for it; the names are names only
+    (tests/browser/test_chart_labels.py measures the drawing)."""
     from core.law.application import Application
     from core.law.award import evaluate
     small = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": 900_000,
                                             "prior_program_funds": 250_000}))
-    fig = charts.compare_caps_figure([("Big", AWARD), ("Small", small)])
-    assert list(fig.data[0].text) == ["$600,000", ""]
-    assert list(fig.layout.yaxis.ticktext) == ["Big", "Small<br>$50,000"]
+    for large, px in ((False, 14), (True, 22)):
+        fig = charts.compare_caps_figure([("Big", AWARD), ("Small", small)], large=large)
+        assert list(fig.layout.yaxis.ticktext) == ["Big", "Small"]
+        notes = [(a.text, a.y, a.xref, a.x, a.xanchor, a.yref) for a in fig.layout.annotations]
+        assert notes == [("<b>$600,000</b>", 0, "paper", 1, "left", "y"), ("<b>$50,000</b>", 1, "paper", 1, "left", "y")]
+        assert all(a.font.color == charts.AWARD and a.xshift == 10 for a in fig.layout.annotations)
+        assert fig.layout.margin.r == 20 + round(len("$600,000") * 0.62 * px)
 
 
 def test_the_waterfall_across_runs_left_to_right_with_the_same_bars():

@@ -17,6 +17,7 @@ from core.law.explain import award_words
 from core.law.money import fmt
 from core.law.provisions import CAP, citation
 from core.report import chart_text
+from core.report.charts import SOURCES
 from core.report.deck import MIN, deck, lines_needed
 from core.report.html import Item, Report
 from tests.support import ROOT
@@ -63,7 +64,8 @@ def test_sixteen_by_nine_and_slides_in_order(made):
     assert (prs.slide_width, prs.slide_height) == (Inches(13.333), Inches(7.5))
     firsts = [texts(s)[0] for s in prs.slides]
     assert firsts == ["State capital grant for a senior citizen activity center", "Comparison of scenarios",
-                      "Where the money comes from", "Elm Street renovation (illustrative)", "Riverside construction",
+                      "Where the money comes from", "Where the money comes from, in dollars",
+                      "Elm Street renovation (illustrative)", "Riverside construction",
                       "Northside master plan"]
 
 
@@ -81,7 +83,7 @@ def test_each_scenario_slide_is_evaluates_answer(made):
     """Slide by slide: the award (the largest type), what holds it, every unmet condition beside it,
     and in the notes every limit's amount and citation, all as `evaluate` gives them."""
     prs, _ = made
-    for slide, a, row in zip(list(prs.slides)[3:], awards(), BOARD):
+    for slide, a, row in zip(list(prs.slides)[4:], awards(), BOARD):
         words = texts(slide)
         at = words.index("State grant award")
         assert words[at + 1] == award_words(a) == fmt(a.amount)   # each on the standard route
@@ -110,7 +112,7 @@ def test_failed_match_is_said_beside_the_award():
 
 def test_waterfall_is_a_native_chart_with_the_award_in_its_data(made):
     prs, _ = made
-    for slide, a in zip(list(prs.slides)[3:], awards()):
+    for slide, a in zip(list(prs.slides)[4:], awards()):
         (frame,) = charts(slide)
         plot = frame.chart.plots[0]
         cats = list(plot.categories)
@@ -151,14 +153,78 @@ def test_funding_slide_has_the_pages_words_and_numbers(made):
     assert list(state.values)[::-1] == [a.amount / 100 for _, a in named]
 
 
+# Six scenarios, a slide's worth (PER_SLIDE), with every source of funds and long names (issue 51:
+# the funding slide was cramped: a 4-inch chart beside the table, every other name dropped).
+SIX = [("Elm Street renovation, as submitted", dict(project_type="renovation", eligible_cost=2_000_000,
+                                                   local_contribution=100_000)),
+       ("Elm Street with a federal grant of $400,000", dict(project_type="renovation", eligible_cost=2_000_000,
+                                                            federal_grant=400_000, local_contribution=600_000)),
+       ("Riverside construction", dict(project_type="construction", eligible_cost=900_000, local_contribution=450_000)),
+       ("Northside master plan", dict(project_type="master_plan", eligible_cost=80_000, local_contribution=40_000)),
+       ("Board exception asked for, with property the locality makes available",
+        dict(project_type="renovation", eligible_cost=1_450_000, local_contribution=300_000,
+             bpw_exception_requested=True, local_property_value=900_000)),
+       ("Additional work after a $100,000 grant", dict(project_type="renovation", eligible_cost=1_450_000,
+                                                       local_contribution=600_000, prior_program_funds=100_000))]
+
+
+def six_deck():
+    items = [Item(n, evaluate(Application.from_dict(f))) for n, f in SIX]
+    return items, Presentation(io.BytesIO(deck(Report(items))))
+
+
+def test_six_scenarios_funding_chart_has_the_slides_width_and_its_numbers_a_slide_of_their_own():
+    from core.report.deck import NAME_CHARS, short, text_width
+    items, prs = six_deck()
+    heads = [texts(s)[0] for s in prs.slides]
+    at = heads.index("Where the money comes from")
+    assert heads[at + 1] == "Where the money comes from, in dollars"
+    chart_slide, table_slide = prs.slides[at], prs.slides[at + 1]
+    assert not [s for s in chart_slide.shapes if s.has_table]   # the chart alone on its slide
+    (frame,) = charts(chart_slide)
+    assert frame.width >= prs.slide_width - Inches(1.01) and frame.height >= Inches(5.5)
+    plot = frame.chart.plots[0]
+    assert list(plot.categories)[::-1] == [short(n) for n, _ in SIX]
+    series = {s.name: list(s.values)[::-1] for s in plot.series}
+    for key, (label, _) in SOURCES.items():
+        assert series[label] == [i.award.funding[key] / 100 for i in items]
+    assert frame.chart.has_legend and frame.chart.font.size.pt >= MIN
+    carrier = plot.series[-1]   # each bar's total just past its end
+    assert [carrier.points[k].data_label.text_frame.text for k in range(6)][::-1] == [
+        "cost $2,000,000", "cost $2,000,000", "cost $900,000", "cost $80,000", "cost $1,450,000", "cost $1,450,000"]
+    assert frame._element.xpath("./*[1]/p:cNvPr")[0].get("descr") == chart_text.funding(
+        [(i.name, i.award) for i in items])[0]
+    # the table: across the slide, every value on one line in its column, each heading in two lines at most
+    (shape,) = [s for s in table_slide.shapes if s.has_table]
+    assert shape.left >= Inches(0.5) and shape.left + shape.width <= prs.slide_width - Inches(0.5) + 1
+    grid = shape.table
+    rows = [[c.text for c in r.cells] for r in grid.rows]
+    assert rows[0] == ["Scenario", "Federal grant", "State grant award", "Local contribution", "Funding gap",
+                       "Cost of eligible work"]
+    assert rows[2] == ["Elm Street with a federal grant of $400,000", "$400,000", "$600,000", "$600,000", "$400,000",
+                       "$2,000,000"]
+    assert [r[0] for r in rows[1:]] == [short(n, 2 * NAME_CHARS) for n, _ in SIX]
+    for c, column in enumerate(grid.columns):
+        room = column.width / 914400 - 0.1
+        for r, row in enumerate(rows):
+            if c and r:
+                assert text_width(row[c], MIN) <= room, row[c]
+        assert lines_needed(rows[0][c], column.width, MIN, True) <= 2, rows[0][c]
+    # the rows as tall as their lines: the table ends above the slide's foot
+    tall = sum(max(lines_needed(v, col.width, MIN, r == 0) for v, col in zip(row, grid.columns)) * MIN * 1.2 / 72 + 0.1
+               for r, row in enumerate(rows))
+    assert shape.top / 914400 + tall <= 7.5 - 0.4
+    assert chart_slide.notes_slide.notes_text_frame.text == table_slide.notes_slide.notes_text_frame.text
+
+
 def test_reach_sentence_where_asked(made):
     prs, _ = made
     from core.law.solve import solve
-    for slide, a in zip(list(prs.slides)[3:], awards()):
+    for slide, a in zip(list(prs.slides)[4:], awards()):
         sentence = solve(a.application, "local_contribution", 60_000_000, rs=a.ruleset, readings=a.readings).sentence
         assert f"What it would take: {sentence}" in slide.notes_slide.notes_text_frame.text
     assert "What it would take: " + solve(awards()[2].application, "local_contribution", 60_000_000).sentence \
-        in texts(prs.slides[5])
+        in texts(prs.slides[6])
 
 
 def test_every_slide_has_notes_every_chart_alt_text(made):
@@ -205,12 +271,14 @@ def test_deck_for_one_scenario_has_no_comparison_and_many_are_split():
     a = awards()[0]
     prs = Presentation(io.BytesIO(deck(Report([Item("Only", a)]))))
     assert [texts(s)[0] for s in prs.slides] == ["State capital grant for a senior citizen activity center",
-                                                 "Where the money comes from", "Only"]
+                                                 "Where the money comes from", "Where the money comes from, in dollars",
+                                                 "Only"]
     many = Presentation(io.BytesIO(deck(Report([Item(f"Scenario {k}", a) for k in range(8)]))))
     heads = [texts(s)[0] for s in many.slides]
-    assert heads[1:5] == ["Comparison of scenarios (1 of 2)", "Comparison of scenarios (2 of 2)",
-                          "Where the money comes from (1 of 2)", "Where the money comes from (2 of 2)"]
-    assert len(heads) == 1 + 4 + 8
+    assert heads[1:7] == ["Comparison of scenarios (1 of 2)", "Comparison of scenarios (2 of 2)",
+                          "Where the money comes from (1 of 2)", "Where the money comes from, in dollars (1 of 2)",
+                          "Where the money comes from (2 of 2)", "Where the money comes from, in dollars (2 of 2)"]
+    assert len(heads) == 1 + 6 + 8
 
 
 def test_user_text_is_shown_not_obeyed():

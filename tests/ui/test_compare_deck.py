@@ -30,10 +30,10 @@ def test_the_compare_pages_slides_are_the_chosen_in_the_presenters_order(db):
     name, heads, prs = deck_of(at)
     assert re.fullmatch(r"comparison-of-3-scenarios-smaller-as-submitted-and-with-a-fe-\d{4}-\d{2}-\d{2}\.pptx", name)
     assert heads == ["Comparison of 3 scenarios: Smaller, As submitted and With a federal grant",
-                     "Comparison of scenarios", "Where the money comes from",
+                     "Comparison of scenarios", "Where the money comes from", "Where the money comes from, in dollars",
                      "Smaller", "As submitted", "With a federal grant"]
     smaller = evaluate(APP.replace(eligible_cost=80_000_000))
-    words = [p.text for s in prs.slides[3].shapes if s.has_text_frame for p in s.text_frame.paragraphs]
+    words = [p.text for s in prs.slides[4].shapes if s.has_text_frame for p in s.text_frame.paragraphs]
     assert fmt(smaller.amount) in words
 
 
@@ -48,7 +48,7 @@ def test_presentation_mode_keeps_the_slides_at_hand(db):
     assert not at.exception
     name, heads, prs = deck_of(at, "cmp_present")
     assert name == "march-board.pptx"
-    assert heads[0] == "March board" and heads[3:] == ["As submitted", "With a federal grant", "Smaller"]
+    assert heads[0] == "March board" and heads[4:] == ["As submitted", "With a federal grant", "Smaller"]
     assert "Prepared by Grants office on " in " ".join(
         p.text for s in prs.slides[0].shapes if s.has_text_frame for p in s.text_frame.paragraphs)
 

@@ -1,4 +1,6 @@
 """"""
+import json
+
 from streamlit.testing.v1 import AppTest
 
 from tests.support import ROOT
@@ -113,11 +115,13 @@ def test_a_workbooks_bad_rows_are_listed_in_full_by_the_spreadsheets_row():
     at.file_uploader(key="w:pf_file").upload("apps.xlsx", data, XLSX).run()
     assert not at.exception, at.exception
     assert unescaped(at.error[0].value).startswith("2 rows could not be used; the other 2 are used. Each is listed "
-                                                    "below by its row in the file (the spreadsheet's row number).")
-    said = problems(at)
-    assert said == ("- **Row 4**, ` Birch `: eligible_cost: '=C2*2' is a spreadsheet formula, not a number; enter the "
-                    "value itself (in the spreadsheet: copy the cells, then Paste Special, Values)\n"
-                    "- **Row 5**, ` Cedar `: local_contribution: '2026-01-05' is a date, not a number; the spreadsheet "
+                                                    "below by its row here (from 1, as the editor numbers them) and its "
+                                                    "row in the spreadsheet.")
+    said = problems(at)   # issue 51: the board's row (from 1) and the spreadsheet's, both
+    assert said == ("- **Row 2** (row 4 of the spreadsheet), ` Birch `: eligible_cost: '=C2*2' is a spreadsheet "
+                    "formula, not a number; enter the value itself (in the spreadsheet: copy the cells, then Paste "
+                    "Special, Values)\n"
+                    "- **Row 3** (row 5 of the spreadsheet), ` Cedar `: local_contribution: '2026-01-05' is a date, not a number; the spreadsheet "
                     "cell is formatted as a date: format it as a number and enter the value again")
     assert {m.label: m.value for m in at.metric}["Maximum awards"] == "$850,000"
 
@@ -127,8 +131,10 @@ def test_a_csv_with_a_blank_line_and_an_all_commas_last_row_lists_only_its_bad_r
             "Alder,renovation,1000000,500000\n\nBirch,renovation,oops,0\nCedar,renovation,300000,150000\n,,,\n")
     at = portfolio_page()
     at.file_uploader(key="w:pf_file").upload("apps.csv", text.encode(), "text/csv").run()
-    assert unescaped(at.error[0].value).startswith("1 row could not be used; the other 2 are used. It is listed below by its row in the file.")
-    assert problems(at) == ("- **Row 4**, ` Birch `: eligible_cost: 'oops' is not a number; enter dollars such as "
+    assert unescaped(at.error[0].value).startswith("1 row could not be used; the other 2 are used. It is listed below "
+                                                    "by its row here (from 1, as the editor numbers them) and its line "
+                                                    "in the file.")
+    assert problems(at) == ("- **Row 2** (line 4 of the file), ` Birch `: eligible_cost: 'oops' is not a number; enter dollars such as "
                             "1250000 or 1,250,000.50")
 
 
@@ -173,3 +179,35 @@ def test_a_file_in_peoples_words_is_read_and_a_column_no_field_has_is_named():
     assert [unescaped(i.value) for i in at.info if "Not read" in i.value] == [
         "Not read: the column ` Our notes ` is no column of the template; kept in the downloads as given. The "
         "template's Notes sheet lists the columns read."]
+
+
+def test_the_editor_numbers_rows_from_1_and_a_message_cites_both_its_row_and_the_files_line():
+    """Issue 51: the editor numbered the rows as the file does (the sample's first was row 3); a
+    board reads rows from 1. The file's line stays beside it, in the editor and in each message, so
+    a problem at line 4 of the file is still found there; a row added in the editor says so."""
+    text = ("name,project_type,eligible_cost,local_contribution\n"
+            "Alder,renovation,1000000,500000\n\nBirch,renovation,oops,0\nCedar,renovation,300000,150000\n")
+    at = portfolio_page()
+    at.file_uploader(key="w:pf_file").upload("apps.csv", text.encode(), "text/csv").run()
+    at.session_state["pf_edit_panel"] = True
+    at.run()
+    assert not at.exception, at.exception
+    editor = at.data_editor[0]
+    shown = editor.value
+    assert shown.index.name == "Row" and shown.index.tolist() == [1, 2, 3]
+    assert shown["_file_row"].tolist() == [2, 4, 5] and shown["name"].tolist() == ["Alder", "Birch", "Cedar"]
+    columns = json.loads(editor.proto.columns)
+    assert columns["_index"]["label"] == "Row" and columns["_file_row"]["label"] == "Line in the file"
+    assert columns["_file_row"]["disabled"] is True
+    assert problems(at).startswith("- **Row 2** (line 4 of the file), ` Birch `: eligible_cost: 'oops' is not a number")
+    # a row added in the editor: numbered after the last, and said to be added here (no line of the file)
+    at.session_state["w:pf_editor:apps.csv:1"] = {"edited_rows": {}, "deleted_rows": [0],
+                                                  "added_rows": [{"name": "Dunmore", "project_type": "renovation",
+                                                                  "eligible_cost": "lots"}]}
+    at.run()
+    assert not at.exception, at.exception
+    assert problems(at).splitlines() == [
+        "- **Row 2** (line 4 of the file), ` Birch `: eligible_cost: 'oops' is not a number; enter dollars such as "
+        "1250000 or 1,250,000.50",
+        "- **Row 4** (added in the editor), ` Dunmore `: eligible_cost: 'lots' is not a number; enter dollars such as "
+        "1250000 or 1,250,000.50"]
