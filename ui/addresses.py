@@ -31,7 +31,7 @@ from ui.text import message
 
 COOKIE = "grants_return_to"
 MAX_AGE = 600                 # seconds: time enough to sign in at the identity provider
-KNOWN_PARAMS = frozenset(APP_FIELDS + READING_IDS + ("ruleset",) + PAGE_PARAMS)
+KNOWN_PARAMS = frozenset(APP_FIELDS + READING_IDS + ("ruleset", "as_of") + PAGE_PARAMS)   # a link's whole state
 MAX_VALUE = 200               # characters of one query parameter's value kept
 MAX_VALUES = 12               # values of a parameter given once per value (Compare's scenarios) kept
 # An unknown page name that can have a page of its own: one path segment (Streamlit's url_path

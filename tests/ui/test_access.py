@@ -153,12 +153,12 @@ def test_only_this_apps_own_addresses_come_back(address, kept):
 
 
 def test_every_query_parameter_the_app_reads_is_known():
-    """The inputs, the readings, the ruleset, presentation mode and Compare's scenarios and baseline:
+    """The inputs, the readings, the ruleset and the law's day, presentation mode and Compare's scenarios and baseline:
     a link's whole state."""
     from core.law.fields import FIELDS
     from core.law.readings import READING_IDS
     assert {f.name for f in FIELDS if f.group != "considerations"} | set(READING_IDS) | {
-        "ruleset", "present", "scenario", "baseline"} == addresses.KNOWN_PARAMS
+        "ruleset", "as_of", "present", "scenario", "baseline", "enter"} == addresses.KNOWN_PARAMS
 
 
 def test_the_kept_address_is_signed_and_short_lived():

@@ -36,7 +36,7 @@ MARKDOWN_OPTIONS = {"radio", "pills", "segmented_control"}
 # What makes text safe: for Markdown, the helpers of ui/text.py (each returns an inert Markdown);
 # for plain text, plain_text() and our figures.
 MARKDOWN_HELPERS = {"md", "literal", "name_in_text", "address_in_text", "sentence", "message", "error_text", "ruleset_label", "law_caption", "cell", "table", "table_cells",
-                    "shown", "markup", "ours"}
+                    "shown", "markup", "ours", "plain_label"}
 PLAIN_HELPERS = {"plain_text", "str", "int", "len", "chart_text"}
 MARKDOWN_TABLES = {"STATUS_BADGE"}       # constant tables of Markdown made by ui/text.py
 BUILTIN_HELPERS = {"str", "int", "len"}   # figures, for plain text (no Markdown is read there)
