@@ -15,11 +15,9 @@ from core.law.explain import exception_line, maximum_words, other_reading_words,
 from core.law.provisions import BPW_CONDITIONS, PROVISION
 from core.law.readings import READING
 from core.report.html import Item
-from core.store.model import ScenarioError, ScenarioExists
 from ui import auth, present, state
 from ui.components.chart_panel import chart_data, charts
 from ui.components.details_panel import details
-from ui.library import store
 from ui.reach import for_report, reach_box
 from ui.undo import undo_button
 from ui.reporting import report_buttons
@@ -187,6 +185,8 @@ def _saved(name: str) -> None:
 
 def _save() -> None:
     """Save what the screen shows at the click (a callback: it runs before the boxes are drawn again)."""
+    from core.store.model import ScenarioError, ScenarioExists   # the library: loaded after the award (issue 53)
+    from ui.library import store
     name, notes = st.session_state.get("w:scenario_name", ""), st.session_state.get("w:scenario_notes", "")
     try:
         store().save(name, on_screen["application"], on_screen["ruleset"], notes, readings=on_screen.get("readings"),
@@ -203,6 +203,8 @@ def _save() -> None:
 
 
 def _replace() -> None:
+    from core.store.model import ScenarioError
+    from ui.library import store
     name, notes, app, ruleset, readings, pick = st.session_state.pop("overwrite_pending")   # as on screen at Save
     try:   # a scenario renamed to this name, or this one changed, since the question: not replaced (ScenarioStale)
         store().save(name, app, ruleset, notes, overwrite=pick is not None, readings=readings, actor=auth.actor(),
