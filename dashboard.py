@@ -5,7 +5,7 @@ import sys
 import streamlit as st
 from streamlit import runtime
 
-from ui import a11y, auth, library, present, server, state, widgets
+from ui import a11y, auth, present, server, state, widgets   # ui.library (SQLAlchemy): where it is used
 from ui.components import keys
 from ui.text import plain_text, shown
 from ui.widgets import show
@@ -15,12 +15,15 @@ if __name__ == "__main__" and not runtime.exists():   # `python dashboard.py`: s
 
 server.disable_nagle()   # once per process; see ui/server.py
 server.guard_widget_values()   # a value no page of ours sends is refused, not a traceback (ui/server.py)
-# Once per process: the pages' modules loaded and left out of full garbage collections (ui/server.py).
-server.settle_heap(("pandas", "numpy", "plotly.graph_objects", "core.law.analysis", "core.report.charts", "core.report.compare",
-                    "core.law.portfolio", "core.report.html", "core.store.repository"))
 
 st.set_page_config(page_title="State capital grant what-if", page_icon="🏛️", layout="wide")
 st.html(widgets.CODE_CSS)
+
+# What every page may need, loaded by server.settle_heap at the end of the process's first run and then
+# left out of full garbage collections (ui/server.py). At the end, not at the top: a fresh server's first
+# visitor sees the award without waiting for Plotly, pandas or the library to load (issue 53).
+SETTLED = ("pandas", "numpy", "plotly.graph_objects", "core.law.analysis", "core.report.charts", "core.report.compare",
+           "core.law.portfolio", "core.report.html", "core.store.repository")
 
 PAGES = [
     st.Page("pages/calculator.py", title="Calculator", icon=":material/calculate:", default=True),
@@ -77,13 +80,27 @@ def law_day_field() -> None:
                        "change over time, each with its source (Rules page); the regulation's hold from its edition on.")
 
 
+def variants_can_wait(page) -> bool:
+    """Whether the library's kept variants may be read after the page rather than before it: on the
+    Calculator, until this process's first run has completed (the library not opened yet: SQLAlchemy
+    and its schema check, ~0.2-0.5 s before a fresh server's first visitor would see the award; issue
+    53), when the link names no ruleset or a shipped one. If the library keeps variants, the page then
+    runs again at once, so that the sidebar lists them; a link naming one reads them first, as always."""
+    named = st.query_params.get("ruleset")
+    return (not server.settled() and page.url_path == PAGES[0].url_path
+            and (named is None or named in state.available()))
+
+
 # With [auth] in the secrets: a visitor not signed in sees only "Sign in", a user who may not come in
 # only the refusal (ui/auth.py); after signing in, the address asked for before (ui/addresses.py).
 page = auth.navigation(PAGES)
 st.set_page_config(page_title=f"{page.title} · Senior center capital grants")   # one title per page
 a11y.install()
+library_later = variants_can_wait(page)
 with state.routed():
-    library.refresh_variants()   # the library's kept variants, before a link names one and the sidebar lists them
+    if not library_later:
+        from ui import library
+        library.refresh_variants()   # the library's kept variants, before a link names one and the sidebar lists them
     state.init()
     present_problem = present.sync_with_url()   # before the sidebar's toggle is drawn
     sidebar()
@@ -91,4 +108,12 @@ with state.routed():
     widgets.refused_warning()   # a forged value: said, not used
     for problem in st.session_state.pop("url_problems", []):   # a bad link, on whichever page it opens
         st.warning(shown(problem), icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
-    page.run()
+    try:
+        page.run()
+    finally:   # once per process, after the first page has been drawn (or stopped): see SETTLED
+        server.settle_heap(SETTLED)
+    if library_later:
+        from ui import library
+        library.refresh_variants()
+        if st.session_state.get("variants"):   # kept variants: run again, so that the sidebar lists them
+            st.rerun()

@@ -6,23 +6,16 @@ import streamlit as st
 
 from core.law.changes import changes
 from core.law.award import evaluate
-from core.report import chart_text
-from core.report.charts import headroom_figure, waterfall_figure
 from core.law.provisions import ROUTES
 from core.law.money import ValidationError, fmt
 from core.law.award import law_differs
 from core.law.explain import exception_line, maximum_words, other_reading_words, shortfall_words, source_line
 from core.law.provisions import BPW_CONDITIONS, PROVISION
 from core.law.readings import READING
-from core.report.html import Item
-from core.store.model import ScenarioError, ScenarioExists
 from ui import auth, present, state
-from ui.components.chart_panel import chart_data, charts
 from ui.components.details_panel import details
-from ui.library import store
 from ui.reach import for_report, reach_box
 from ui.undo import undo_button
-from ui.reporting import report_buttons
 from ui.text import STATUS_BADGE, Markdown, unmet_words, error_text, law_caption, markup, md, ours, plain_text, shown
 from ui.widgets import application_inputs, exception_inputs, exception_switch, refused_warning
 
@@ -85,6 +78,9 @@ def reading_switches(award, others: list[dict]) -> None:
 
 
 def figures(award) -> list[dict]:
+    from core.report import chart_text   # the charts (Plotly's figures) load after the award is drawn (issue 53)
+    from core.report.charts import headroom_figure, waterfall_figure
+    from ui.components.chart_panel import chart_data
     return [chart_data(headroom_figure(award, large=presenting, as_dict=True), "headroom", chart_text.headroom(award)),
             chart_data(waterfall_figure(award, large=presenting, as_dict=True), "waterfall", chart_text.waterfall(award))]
 
@@ -151,6 +147,7 @@ def results(award) -> None:
     # Let the server send the award before the CPU-bound charts below hold the
     # interpreter lock (measured: the award reaches the client ~30 ms sooner).
     time.sleep(0.01)
+    from ui.components.chart_panel import charts   # after the award: issue 53
     charts(figures(award), amounts=amounts(award))
 
 
@@ -164,6 +161,7 @@ def presented(award) -> None:
     box.metric("State grant award", fmt(award.amount))
     box.markdown(answer_words(award))
     headroom, waterfall = figures(award)
+    from ui.components.chart_panel import charts
     headroom["figure"]["layout"].pop("height", None)   # the height of its box: what the first screen leaves
     with right.container(key="present_charts"):
         charts([headroom, waterfall])
@@ -182,6 +180,8 @@ def _saved(name: str) -> None:
 
 def _save() -> None:
     """Save what the screen shows at the click (a callback: it runs before the boxes are drawn again)."""
+    from core.store.model import ScenarioError, ScenarioExists   # the library: loaded after the award (issue 53)
+    from ui.library import store
     name, notes = st.session_state.get("w:scenario_name", ""), st.session_state.get("w:scenario_notes", "")
     try:
         store().save(name, on_screen["application"], on_screen["ruleset"], notes, readings=on_screen.get("readings"),
@@ -198,6 +198,8 @@ def _save() -> None:
 
 
 def _replace() -> None:
+    from core.store.model import ScenarioError
+    from ui.library import store
     name, notes, app, ruleset, readings, pick = st.session_state.pop("overwrite_pending")   # as on screen at Save
     try:   # a scenario renamed to this name, or this one changed, since the question: not replaced (ScenarioStale)
         store().save(name, app, ruleset, notes, overwrite=pick is not None, readings=readings, actor=auth.actor(),
@@ -275,6 +277,8 @@ def save_and_report() -> None:
     """Saving and the board report: a fragment of their own, so typing a name does not redraw
     the calculator and a slider move does not redraw them. They use the award shown at the
     moment of the click."""
+    from core.report.html import Item   # the report's machinery: after the award (issue 53)
+    from ui.reporting import report_buttons
     save_box()
     name = st.session_state.get("w:scenario_name", "").strip() or "This application"
     report_buttons(lambda: [Item(name, evaluate(on_screen["application"], on_screen["ruleset"], on_screen.get("readings")),

@@ -26,7 +26,7 @@ import logging
 import streamlit as st
 
 from core.store.access import Access, AccessConfigError, from_section
-from core.store.model import LOCAL
+from core.store.basics import LOCAL   # not core.store.model: SQLAlchemy loads after the award (issue 53)
 from ui import addresses
 from ui.text import address_in_text, literal, md, plain_text
 

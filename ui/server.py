@@ -76,6 +76,11 @@ def settle_heap(modules: tuple[str, ...] = ()) -> int:
         return gc.get_freeze_count()
 
 
+def settled() -> bool:
+    """Whether settle_heap has run in this process (dashboard.py: after its first complete run)."""
+    return _settled
+
+
 _refused: dict[str, set[str]] = {}   # session id -> ids of widgets whose value could not be read
 _guarded = False
 

@@ -21,7 +21,7 @@ from core.law.fields import FIELD, FIELDS
 from core.law.money import ValidationError
 from core.law.readings import DEFAULT as DEFAULT_READINGS, READING, READING_IDS, ReadingError, Readings
 from core.law.rulesets import DateError, RulesetError, Ruleset, available, load, parse_day
-from core.store.fileformat import first_law_day, last_law_day
+from core.store.basics import first_law_day, last_law_day   # light: not the library (issue 53)
 from ui.text import literal, md, message
 
 # The realistic example the dashboard opens on (ISSUE: renovation, $1,000,000, local $500,000).

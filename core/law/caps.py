@@ -19,8 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass, make_dataclass
 from fractions import Fraction
 
-import numpy as np
-
 from core.law.fields import FIELDS, FUNDS, PROJECT_TYPES, RESIDUAL_SUM
 from core.law.provisions import CAP_IDS
 from core.law.readings import DEFAULT, Readings
@@ -82,38 +80,45 @@ class _Ints:
         return None if cond else value
 
 
+def _numpy():
+    """numpy, imported when the batch first runs: one application needs none of it, and a first
+    visit's award is drawn before it would be loaded (issue 53)."""
+    import numpy
+    return numpy
+
+
 class _Arrays(_Ints):
     """The batch: numpy int64 arrays, one element per application."""
     name = "arrays"
-    ABSENT = np.iinfo(np.int64).max
+    ABSENT = 2 ** 63 - 1   # np.iinfo(np.int64).max, the largest int64 (tests/law/test_batch.py checks it)
 
     @staticmethod
     def pos(x):
-        return np.maximum(0, x)
+        return _numpy().maximum(0, x)
 
     @staticmethod
     def where(cond, a, b):
-        return np.where(cond, a, b)
+        return _numpy().where(cond, a, b)
 
     @staticmethod
     def both(a, b):
-        return np.logical_and(a, b)
+        return _numpy().logical_and(a, b)
 
     @staticmethod
     def either(a, b):
-        return np.logical_or(a, b)
+        return _numpy().logical_or(a, b)
 
     @staticmethod
     def negate(a):
-        return np.logical_not(a)
+        return _numpy().logical_not(a)
 
     @staticmethod
     def is_type(project_type, types):
-        return np.isin(project_type, [TYPE_CODES[t] for t in types])
+        return _numpy().isin(project_type, [TYPE_CODES[t] for t in types])
 
     @staticmethod
     def unless(cond, value):
-        return np.where(cond, _Arrays.ABSENT, value)
+        return _numpy().where(cond, _Arrays.ABSENT, value)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ from datetime import date, datetime, timedelta, timezone
 from core.law.application import Application
 from core.law.money import ValidationError
 from core.law.readings import ReadingError, from_dict as readings_from_dict
-from core.law.rulesets import RulesetError, available, from_data, load, parse_day
+from core.law.rulesets import RulesetError, from_data, load, parse_day
+from core.store.basics import YEARS_AHEAD, first_law_day, last_law_day  # noqa: F401 - re-exported: one statement of the bounds
 from core.store.model import LOCAL, Scenario, check_name, check_notes, now
 from core.store.verify import verified
 
@@ -16,7 +17,6 @@ EXPORT_FORMAT = "senior-center-grant-scenarios"
 EXPORT_VERSION = 1
 MAX_IMPORT_SCENARIOS = 10_000
 MAX_STAMP = 32          # characters of a saved date (the columns are String(32))
-YEARS_AHEAD = 25       # the "Law as of" field shows days up to the end of the year 25 years on
 FUTURE_SLACK_HOURS = 24  # an imported date may be at most a day ahead of this server's clock
 
 
@@ -110,20 +110,6 @@ def _ruleset_part(rs_info: dict, where: str, memo: dict):
     if key is not None:
         memo[key] = found
     return found
-
-
-def first_law_day() -> date:
-    """The first day whose law the app shows: the earliest first value of a shipped ruleset (the
-    statute's, 1984-07-01), where the "Law as of" field begins for a ruleset with no day of its own
-    (a variant: its what-if holds on any day)."""
-    return min(d for rid in available() if (d := load(rid).first_day) is not None)
-
-
-def last_law_day(today: date | None = None) -> date:
-    """The last day whose law the app shows: the "Law as of" field goes no further (dashboard.py),
-    so a scenario made under a later day could not be shown as made."""
-    today = today or date.today()
-    return date(today.year + YEARS_AHEAD, 12, 31)
 
 
 def check_as_of(value, rs, field: str, today: date | None = None) -> str:

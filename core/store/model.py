@@ -14,10 +14,10 @@ from core.law.money import ValidationError
 from core.law.names import check_text
 from core.law.readings import DEFAULT as DEFAULT_READINGS, Readings
 from core.law.rulesets import Ruleset, available, differences, from_data, load
+from core.store.basics import LOCAL  # noqa: F401 - re-exported: stated once, in a module without SQLAlchemy
 
 MAX_NAME = 120
 MAX_NOTES = 5_000
-LOCAL = "local"   # the actor when nobody signs in: one person on their own machine
 
 metadata = MetaData()
 # Each ruleset once, by the hash of its data (core/store/kept_rulesets.py; migration 0003).

@@ -815,3 +815,9 @@ def test_a_table_read_from_text_is_parsed_without_a_python_object_per_cell(monke
     assert money == ["$1,000", "1e3"]
     assert len(seen) < 20
     assert out["award"][0] == "50000.00" and out["award"][n - 2] == "500.00" and out["award"][n - 1] == "500.00"
+
+
+def test_the_batchs_absent_cap_is_the_largest_int64():
+    """core.law.caps states it without importing numpy (issue 53: one application needs none of it)."""
+    from core.law.caps import ARRAYS
+    assert ARRAYS.ABSENT == np.iinfo(np.int64).max and type(ARRAYS.ABSENT) is int
