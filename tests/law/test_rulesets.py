@@ -90,7 +90,7 @@ def test_missing_parameter_and_citation():
 
 def test_with_changes_makes_a_validated_variant():
     v = load().with_changes("cap-1m", "Cap at $1,000,000", {"capital_cap": "1000000"})
-    assert v.is_variant and v.capital_cap == 100_000_000 and "was '600000.00'" in v.parameters["capital_cap"].citation
+    assert v.is_variant and v.capital_cap == 100_000_000 and "in place of $600,000 under the regulation" in v.parameters["capital_cap"].citation
     with pytest.raises(RulesetError, match="parameters.state_share.value"):
         load().with_changes("bad", "Bad", {"state_share": "2"})
     with pytest.raises(RulesetError, match="parameters.nope: unknown parameter"):
@@ -368,9 +368,11 @@ def test_a_variant_names_what_it_changed_and_where_it_came_from():
         "cap-1m", "Cap at $1,000,000", "variant", "regulation", "What if the cap were $1,000,000?")
     assert v.label == "Cap at $1,000,000 (variant, not the regulation in force)"
     assert v.parameters["capital_cap"].citation == (
-        "Variant value (was '600000.00' under regulation): " + rs.parameters["capital_cap"].citation)
+        "Variant value (Cap at $1,000,000), a what-if and not the law in force, in place of $600,000 under the "
+        "regulation in force")   # the variant cites itself; the replaced sentence is not quoted (issue 47)
     assert v.parameters["state_share"].citation == (
-        "Variant value (was '0.50' under regulation): " + rs.parameters["state_share"].citation)
+        "Variant value (Cap at $1,000,000), a what-if and not the law in force, in place of 50% under the regulation "
+        "in force")
     assert v.parameters["master_plan_cap"].citation == rs.parameters["master_plan_cap"].citation
     assert (v.capital_cap, str(v.state_share)) == (100_000_000, "3/5")
     assert v.to_data()["based_on"] == "regulation" and "based_on" not in rs.to_data()

@@ -300,9 +300,11 @@ class Ruleset:
                 data["parameters"][name] = _entry(self.parameters[name]) | {"value": self.parameters[name].raw}
             data["parameters"][name].pop("values", None)   # a variant's value is a what-if, on any day
             data["parameters"][name]["value"] = value
+            # The variant cites itself: the value it replaces is named, the replaced sentence not
+            # quoted (it would read as the source of the variant's number; issue 47).
             data["parameters"][name]["citation"] = (
-                f"Variant value (was {self.parameters[name].raw!r} under {self.id}): "
-                + self.parameters[name].citation)
+                f"Variant value ({title}), a what-if and not the law in force, in place of "
+                f"{value_words(name, self.parameters[name].value)} under {self.in_sentence}")
         return from_data(data)
 
 
