@@ -239,15 +239,32 @@ def _breakpoints(app, rs, field, lo: int, start: int, hi: int, readings: Reading
     edges = [Fraction(start)] + cuts + [Fraction(hi)]
     regimes = [_regime(by_route, (a + b) / 2)[0] for a, b in zip(edges, edges[1:])]
     breakpoints, offered = [], 0   # breakpoints[:offered] have been shown to `stop`
+
+    def steps_on(x: Fraction) -> tuple:
+        return tuple(_present(m, x.numerator, x.denominator) for m in margins)
+
     if start != lo:  # a cap or route appears (or goes) at one cent
         before, after = _regime(_constant_lines(app, rs, field, 0, readings), Fraction(0))[0], regimes[0]
+        # The first cent itself may still be on the far side of a condition that switches there (the
+        # statute's residual-value test holding at one cent with its margin at 0, failing just above;
+        # a tie of the routes' lines at one cent, which keeps the standard route): the regime just above
+        # one cent then starts only at two, as a jump at a cut inside the range does (below).
+        at_first = _regime(by_route, Fraction(start))[0]
+        held = start + 1 <= hi and (at_first.route != after.route
+                                    or steps_on(Fraction(start)) != steps_on((edges[0] + edges[1]) / 2))
+        if held:
+            after = at_first
         jumps_at_first_cent = abs(award_amount(app.replace(**{field: 1}), rs, readings)
                                   - award_amount(app.replace(**{field: 0}), rs, readings) - after.slope) >= 1
         if (before.binding, before.route) != (after.binding, after.route) or jumps_at_first_cent:
             breakpoints.append(_breakpoint(app, rs, field, Fraction(1), before, after, readings))
-
-    def steps_on(x: Fraction) -> tuple:
-        return tuple(_present(m, x.numerator, x.denominator) for m in margins)
+        if held:
+            if breakpoints and stop is not None:   # the one at one cent: no later cut can merge into it
+                offered = 1
+                if stop(breakpoints[0]):
+                    return tuple(breakpoints), jumps
+            breakpoints.append(_breakpoint(app, rs, field, Fraction(start + 1), at_first, regimes[0], readings,
+                                           exact=Fraction(start)))
 
     for cut, left, before, after in zip(cuts, edges, regimes, regimes[1:]):
         if before != after:

@@ -118,8 +118,9 @@ def course(app: Application, field: str, rs: Ruleset | None = None, readings: Re
     here, start, award, until = walk.here, walk.start, walk.award, walk.until
     if award == 0 and here.slope < 0:   # nothing below $0 to take away
         here = State(here.route, here.binding, Fraction(0))
-    if until is not None and until.value == start + 1:   # a course of one cent: the input's own value
-        here = State(award_and_route(app, rs, readings)[1], here.binding, Fraction(0))
+    if until is not None and until.value == start + 1:   # a course of one cent: its start's (the input's own value,
+        # or a bend less than $1 above it, where the route may not be the input's)
+        here = State(award_and_route(app.replace(**{field: start}), rs, readings)[1], here.binding, Fraction(0))
     since = None
     if field == "eligible_cost" and here.slope == 0 and award > 0:   # 'costs above $X no longer raise the award'
         since = (_flat_since(at, sweep(app, field, 0, x + 1, rs, points=False, readings=readings).breakpoints,

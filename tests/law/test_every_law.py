@@ -102,6 +102,11 @@ def test_solve_at_the_award_and_a_cent_either_side_under_every_law(rs, data):
 @example(app=Application("renovation", eligible_cost=144_123_300, federal_grant=73_574_080,
                          local_contribution=189_344_700, bpw_exception_requested=True, local_property_value=140_825_921,
                          prior_funds_for_property=False, residual_value=1), rd=Readings(funding_need_cap="none"))
+# found under statute-as-of-2007-10-01 (an @example cannot name the parametrized law: it runs under each):
+# a residual value of two cents still exceeds one cent of prior program funds, the second cent closes the
+# route; the sweep put the route's closing at the first cent, where the first prior funds' limit appears
+@example(app=Application("conversion", eligible_cost=1, bpw_exception_requested=True, local_property_value=1,
+                         residual_value=2), rd=Readings(f_reference="board_exception"))
 def test_every_sentence_holds_along_its_input_under_every_law(rs, app, rd):
     check_all(app, rd, rs=rs)
 
@@ -392,6 +397,32 @@ def test_a_route_that_one_cent_closes_is_a_breakpoint_at_that_cent():
         "Any prior amounts used as matching funds would close the Board's exception route (the residual value of the "
         "property would no longer exceed the sum of the amounts the statute's test counts) and make the award "
         "$500,000 (the State's share of the cost)")
+
+
+def test_a_route_that_the_second_cent_closes_is_a_breakpoint_at_the_second_cent():
+    """Prior program funds bring the limit for earlier grantees at their first cent; a residual value of
+    two cents still exceeds one cent of them, so the Board's route closes only at the second cent. The
+    sweep put that closing at the first cent (with the limit's appearing), and the sentence then spoke of
+    the standard route from one cent, where the award is the Board's."""
+    rs = load("statute").as_of("2007-10-01")
+    rd = Readings(f_reference="board_exception")
+    app = Application("conversion", eligible_cost=1, bpw_exception_requested=True, local_property_value=1,
+                      residual_value=2)
+    at = [award_and_route(app.replace(prior_program_funds=v), rs, rd) for v in (0, 1, 2, 3)]
+    assert at == [(1, "bpw_exception"), (1, "bpw_exception"), (0, "standard"), (0, "standard")]
+    s = sweep(app, "prior_program_funds", 0, 1_000, rs, points=False, readings=rd)
+    assert [(b.value, b.exact, b.award, b.route_before, b.route_after) for b in s.breakpoints] == [
+        (2, Fraction(1), 0, "bpw_exception", "standard")]
+    ch = change(app, "prior_program_funds", rs, rd)
+    assert ch.text == "Raising the prior program funds from $0 moves the award by less than $1."
+    (c,) = ch.courses
+    assert (c.start, c.award, c.route, c.until) == (2, 0, "standard", None)
+    check_all(app, rd, rs=rs)
+    # from one cent of prior funds: the closing a cent above starts the course again there
+    one = change(app.replace(prior_program_funds=1), "prior_program_funds", rs, rd)
+    assert one.text == "Raising the prior program funds from $0.01 moves the award by less than $1."
+    assert [(c.start, c.award, c.route, c.until) for c in one.courses] == [(2, 0, "standard", None)]
+    check_all(app.replace(prior_program_funds=1), rd, rs=rs)
 
 
 def test_a_field_the_law_does_not_read_is_named_with_the_reason():
