@@ -404,12 +404,14 @@ def maximum_words(award) -> str:
     """What the award is a maximum of. Where what the project still lacks holds it (funding_need, no
     sentence of the law: the Department's reading), that is said, with the award read without that
     limit, as the other readings are; elsewhere, the most the State may give under the law."""
-    law = "the statute" if award.ruleset_id == "statute" else "the regulation"
+    law = ("this variant (a what-if, not the law in force)" if award.is_variant
+           else "the statute" if award.ruleset_id == "statute" else "the regulation")
+    short = law.split(" (")[0]
     other = next((o for o in award.other_readings() if o["reading"] == "funding_need_cap"), None)
     if "funding_need" in award.binding and other is not None:
         where = f", {EXCEPTION_ROUTE}" if other["route"] == "bpw_exception" else ""
         return (f"The most the State may give under {law} as the Department reads it: no more than the project "
-                f"still lacks, which no sentence of {law} says; read without that limit, the most would be "
+                f"still lacks, which no sentence of {short} says; read without that limit, the most would be "
                 f"{fmt(other['award'])}{where}. The Department sets the amount within it.")
     return f"The most the State may give under {law}; the Department sets the amount within it."
 

@@ -437,3 +437,11 @@ def test_a_field_the_law_does_not_read_is_named_with_the_reason():
         assert not_read("local_property_value", early).startswith(
             "local_property_value: the statute (Md. Code, Human Services § 10-504) as of 1985-01-01 has no Board of "
             "Public Works exception")
+
+
+def test_a_variant_is_not_called_the_regulation_in_the_maximum_words():
+    """Under cap-800k the award is the most under that what-if, not 'under the regulation'."""
+    app = Application("renovation", eligible_cost=300_000_000, local_contribution=150_000_000)
+    words = maximum_words(evaluate(app, load("cap-800k")))
+    assert words == ("The most the State may give under this variant (a what-if, not the law in force); the "
+                     "Department sets the amount within it.")
