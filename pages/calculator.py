@@ -136,8 +136,9 @@ def results(award) -> None:
         return
     # Rows are horizontal containers, not columns: one element instead of one per column,
     # and every element costs the server time on each slider move of each user.
-    top = st.container(border=True, horizontal=True, wrap=False, vertical_alignment="center", gap="large",
-                       key="calc_answer")   # sticky (ui/widgets.py): in view while the inputs are edited
+    top = st.container(border=True, horizontal=True, wrap=False, vertical_alignment="top", gap="large",
+                       key="calc_answer")   # sticky (ui/widgets.py): in view while the inputs are edited; the award
+    # at the top of the box, since under the statute its words run taller than the screen
     top.metric("State grant award", fmt(award.amount), width="content")
     # The note and any other reading's sentence travel in the box's Markdown, not elements of
     # their own: every element costs the server time on each slider move of each user.
