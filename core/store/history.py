@@ -230,13 +230,12 @@ def _lift_append_only(conn, table: str = "history"):
     return lambda: None
 
 
-def _redact_variants(conn, cutoff: date, pseudonym, apply: bool) -> int:
-    """The same for the kept variants' history (core/store/variants.py): its actors, and the owner
-    and last changer in each variant before and after, dated before `cutoff`; the events changed."""
-    from core.store.model import variant_history
-    restore = _lift_append_only(conn, "variant_history") if apply else None
-    rows = conn.execute(select(variant_history).where(variant_history.c.at < cutoff.isoformat())
-                        .order_by(variant_history.c.id)).all()
+def _redact_table(conn, table, cutoff: date, pseudonym, apply: bool) -> int:
+    """In one append-only history table (the scenarios' or the kept variants'), the people (actor;
+    owner and changed_by in the snapshot before and after) of every event dated before `cutoff`
+    replaced by pseudonyms; the events changed."""
+    restore = _lift_append_only(conn, table.name) if apply else None
+    rows = conn.execute(select(table).where(table.c.at < cutoff.isoformat()).order_by(table.c.id)).all()
     changed = 0
     for row in rows:
         new = {"actor": pseudonym(row.actor), "before": _redacted_snapshot(row.before, pseudonym),
@@ -245,7 +244,7 @@ def _redact_variants(conn, cutoff: date, pseudonym, apply: bool) -> int:
             continue
         changed += 1
         if apply:
-            conn.execute(update(variant_history).where(variant_history.c.id == row.id).values(**new))
+            conn.execute(update(table).where(table.c.id == row.id).values(**new))
     if apply:
         restore()
     return changed
@@ -255,21 +254,11 @@ def redact(conn, cutoff: date, actor: str, apply: bool) -> Redaction:
     """Replace the people (actor; owner and changed_by in the scenario before and after) in every
     event dated before `cutoff` by pseudonyms, in the caller's transaction; with apply, recorded
     as an event of its own (action `redact`). `local` and earlier pseudonyms stay."""
+    from core.store.model import variant_history
     pseudonym, made = _pseudonyms()
-    restore = _lift_append_only(conn) if apply else None   # (PostgreSQL: the table is locked until the end)
-    rows = conn.execute(select(history).where(history.c.at < cutoff.isoformat()).order_by(history.c.id)).all()
-    changed = 0
-    for row in rows:
-        new = {"actor": pseudonym(row.actor), "before": _redacted_snapshot(row.before, pseudonym),
-               "after": _redacted_snapshot(row.after, pseudonym)}
-        if (new["actor"], new["before"], new["after"]) == (row.actor, row.before, row.after):
-            continue
-        changed += 1
-        if apply:
-            conn.execute(update(history).where(history.c.id == row.id).values(**new))
-    if apply:
-        restore()
-    changed += _redact_variants(conn, cutoff, pseudonym, apply)   # the kept variants' history too (0005)
+    # (PostgreSQL: each table is locked until the end of the caller's transaction)
+    changed = _redact_table(conn, history, cutoff, pseudonym, apply)
+    changed += _redact_table(conn, variant_history, cutoff, pseudonym, apply)   # the kept variants' too (0005)
     done = Redaction(cutoff.isoformat(), changed, len(made), apply)
     if not apply:
         return done
