@@ -128,7 +128,9 @@ def _group(item) -> str:
     tests together, as `loadfile` would (a module's fixtures are made once, and its tests may
     share what they make). The team deployment (nginx) and the container stack also run one
     module after the other, on one worker: each of them runs several servers, a browser and
-    (the stack) a database at once, and two of them side by side on 2 cores starve each other."""
-    if any(item.get_closest_marker(kind) for kind in ("container", "nginx")):
+    (the stack) a database at once, and two of them side by side on 2 cores starve each other.
+    The sign-in journeys join them: beside the stack's builds, a first page after signing in
+    waited out its 120 s twice in two whole runs (a different test each time), alone never."""
+    if any(item.get_closest_marker(kind) for kind in ("container", "nginx")) or item.path.name == "test_signin.py":
         return "deployments"
     return item.path.relative_to(ROOT).as_posix()
