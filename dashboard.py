@@ -22,8 +22,9 @@ st.html(widgets.CODE_CSS)
 # What every page may need, loaded by server.settle_heap at the end of the process's first run and then
 # left out of full garbage collections (ui/server.py). At the end, not at the top: a fresh server's first
 # visitor sees the award without waiting for Plotly, pandas or the library to load (issue 53).
-SETTLED = ("pandas", "numpy", "plotly.graph_objects", "core.law.analysis", "core.report.charts", "core.report.compare",
-           "core.law.portfolio", "core.report.html", "core.store.repository")
+SETTLED = ("pandas", "numpy", "plotly.graph_objects", "core.law.analysis", "core.report.charts.calculator",
+           "core.report.charts.compare", "core.report.charts.sensitivity", "core.report.charts.portfolio",
+           "core.report.compare", "core.law.portfolio", "core.report.html", "core.store.repository")
 
 PAGES = [
     st.Page("pages/calculator.py", title="Calculator", icon=":material/calculate:", default=True),

@@ -79,7 +79,7 @@ def reading_switches(award, others: list[dict]) -> None:
 
 def figures(award) -> list[dict]:
     from core.report import chart_text   # the charts (Plotly's figures) load after the award is drawn (issue 53)
-    from core.report.charts import headroom_figure, waterfall_figure
+    from core.report.charts.calculator import headroom_figure, waterfall_figure
     from ui.components.chart_panel import chart_data
     return [chart_data(headroom_figure(award, large=presenting, as_dict=True), "headroom", chart_text.headroom(award)),
             chart_data(waterfall_figure(award, large=presenting, as_dict=True), "waterfall", chart_text.waterfall(award))]

@@ -7,7 +7,7 @@ import streamlit as st
 
 from core.law.application import Application
 from core.report import chart_text
-from core.report.charts import change_figure, compare_caps_figure, funding_figure
+from core.report.charts.compare import change_figure, compare_caps_figure, funding_figure
 from core.report.compare import ANSWER, column_groups, differs, inputs_rows, place_words, plural, table
 from core.law.provisions import ROUTES
 from core.report.export import csv_bytes

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from core.report import chart_text
-from core.report.charts import cumulative_figure, priority_figure, ranked_figure
+from core.report.charts.portfolio import cumulative_figure, priority_figure, ranked_figure
 from core.report.portfolio import SCORE_NOTE, editable, portfolio_report
 from core.law.fields import FIELD, PORTFOLIO_FIELDS
 from core.law.money import ValidationError, fmt, to_cents

@@ -5,7 +5,7 @@ import streamlit as st
 
 from core.law.analysis import SWEEP_FIELDS, describe, grid, sweep
 from core.report import chart_text
-from core.report.charts import map_figure, sweep_figure
+from core.report.charts.sensitivity import map_figure, sweep_figure
 from core.law.fields import FIELD
 from core.law.money import fmt
 from core.law.readings import READING, READING_IDS

@@ -83,6 +83,7 @@ class Cap:
     colour: str       # on every chart, in the report and the PDF
     marker: str       # the Compare chart's symbol
     cites: dict       # case -> Citation
+    line: str = ""    # the Sensitivity curve's colour where it holds the award ("": drawn in `colour`)
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,8 @@ def _cap(cid: str, c: dict) -> Cap:
     if c["provision"] not in PROVISION:
         raise RegistryError(f"{REGISTRY.name}, caps.{cid}: no provision {c['provision']!r}")
     return Cap(cid, c["title"], c["label"], c["provision"], c["meaning"], c["colour"], c["marker"],
-               {case: _citation(entry, f"caps.{cid}.cite.{case}") for case, entry in c["cite"].items()})
+               {case: _citation(entry, f"caps.{cid}.cite.{case}") for case, entry in c["cite"].items()},
+               c.get("line", ""))
 
 
 CAPS: tuple[Cap, ...] = tuple(_cap(cid, c) for cid, c in _DATA["caps"].items())

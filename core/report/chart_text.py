@@ -1,4 +1,4 @@
-"""Text alternatives for the charts of core/report/charts.py: for each, one sentence stating what it
+"""Text alternatives for the charts of core/report/charts/: for each, one sentence stating what it
 shows (the chart's accessible name) and its numbers as a table (rows of plain values).
 
 Pure functions, no Streamlit: the pages show the sentence as the chart's name and the table
@@ -8,7 +8,9 @@ from __future__ import annotations
 from core.law.analysis import binds, caps_words, first_up
 from core.law.award import Award
 from core.law.explain import award_words, joined, sources_words
-from core.report.charts import POINTS_LIMIT, RANKED_LIMIT, SOURCES, every_kth, highest, in_rank_order, waterfall_steps
+from core.report.charts.calculator import waterfall_steps
+from core.report.charts.colours import SOURCES
+from core.report.charts.portfolio import POINTS_LIMIT, RANKED_LIMIT, every_kth, highest, in_rank_order
 from core.law.provisions import CAP, ROUTES
 from core.law.money import fmt
 

@@ -8,7 +8,7 @@ figure). For the calculator's two charts that was about a sixth of the server's 
 slider move (docs/performance.md, "The calculator's cost per move").
 
 `prebuilt(spec)` makes a figure straight from a plain {"data", "layout"} dict (as
-core/report/charts.py's `as_dict=True` gives), with Plotly's default template added once per
+core/report/charts/calculator.py's `as_dict=True` gives), with Plotly's default template added once per
 process, so the browser receives what `go.Figure(**spec)` would have sent.
 
 Use it only for a figure made for this one call (nothing else keeps or changes it) and of

@@ -25,8 +25,9 @@ from core.law.portfolio import (DEFAULT_DIRECTIONS, DIRECTIONS, EXCEPTIONS, FACT
 from core.law.readings import READING, Readings
 from core.law.rulesets import Ruleset, edition_words
 from core.report import chart_text
-from core.report.charts import cumulative_figure
-from core.report.html import ReportError, Charts, document, esc
+from core.report.charts.portfolio import cumulative_figure
+from core.report.html import ReportError
+from core.report.page import Charts, document, esc
 
 RANKED_ROWS = 500    # rows of the ranking in the packet: ~12 pages; 20,000 rows would be ~400
 BAD_ROWS = 50        # rows that could not be used, listed with their problem

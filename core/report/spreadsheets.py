@@ -4,15 +4,10 @@ workbook and as CSV, in rank order.
 The workbook's first sheet is for people: their column titles, dollars as numbers with a
 dollar format, "Held down by" in words, a frozen header and a filter. "For programs" holds
 the same rows with the ids and codes (the row in the file, project_type, binding, route, the
-amounts to the cent), each code with its words beside it; the CSV is that sheet. Text is made
-safe for spreadsheets as core/report/export.py makes it: a cell that starts with = + - @ TAB or
-CR gets a leading apostrophe, and a workbook's text cell is never written as a formula.
+amounts to the cent), each code with its words beside it; the CSV is that sheet. Every sheet is
+written by core/report/workbook.py, its text made safe for spreadsheets.
 """
 from __future__ import annotations
-
-import io
-import re
-from decimal import Decimal
 
 import numpy as np
 import pandas as pd
@@ -22,13 +17,10 @@ from core.law.caps import TYPE_CODES
 from core.law.fields import EXCEPTION_FIELDS, FIELD, PORTFOLIO_FIELDS, PROJECT_TYPES, yes_no
 from core.law.money import fmt
 from core.law.provisions import ROUTES
-from core.report.export import csv_bytes, safe_cell
+from core.report.export import csv_bytes
+from core.report.workbook import (DOLLARS, SCORE, WHOLE, Sheet, as_dollars, as_number, dollars, new_workbook, saved,
+                                  width_of)
 
-DOLLARS = '"$"#,##0.00'
-SCORE = "0.000"
-WHOLE = "0"
-_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")   # characters an .xlsx cannot hold
-_LINE_BREAK = re.compile(r"\r\n?")
 OUTPUTS = ("award", "binding", "route", "standard_award", "priority_score", "rank", "allocated", "local_shortfall",
            "unmet_requirements", "error")
 MONEY_OUTPUTS = ("award", "standard_award", "allocated")
@@ -45,80 +37,6 @@ TEMPLATE_EXAMPLE = {
 }
 TEMPLATE_NOTE = ("Portfolio template. The row below the column titles is ILLUSTRATIVE (a fictional application): "
                  "replace it with your applications, one a row, and keep the titles.")
-
-
-def _text(value) -> str:
-    """A text cell of a workbook: what an .xlsx cannot hold shown by its code, then made safe, and
-    every line break (CR LF, a lone CR) written as a workbook's own, LF. openpyxl writes a CR
-    as it is with its own writer (and XML reads it back as LF) but as `&#13;` with lxml's, where
-    lxml is installed: the same export would hold different text on different machines."""
-    value = _ILLEGAL.sub(lambda m: f"[U+{ord(m.group()):04X}]", str(value))
-    return _LINE_BREAK.sub("\n", safe_cell(value))
-
-
-def _dollars(cents) -> Decimal:
-    return Decimal(int(cents)).scaleb(-2)   # exact: 123456 -> 1234.56
-
-
-# --- the workbook writer ----------------------------------------------------------------------
-
-
-class _Sheet:
-    """A write-only worksheet: a bold frozen header, widths from the content, formats per column."""
-
-    def __init__(self, wb, title: str, columns: list[str], formats: dict[str, str] | None = None,
-                 widths: dict[str, int] | None = None, wrap: tuple[str, ...] = (),
-                 freeze: bool = True, filter_rows: int | None = None, titles: dict[str, str] | None = None):
-        from openpyxl.utils import get_column_letter
-        self.ws = wb.create_sheet(title)
-        self.columns, self.formats, self.wrap = columns, formats or {}, set(wrap)
-        for i, c in enumerate(columns, start=1):   # widths come first in a write-only sheet
-            self.ws.column_dimensions[get_column_letter(i)].width = (widths or {}).get(c, max(10, min(len(c) + 3, 40)))
-        if freeze:
-            self.ws.freeze_panes = "A2"
-        if filter_rows is not None and columns:
-            self.ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{filter_rows + 1}"
-        self.append([(titles or {}).get(c, c) for c in columns], bold=True)
-
-    def append(self, values, bold: bool = False) -> None:
-        from openpyxl.cell import WriteOnlyCell
-        from openpyxl.styles import Alignment, Font
-        cells = []
-        for column, value in zip(self.columns, values):
-            if value is None or (isinstance(value, float) and value != value):
-                cells.append(None)
-                continue
-            if isinstance(value, (bool, np.bool_)):
-                value = "yes" if value else "no"
-            if isinstance(value, str):
-                cell = WriteOnlyCell(self.ws, _text(value))
-                cell.data_type = "s"   # never a formula, whatever the text
-            else:
-                cell = WriteOnlyCell(self.ws, value.item() if isinstance(value, np.generic) else value)
-                if column in self.formats and not bold:
-                    cell.number_format = self.formats[column]
-            if bold:
-                cell.font = Font(bold=True)
-            if column in self.wrap or bold:
-                cell.alignment = Alignment(wrap_text=True, vertical="top")
-            cells.append(cell)
-        self.ws.append(cells)
-
-
-def _workbook():
-    import openpyxl
-    return openpyxl.Workbook(write_only=True)
-
-
-def _saved(wb) -> bytes:
-    out = io.BytesIO()
-    wb.save(out)
-    return out.getvalue()
-
-
-def _width(values, title: str, lo: int = 8, hi: int = 50) -> int:
-    longest = max((len(str(v)) for v in values[:2000]), default=0)
-    return max(lo, min(hi, max(longest, len(title)) + 2))
 
 
 # --- the template -----------------------------------------------------------------------------
@@ -171,11 +89,11 @@ def template_xlsx() -> bytes:
     project type and the yes/no columns) and "Notes" (each column explained, from the field table)."""
     from openpyxl.utils import get_column_letter
     from openpyxl.worksheet.datavalidation import DataValidation
-    wb = _workbook()
+    wb = new_workbook()
     names = [f.name for f in PORTFOLIO_FIELDS]
     formats = {f.name: DOLLARS for f in PORTFOLIO_FIELDS if f.kind == "money"}
     widths = {f.name: max(14, min(len(f.label) // 2 + 4, 30)) for f in PORTFOLIO_FIELDS} | {"name": 44, "locality": 18}
-    sheet = _Sheet(wb, "Applications", names, formats, widths, titles={f.name: f.label for f in PORTFOLIO_FIELDS})
+    sheet = Sheet(wb, "Applications", names, formats, widths, titles={f.name: f.label for f in PORTFOLIO_FIELDS})
     last = 20_001   # the portfolio's 20,000 rows under the titles
     lists = {"choice": ",".join(PROJECT_TYPES), "bool": "yes,no"}
     for kind, allowed in lists.items():
@@ -186,7 +104,7 @@ def template_xlsx() -> bytes:
         dv.sqref = " ".join(f"{c}2:{c}{last}" for c in columns)   # MultiCellRange reads spaces
         sheet.ws.data_validations.append(dv)
     sheet.append([TEMPLATE_EXAMPLE.get(n) for n in names])
-    notes = _Sheet(wb, "Notes", ["Column", "Code name (for programs)", "What to enter", "If left empty", "More"],
+    notes = Sheet(wb, "Notes", ["Column", "Code name (for programs)", "What to enter", "If left empty", "More"],
                    widths={"Column": 34, "Code name (for programs)": 28, "What to enter": 46, "If left empty": 26,
                            "More": 70},
                    wrap=("Column", "What to enter", "If left empty", "More"))
@@ -198,7 +116,7 @@ def template_xlsx() -> bytes:
                   "A column may be titled by its words or by its code name (case and spacing aside).",
                   None, None, "Upload the workbook (its first sheet) on the Portfolio page, or: "
                   "python -m core allocate portfolio.xlsx --budget 4000000 -o results.xlsx"])
-    return _saved(wb)
+    return saved(wb)
 
 
 # --- the results ------------------------------------------------------------------------------
@@ -283,7 +201,7 @@ def settings(result, rs, mode_words: str, weights_words: str, source: str) -> li
     """What the allocation was made of, for the workbook's About sheet: (title, value)."""
     from core.law.portfolio import EXCEPTIONS
     return [("Applications from", source), ("Ruleset", rs.label), ("Ruleset fingerprint", rs.version),
-            ("Budget", _dollars(result.budget)), ("Allocation", mode_words),
+            ("Budget", dollars(result.budget)), ("Allocation", mode_words),
             ("Board of Public Works exception", EXCEPTIONS[result.exceptions]), ("Priority score", weights_words),
             ("Rows used", int(result.good.sum())), ("Rows not used", int((~result.good).sum()))]
 
@@ -291,14 +209,14 @@ def settings(result, rs, mode_words: str, weights_words: str, source: str) -> li
 def results_xlsx(result, about: list[tuple[str, object]] = (), findings: list[str] = ()) -> bytes:
     """The workbook: "Results" for people, "For programs", "Rows not used" (when some were not)
     and "About" (what the allocation was made of, and the findings)."""
-    wb = _workbook()
+    wb = new_workbook()
     used, unused = ranked(result)
     _results_sheet(wb, result, used)
     _programs_sheet(wb, result, used, unused)
     if len(unused):
         _unused_sheet(wb, result, unused)
     _about_sheet(wb, about, findings)
-    return _saved(wb)
+    return saved(wb)
 
 
 def _results_sheet(wb, result, used) -> None:
@@ -306,12 +224,12 @@ def _results_sheet(wb, result, used) -> None:
     table = people(result, used)
     shown = table.copy()
     for c in PEOPLE_MONEY:
-        shown[c] = [None if v is None or v != v else _dollars(v) for v in table[c]]
-    widths = {c: _width(shown[c].tolist(), c) for c in PEOPLE_COLUMNS} | {
+        shown[c] = [None if v is None or v != v else dollars(v) for v in table[c]]
+    widths = {c: width_of(shown[c].tolist(), c) for c in PEOPLE_COLUMNS} | {
         "Rank": 7, "Maximum award": 16, "Allocated": 16, "Board's exception": 18, "Priority score (0 to 1)": 13,
-        "Held down by": min(48, _width(shown["Held down by"].tolist(), "Held down by")),
-        "Not yet met": min(34, _width(shown["Not yet met"].tolist(), "Not yet met"))}
-    sheet = _Sheet(wb, "Results", PEOPLE_COLUMNS, {**{c: DOLLARS for c in PEOPLE_MONEY},
+        "Held down by": min(48, width_of(shown["Held down by"].tolist(), "Held down by")),
+        "Not yet met": min(34, width_of(shown["Not yet met"].tolist(), "Not yet met"))}
+    sheet = Sheet(wb, "Results", PEOPLE_COLUMNS, {**{c: DOLLARS for c in PEOPLE_MONEY},
                                                    "Priority score (0 to 1)": SCORE, "Rank": WHOLE},
                    widths, wrap=("Application", "Held down by", "Priority score (0 to 1)", "Not yet met"), filter_rows=len(shown),
                    titles={"Board's exception": "Board's exception adds" if result.exceptions == "assumed"
@@ -319,8 +237,8 @@ def _results_sheet(wb, result, used) -> None:
     for row in shown.itertuples(index=False):
         sheet.append(list(row))
     total = dict.fromkeys(PEOPLE_COLUMNS) | {
-        "Application": "Total", "Maximum award": _dollars(int(np.sum(result.awards[used]))),
-        "Allocated": _dollars(int(np.sum(result.allocated[used]))),
+        "Application": "Total", "Maximum award": dollars(int(np.sum(result.awards[used]))),
+        "Allocated": dollars(int(np.sum(result.allocated[used]))),
         "Not yet met": _unmet_total(result, used)}
     sheet.append(list(total.values()))   # below the filtered rows: sorting and filtering leave it where it is
 
@@ -343,20 +261,20 @@ def _programs_sheet(wb, result, used, unused) -> None:
     for c in frame.columns:   # numbers where the row was read as one; the text as given otherwise
         values = frame[c].to_numpy(dtype=object)
         if c in money:
-            frame[c] = [_as_dollars(v) if ok or c in MONEY_OUTPUTS else v for v, ok in zip(values, good)]
+            frame[c] = [as_dollars(v) if ok or c in MONEY_OUTPUTS else v for v, ok in zip(values, good)]
         elif c in numbers or c == "priority_score":
-            frame[c] = [_as_number(v) if ok else v for v, ok in zip(values, good)]
+            frame[c] = [as_number(v) if ok else v for v, ok in zip(values, good)]
         elif c == "rank":
             frame[c] = [int(v) if v not in ("", None) else None for v in values]
-    widths = {c: _width(frame[c].tolist(), c, hi=40) for c in frame.columns}
-    sheet = _Sheet(wb, "For programs", list(frame.columns), formats, widths, filter_rows=len(frame))
+    widths = {c: width_of(frame[c].tolist(), c, hi=40) for c in frame.columns}
+    sheet = Sheet(wb, "For programs", list(frame.columns), formats, widths, filter_rows=len(frame))
     for row in frame.itertuples(index=False):
         sheet.append([int(v) if isinstance(v, np.integer) else v for v in row])
 
 
 def _unused_sheet(wb, result, unused) -> None:
     names = result.table["name"] if "name" in result.table else pd.Series([""] * len(result.table))
-    sheet = _Sheet(wb, "Rows not used", ["Row of the file", "Application", "Problem"], {"Row of the file": WHOLE},
+    sheet = Sheet(wb, "Rows not used", ["Row of the file", "Application", "Problem"], {"Row of the file": WHOLE},
                    {"Row of the file": 10, "Application": 40, "Problem": 100}, wrap=("Application", "Problem"),
                    filter_rows=len(unused))
     for i in unused:
@@ -364,7 +282,7 @@ def _unused_sheet(wb, result, unused) -> None:
 
 
 def _about_sheet(wb, about, findings) -> None:
-    sheet = _Sheet(wb, "About", ["About this allocation", ""], {"": DOLLARS}, {"About this allocation": 34, "": 100},
+    sheet = Sheet(wb, "About", ["About this allocation", ""], {"": DOLLARS}, {"About this allocation": 34, "": 100},
                    wrap=("",), freeze=False)
     for title, value in about:
         sheet.append([title, value])
@@ -375,24 +293,6 @@ def _about_sheet(wb, about, findings) -> None:
             sheet.append([None, line])
 
 
-def _as_dollars(text):
-    from core.law.money import ValidationError, to_cents
-    if text in ("", None):
-        return None
-    try:
-        return _dollars(to_cents(text, "amount"))
-    except ValidationError:
-        return text
-
-
-def _as_number(text):
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        return text if text not in ("", None) else None
-    return value if value == value else None
-
-
 # --- batch results ------------------------------------------------------------------------------
 
 
@@ -400,15 +300,15 @@ def batch_xlsx(out: pd.DataFrame) -> bytes:
     """`python -m core batch ... -o results.xlsx`: one sheet "Results", the columns of the CSV,
     the computed amounts as dollars (numbers) where the row was evaluated."""
     from core.law.batch import MONEY_OUTPUTS as AMOUNTS
-    wb = _workbook()
+    wb = new_workbook()
     columns = list(out.columns)
     amounts = [c for c in columns if c in AMOUNTS or (c in FIELD and FIELD[c].kind == "money")]
-    widths = {c: _width(out[c].tolist(), c, hi=40) for c in columns}
-    sheet = _Sheet(wb, "Results", columns, {c: DOLLARS for c in amounts}, widths, filter_rows=len(out))
+    widths = {c: width_of(out[c].tolist(), c, hi=40) for c in columns}
+    sheet = Sheet(wb, "Results", columns, {c: DOLLARS for c in amounts}, widths, filter_rows=len(out))
     for row in out.itertuples(index=False):
         values = dict(zip(columns, row))
         if values.get("error", "") == "":   # amounts as numbers where the row was read; as given otherwise
             for c in amounts:
-                values[c] = _as_dollars(values[c])
+                values[c] = as_dollars(values[c])
         sheet.append([values[c] for c in columns])
-    return _saved(wb)
+    return saved(wb)

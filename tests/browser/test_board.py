@@ -255,7 +255,7 @@ def test_the_html_reports_charts_fit_the_printed_column_when_printed_from_a_brow
     """Issue 35: printed from the browser, the report's interactive charts kept their screen width
     (up to 1,036 px) and were cut at the 7.5 in column's edge. Before printing each is drawn at its
     share of that column; after printing, at the screen's width again."""
-    from core.report.charts import PRINT_WIDTH
+    from core.report.charts.paper import PRINT_WIDTH
     from core.report.html import Report, render
     from harness.pdf_fill import items
     path = tmp_path / "report.html"

@@ -10,7 +10,9 @@ import pytest
 from core.law.application import Application
 from core.law.award import evaluate
 from core.law.money import fmt
-from core.report import charts
+from core.report.charts.compare import compare_caps_figure
+from core.report.charts.layout import label
+from core.report.charts.paper import PRINT_WIDTH, for_print
 from tests.browser.test_chart_text import plotly_page
 
 # Every text and mark of the drawing, with its box; the amounts are the annotations.
@@ -38,11 +40,10 @@ def _named():
 
 def _figures():
     named = _named()
-    return {"page": (charts.compare_caps_figure(named), 1300),
-            "presenting": (charts.compare_caps_figure(named, large=True), 1300),
-            "one scenario presented": (charts.compare_caps_figure(named[:2], large=True, focus=named[1][0],
-                                                                  height=400), 700),
-            "paper": (charts.for_print(charts.compare_caps_figure(named), charts.PRINT_WIDTH), 800)}
+    return {"page": (compare_caps_figure(named), 1300),
+            "presenting": (compare_caps_figure(named, large=True), 1300),
+            "one scenario presented": (compare_caps_figure(named[:2], large=True, focus=named[1][0], height=400), 700),
+            "paper": (for_print(compare_caps_figure(named), PRINT_WIDTH), 800)}
 
 
 def _meet(a, b) -> bool:
@@ -64,7 +65,7 @@ def test_each_award_amount_reads_on_its_bars_row_and_covers_nothing(chromium, tm
     amounts = got["amounts"]
     # every award has its amount drawn as a text of its own, in the order of the bars; no name carries one
     assert [a["text"] for a in amounts] == [fmt(a.amount) for _, a in named]
-    assert [n["text"] for n in got["names"]] == [charts.label(n, 24).replace("<br>", "") for n, _ in named]
+    assert [n["text"] for n in got["names"]] == [label(n, 24).replace("<br>", "") for n, _ in named]
     bars = sorted(got["bars"], key=lambda b: b["y"])
     assert len(bars) == len(named)
     for k, (amount, bar) in enumerate(zip(amounts, bars)):

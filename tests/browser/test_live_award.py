@@ -15,7 +15,7 @@ from core.law.award import evaluate
 from core.law.fields import FIELD
 from core.law.money import fmt, plain, to_cents
 from core.law.provisions import CAP, ROUTES
-from core.report.charts import waterfall_steps
+from core.report.charts.calculator import waterfall_steps
 from harness.a11y import axe, summary
 from harness.serve import streamlit_server, wait_ready
 from tests.support import ROOT

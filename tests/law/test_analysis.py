@@ -142,7 +142,7 @@ def test_grid_equals_scalar():
 
 @pytest.mark.slow   # a subprocess, or drawing: not in each mutant's run
 def test_map_figure_outlines_and_labels_regions():
-    from core.report.charts import map_figure
+    from core.report.charts.sensitivity import map_figure
     a = construction(eligible_cost=1_000_000, local_contribution=500_000)
     xs = np.linspace(0, 500_000_000, 60).round().astype(np.int64)
     ys = np.linspace(0, 300_000_000, 60).round().astype(np.int64)

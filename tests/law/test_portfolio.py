@@ -319,7 +319,7 @@ def test_the_charts_and_their_tables_hold_what_the_chart_shows():
     """Finding 5: with 20,000 rows the three "Numbers behind" tables held all 20,000 rows where the
     charts showed 60, 10.7 MB on every run, and the browser crashed."""
     from core.report import chart_text
-    from core.report.charts import POINTS_LIMIT, RANKED_LIMIT, cumulative_figure, priority_figure, ranked_figure
+    from core.report.charts.portfolio import POINTS_LIMIT, RANKED_LIMIT, cumulative_figure, priority_figure, ranked_figure
     n = 20_000
     names = [f"App {i}" for i in range(n)]
     awards = [100_000 + (i * 37) % 5_000 for i in range(n)]
@@ -347,7 +347,8 @@ def test_the_charts_and_their_tables_hold_what_the_chart_shows():
 
 def test_chart_labels_show_hidden_characters_and_never_read_html():
     """Bidirectional and invisible characters are shown wherever user text is, chart labels too."""
-    from core.report.charts import label, ranked_figure
+    from core.report.charts.layout import label
+    from core.report.charts.portfolio import ranked_figure
     assert label("Mill\u202ebrook <a href='x'>") == "Mill[U+202E]brook<br>&lt;a href='x'&gt;"   # quotes as typed (Plotly decodes no &quot;)
     fig = ranked_figure(["a\u200bb"], [100], [100], ["program_max"], [1])
     assert "a[U+200B]b" in fig.layout.yaxis.categoryarray[0] and "\u200b" not in str(fig.to_dict())

@@ -1,4 +1,4 @@
-"""The charts and their sentences (core/report/charts.py, chart_text.py): colours that read,
+"""The charts and their sentences (core/report/charts/, chart_text.py): colours that read,
 one per source and per cap, binding caps marked by more than colour, presentation type."""
 import json
 
@@ -7,7 +7,9 @@ from hypothesis import given, settings
 
 from core.law.application import Application
 from core.law.award import evaluate
-from core.report import chart_text, charts
+from core.law.provisions import CAP
+from core.report import chart_text
+from core.report.charts import calculator, colours, compare, layout, paper, portfolio, sensitivity
 from tests.support.figures import QUOTED, every_figure as _every_figure
 from tests.support.strategies import applications
 
@@ -21,17 +23,17 @@ def _contrast(a: str, b: str = "#ffffff") -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
-@pytest.mark.parametrize("name,color", sorted({**charts.SOURCE_COLORS, **charts.CAP_COLORS, "cost": charts.COST,
-                                                "text": charts.TEXT}.items()))
+@pytest.mark.parametrize("name,color", sorted({**colours.SOURCE_COLORS, **{c: colours.cap_colour(c) for c in CAP},
+                                                "cost": colours.COST, "text": colours.TEXT}.items()))
 def test_every_chart_colour_reads_on_white_and_under_white_labels(name, color):
     assert _contrast(color) >= 4.5, (name, color, round(_contrast(color), 2))
 
 
 def test_colours_are_one_per_source_and_one_per_cap():
-    from core.law.provisions import CAP
-    assert len(set(charts.SOURCE_COLORS.values())) == 4
-    assert set(charts.CAP_COLORS) == set(CAP) and len(set(charts.CAP_COLORS.values())) == len(CAP)
-    assert charts.COST not in charts.SOURCE_COLORS.values()
+    assert len(set(colours.SOURCE_COLORS.values())) == 4
+    assert [colours.cap_colour(c) for c in CAP] == [c.colour for c in CAP.values()]   # the registry's
+    assert len({colours.cap_colour(c) for c in CAP}) == len(CAP)
+    assert colours.COST not in colours.SOURCE_COLORS.values()
 
 
 AWARD = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": "3000000",
@@ -39,16 +41,16 @@ AWARD = evaluate(Application.from_dict({"project_type": "renovation", "eligible_
 
 
 def test_waterfall_and_funding_draw_each_source_in_its_own_colour():
-    bar = charts.waterfall_figure(AWARD).data[0]
-    assert list(bar.marker.color) == [charts.COST, charts.SOURCE_COLORS["federal"], charts.SOURCE_COLORS["state"],
-                                      charts.SOURCE_COLORS["local"], charts.SOURCE_COLORS["gap"]]
-    fund = charts.funding_figure([("A", AWARD)])
-    assert [t.marker.color for t in fund.data] == [charts.SOURCE_COLORS[k] for k in ("federal", "state", "local", "gap")]
+    bar = calculator.waterfall_figure(AWARD).data[0]
+    assert list(bar.marker.color) == [colours.COST, colours.SOURCE_COLORS["federal"], colours.SOURCE_COLORS["state"],
+                                      colours.SOURCE_COLORS["local"], colours.SOURCE_COLORS["gap"]]
+    fund = compare.funding_figure([("A", AWARD)])
+    assert [t.marker.color for t in fund.data] == [colours.SOURCE_COLORS[k] for k in ("federal", "state", "local", "gap")]
 
 
 def test_headroom_colours_each_cap_and_hatches_the_binding_one():
-    bar = charts.headroom_figure(AWARD).data[0]
-    assert list(bar.marker.color) == [charts.CAP_COLORS[c] for c in AWARD.caps]
+    bar = calculator.headroom_figure(AWARD).data[0]
+    assert list(bar.marker.color) == [CAP[c].colour for c in AWARD.caps]
     assert list(bar.marker.pattern.shape) == ["/" if c in AWARD.binding else "" for c in AWARD.caps]
     assert [t for t in bar.text if t.endswith("holds it down")] == ["$600,000<br>holds it down"]
 
@@ -56,7 +58,7 @@ def test_headroom_colours_each_cap_and_hatches_the_binding_one():
 def test_two_caps_at_one_value_are_drawn_apart():
     tie = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": "1000000",
                                           "local_contribution": "500000"}))   # cost share = need = $500,000
-    fig = charts.compare_caps_figure([("Tie", tie)])
+    fig = compare.compare_caps_figure([("Tie", tie)])
     ys = {t.name: t.y[0] for t in fig.data[1:]}
     assert len(set(ys.values())) == len(ys)
     assert not fig.data[0].text          # the award's amount is not in its bar, among the markers at its end
@@ -64,7 +66,7 @@ def test_two_caps_at_one_value_are_drawn_apart():
 
 
 def test_presentation_type_is_large():
-    small, large = charts.headroom_figure(AWARD), charts.headroom_figure(AWARD, large=True)
+    small, large = calculator.headroom_figure(AWARD), calculator.headroom_figure(AWARD, large=True)
     assert small.layout.font.size == 14 and large.layout.font.size == 22
     assert large.layout.title.font.size > small.layout.title.font.size
 
@@ -87,7 +89,7 @@ def test_calculator_charts_unchecked_are_the_checked_figures(app):
     exactly what the validated figure would be."""
     import plotly.io as pio
 
-    from core.report.charts import headroom_figure, waterfall_figure
+    from core.report.charts.calculator import headroom_figure, waterfall_figure
     award = evaluate(app)
     for figure in (headroom_figure, waterfall_figure):
         checked = json.loads(pio.to_json(figure(award), validate=False))
@@ -99,11 +101,11 @@ def _print_figures():
     other = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": "1450000",
                                             "local_contribution": "725000"}))
     named = [("As submitted", AWARD), ("Another", other)]
-    return [(charts.headroom_figure(AWARD), charts.PRINT_HALF), (charts.waterfall_figure(AWARD, across=True),
-                                                                 charts.PRINT_HALF),
-            (charts.compare_caps_figure(named), charts.PRINT_WIDTH), (charts.funding_figure(named), charts.PRINT_WIDTH),
-            (charts.change_figure(named, "As submitted"), charts.PRINT_HALF),
-            (charts.cumulative_figure(["A", "B"], [60_000_000, 10_000_000], [1, 2], 65_000_000), charts.PRINT_WIDTH)]
+    return [(calculator.headroom_figure(AWARD), paper.PRINT_HALF),
+            (calculator.waterfall_figure(AWARD, across=True), paper.PRINT_HALF),
+            (compare.compare_caps_figure(named), paper.PRINT_WIDTH), (compare.funding_figure(named), paper.PRINT_WIDTH),
+            (compare.change_figure(named, "As submitted"), paper.PRINT_HALF),
+            (portfolio.cumulative_figure(["A", "B"], [60_000_000, 10_000_000], [1, 2], 65_000_000), paper.PRINT_WIDTH)]
 
 
 @pytest.mark.parametrize("k", range(6))
@@ -112,9 +114,9 @@ def test_a_chart_for_paper_is_drawn_as_wide_as_printed_with_every_type_size_set(
     one px is 0.75 pt: 13 px is 9.75 pt, 16 px 12 pt; a label is hidden rather than shrunk under 12 px."""
     fig, width = _print_figures()[k]
     tall = fig.layout.height
-    fig = charts.for_print(fig, width)
+    fig = paper.for_print(fig, width)
     lay = fig.layout
-    assert lay.width == width and lay.height == min(tall, charts.PRINT_HEIGHT[width])
+    assert lay.width == width and lay.height == min(tall, paper.PRINT_HEIGHT[width])
     assert lay.font.size == 13 and lay.title.font.size == 16 and lay.legend.font.size == 13
     assert lay.uniformtext.minsize == 12 and lay.uniformtext.mode == "hide"
     for axis in (lay.xaxis, lay.yaxis):
@@ -130,16 +132,16 @@ def test_a_full_width_legend_on_paper_takes_three_entries_a_line_or_two_where_a_
     """Three short names a line; "State's share of the cost" did not fit a third and was cut
     ("State's share of the c", issue 35): then two a line."""
     named = [("A", AWARD)]
-    fig = charts.compare_caps_figure(named)
+    fig = compare.compare_caps_figure(named)
     top = fig.layout.margin.t
     names = [t.name for t in fig.data if t.showlegend is not False]
-    fig = charts.for_print(fig)
-    assert len(names) == 4 and max(map(len, names)) > charts.LEGEND_THIRD
+    fig = paper.for_print(fig)
+    assert len(names) == 4 and max(map(len, names)) > paper.LEGEND_THIRD
     assert fig.layout.legend.entrywidth == 1 / 2 and fig.layout.margin.t == top - 20 * (4 - 2)
-    short = charts.compare_caps_figure(named)
+    short = compare.compare_caps_figure(named)
     for t in short.data:
         t.name = t.name[:10]
-    assert charts.for_print(short).layout.legend.entrywidth == 1 / 3
+    assert paper.for_print(short).layout.legend.entrywidth == 1 / 3
 
 
 def test_every_award_amount_stands_in_a_column_right_of_the_plot_on_its_bars_row():
@@ -152,16 +154,16 @@ def test_every_award_amount_stands_in_a_column_right_of_the_plot_on_its_bars_row
     small = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": 900_000,
                                             "prior_program_funds": 250_000}))
     for large, px in ((False, 14), (True, 22)):
-        fig = charts.compare_caps_figure([("Big", AWARD), ("Small", small)], large=large)
+        fig = compare.compare_caps_figure([("Big", AWARD), ("Small", small)], large=large)
         assert list(fig.layout.yaxis.ticktext) == ["Big", "Small"]
         notes = [(a.text, a.y, a.xref, a.x, a.xanchor, a.yref) for a in fig.layout.annotations]
         assert notes == [("<b>$600,000</b>", 0, "paper", 1, "left", "y"), ("<b>$50,000</b>", 1, "paper", 1, "left", "y")]
-        assert all(a.font.color == charts.AWARD and a.xshift == 10 for a in fig.layout.annotations)
+        assert all(a.font.color == colours.AWARD and a.xshift == 10 for a in fig.layout.annotations)
         assert fig.layout.margin.r == 20 + round(len("$600,000") * 0.62 * px)
 
 
 def test_the_waterfall_across_runs_left_to_right_with_the_same_bars():
-    down, across = charts.waterfall_figure(AWARD).data[0], charts.waterfall_figure(AWARD, across=True).data[0]
+    down, across = calculator.waterfall_figure(AWARD).data[0], calculator.waterfall_figure(AWARD, across=True).data[0]
     assert across.orientation == "h" and list(across.x) == list(down.y) and list(across.base) == list(down.base)
     assert [y.replace("<br>", " ") for y in across.y] == [x.replace("<br>", " ") for x in down.x]
     assert across.marker.color == down.marker.color and across.text == down.text
@@ -171,7 +173,7 @@ def test_the_funding_gap_is_labelled_above_its_bar_where_a_thin_one_has_no_room_
     """Issue 35: a thin gap at the top of a stack lost its label (hidden where it did not fit inside)."""
     from core.law.application import Application
     from core.law.award import evaluate
-    from core.report.charts import funding_figure
+    from core.report.charts.compare import funding_figure
     a = evaluate(Application.from_dict({"project_type": "renovation", "eligible_cost": 1_450_000,
                                         "local_contribution": 725_000}))
     fig = funding_figure([("One", a)])
@@ -204,32 +206,45 @@ def test_a_name_with_quotation_marks_is_escaped_for_plotly_only(chart):
 
 
 def test_plotly_text_escapes_what_plotly_decodes_and_nothing_else():
-    assert charts.plotly_text("a & b <br> \"c\" 'd' &amp; %{y}") == "a &amp; b &lt;br&gt; \"c\" 'd' &amp;amp; %{y}"
+    assert layout.plotly_text("a & b <br> \"c\" 'd' &amp; %{y}") == "a &amp; b &lt;br&gt; \"c\" 'd' &amp;amp; %{y}"
     # a name in a hover template goes by reference, so a %{...} in it is not filled in
     fig = _every_figure("50%{y} off")["sweep"]
     overlay = [t for t in fig.data if t.name == "50%{y} off"]
     assert overlay and overlay[0].hovertemplate == "%{fullData.name}: award %{y:$,.2f}<extra></extra>"
 
 
+# Okabe and Ito's palette, whose colours stay apart for colour-blind readers: the registry's curve
+# colours (`line`) of the shipped caps.
+OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000")
+
+
+def test_every_cap_has_a_curve_colour_of_its_own_from_the_registry():
+    """The eight caps of the regulation each one of Okabe and Ito's colours (the registry's `line`);
+    a cap without one (the statute's surplus-building certification) is drawn in its colour, not in
+    the text's near-black as when the curve colours were a list of eight beside the registry (issue 50)."""
+    lines = {c: colours.cap_line(c) for c in CAP}
+    assert sorted(lines[c] for c in CAP if CAP[c].line) == sorted(OKABE_ITO)
+    assert lines["surplus_building"] == CAP["surplus_building"].colour != colours.TEXT
+    assert len(set(lines.values())) == len(CAP)   # every cap its own
+
+
 def test_sensitivity_lines_are_okabe_itos_colours_and_now_sits_on_its_line():
-    """Sensitivity: each segment in the colour-blind-safe palette's colour of its cap (one
-    palette, OKABE_ITO), and "Now: $X" centred on the dotted line at the current value."""
+    """Sensitivity: each segment in the colour-blind-safe palette's colour of its cap (the
+    registry's), and "Now: $X" centred on the dotted line at the current value."""
     from core.law.analysis import sweep
-    assert charts.OKABE_ITO == ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000")
-    assert sorted(charts.LINE_COLORS.values()) == sorted(charts.OKABE_ITO)   # every cap its own colour of the palette
     app = Application(project_type="renovation", eligible_cost=200_000_000, local_contribution=60_000_000)
     sw = sweep(app, "local_contribution", 0, 300_000_000)
-    fig = charts.sweep_figure([("The regulation in force", sw)], "Local contribution", current=60_000_000)
+    fig = sensitivity.sweep_figure([("The regulation in force", sw)], "Local contribution", current=60_000_000)
     lines = {t.name: t.line.color for t in fig.data if t.mode == "lines" and t.showlegend is not False}
     assert lines == {"What the project still lacks holds the award down": "#E69F00",   # Okabe-Ito orange
                      "The program maximum holds the award down": "#D55E00"}, lines      # and vermillion
-    assert all(t.line.color in charts.OKABE_ITO for t in fig.data if t.mode == "lines")
+    assert all(t.line.color in OKABE_ITO for t in fig.data if t.mode == "lines")
     now = [a for a in fig.layout.annotations if a.text.startswith("Now:")]
     assert len(now) == 1 and now[0].text == "Now: $600,000" and now[0].x == 600_000.0
     assert (now[0].xref, now[0].xanchor, now[0].yref) == ("x", "center", "paper")
     # inside the plot, never over the legend above it (issue 51): at its foot, the curve being high there
     assert (now[0].y, now[0].yanchor) == (0, "bottom") and fig.layout.legend.y == 1.0
-    low = charts.sweep_figure([("The regulation in force", sw)], "Local contribution", current=300_000_000)   # award $0
+    low = sensitivity.sweep_figure([("The regulation in force", sw)], "Local contribution", current=300_000_000)   # award $0
     assert [(a.y, a.yanchor) for a in low.layout.annotations if a.text.startswith("Now:")] == [(1, "top")]
     marker = [s for s in fig.layout.shapes if s.type == "line" and s.x0 == s.x1]
     assert len(marker) == 1 and marker[0].x0 == now[0].x   # on the line, not beside it

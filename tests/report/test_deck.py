@@ -17,8 +17,9 @@ from core.law.explain import award_words
 from core.law.money import fmt
 from core.law.provisions import CAP, citation
 from core.report import chart_text
-from core.report.charts import SOURCES
-from core.report.deck import MIN, deck, lines_needed
+from core.report.charts.colours import SOURCES
+from core.report.deck import deck
+from core.report.slides import MIN, lines_needed
 from core.report.html import Item, Report
 from tests.support import ROOT
 
@@ -174,7 +175,7 @@ def six_deck():
 
 
 def test_six_scenarios_funding_chart_has_the_slides_width_and_its_numbers_a_slide_of_their_own():
-    from core.report.deck import NAME_CHARS, short, text_width
+    from core.report.slides import NAME_CHARS, short, text_width
     items, prs = six_deck()
     heads = [texts(s)[0] for s in prs.slides]
     at = heads.index("Where the money comes from")

@@ -79,8 +79,8 @@ def test_six_scenarios_funding_slides_show_every_name_and_number_inside_the_page
     """Issue 51: with six scenarios the funding chart, 4 inches beside its table, lost every other
     scenario's name in LibreOffice (too little room for 18 pt). Now every name is drawn on the chart's
     page, every amount on the table's, and no word leaves its page."""
-    from core.report.charts import SOURCES
-    from core.report.deck import short
+    from core.report.charts.colours import SOURCES
+    from core.report.slides import short
     from tests.report.test_deck import six_deck
     soffice = office()
     items, prs = six_deck()

@@ -191,7 +191,7 @@ def test_the_comparison_inputs_are_turned_four_scenarios_a_table_and_every_chart
 
 
 def test_no_forced_page_and_nothing_under_nine_points_in_the_print_styles():
-    from core.report.html import CSS
+    from core.report.page import CSS
     printed = CSS.split("@media print {")[1].split("\n}\n")[0]
     sizes = [float(s) for s in __import__("re").findall(r"font-size: ([\d.]+)pt", printed)]
     assert min(sizes) == 9 and "font-size: 10pt" in printed                 # body 10 pt, the least 9 pt

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 
 from core.law.application import Application
 from core.law.award import evaluate
-from core.report.charts import headroom_figure, waterfall_figure
+from core.report.charts.calculator import headroom_figure, waterfall_figure
 from core.report.plotly_send import prebuilt
 from tests.support.strategies import applications
 from ui.text import md

@@ -18,8 +18,9 @@ from core.law.fields import PORTFOLIO_FIELDS
 from core.law.portfolio import read_portfolio, run, sample
 from core.law.provisions import CAP, ROUTES
 from core.law.tables import read
-from core.report.spreadsheets import (DOLLARS, PEOPLE_COLUMNS, TEMPLATE_NOTE, batch_xlsx, people, results_csv,
-                                      results_xlsx, settings, template_csv, template_xlsx)
+from core.report.spreadsheets import (PEOPLE_COLUMNS, TEMPLATE_NOTE, batch_xlsx, people, results_csv, results_xlsx,
+                                      settings, template_csv, template_xlsx)
+from core.report.workbook import DOLLARS
 from tests.support import ROOT
 
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"

@@ -190,7 +190,7 @@ def test_sweep_legend_says_what_the_breakpoint_list_says():
     """A segment where only the State's share of the cost binds is not labelled with the tie before it."""
     from core.law.analysis import first_up, caps_words, describe, sweep
     from core.law.application import Application
-    from core.report.charts import sweep_figure
+    from core.report.charts.sensitivity import sweep_figure
     app = Application(project_type="renovation", eligible_cost=100_000_000, federal_grant=20_000_000,
                       local_contribution=50_000_000)   # a tie segment, then the State's share of the cost alone
     sw = sweep(app, "eligible_cost", 0, 500_000_000, load())

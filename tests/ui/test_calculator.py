@@ -480,7 +480,7 @@ def test_the_charts_their_names_and_numbers_follow_every_move():
     names it and its table are those of the inputs now, on every slider move."""
     from core.report import chart_text
     from core.law.award import evaluate
-    from core.report.charts import headroom_figure, waterfall_figure
+    from core.report.charts.calculator import headroom_figure, waterfall_figure
 
     at = app()
     default = evaluate(at.session_state["calc:shown"]["application"])

@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from core.law.award import evaluate
-from core.report.charts import waterfall_steps
+from core.report.charts.calculator import waterfall_steps
 from tests.support.builders import application
 from tests.support.pages import award, dashboard as app
 from tests.support.panel import Panel

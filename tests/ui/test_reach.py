@@ -2,7 +2,7 @@
 puts the value in the inputs (and the address), and the same sentence in the board report when asked."""
 from core.law.application import Application
 from core.law.solve import solve
-from core.report.html import esc
+from core.report.page import esc
 from tests.support.pages import award, dashboard as app
 from tests.support.panel import Panel
 from ui.text import md

@@ -26,7 +26,7 @@ from core.law.award import Award
 from core.law.fields import FUNDING_PLAN
 from core.law.money import fmt
 from core.law.provisions import CAP, ROUTES
-from core.report.charts import SOURCES
+from core.report.charts.colours import SOURCES
 from ui import state
 
 _LOG = logging.getLogger(__name__)
