@@ -342,7 +342,7 @@ def team_report(out: dict, replicas: int, sessions: int, moves: int, think: floa
               f"(~{math.ceil(need / 2)} machines of 2 cores, one replica per core), one nginx, one PostgreSQL")
 
 
-def main() -> None:
+def options() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=30)
     ap.add_argument("--moves", type=int, default=20)
@@ -361,6 +361,25 @@ def main() -> None:
         sys.exit("no Chromium found (apt-get install chromium), or run with --browsers 0")
     if args.team < 0:
         sys.exit(f"--team: {args.team} replicas is not a number of replicas")
+    return args
+
+
+def browser_summaries(out: dict, sessions: int, think: float) -> None:
+    """The Chromium sessions' waits: the award's message, the server's award drawn, the browser's own."""
+    summary("browser: keypress -> award's message arrived (Chromium sessions)",
+            [t[1] for t in out["alone_browser"] if t[1] is not None],
+            [t[1] for t in out["loaded_browser"] if t[1] is not None], sessions, think)
+    summary("browser: keypress -> the server's award drawn (Chromium sessions)",
+            [t[0] for t in out["alone_browser"]], [t[0] for t in out["loaded_browser"]], sessions, think)
+    alone_live = [t[2] for t in out["alone_browser"] if t[2] is not None]
+    loaded_live = [t[2] for t in out["loaded_browser"] if t[2] is not None]
+    if alone_live and loaded_live:   # issue 39: drawn from the pieces, before the server is asked
+        summary("browser: keypress -> award drawn by the browser itself (Chromium sessions)",
+                alone_live, loaded_live, sessions, think)
+
+
+def main() -> None:
+    args = options()
     out = asyncio.run(run(args.sessions, args.moves, args.think, args.browsers, team=args.team))
     print(f"{args.sessions} sessions: {args.sessions - args.browsers} over the websocket protocol, "
           f"{args.browsers} in Chromium" + (f"; through nginx to {args.team} replicas (deploy/run-team)"
@@ -371,17 +390,7 @@ def main() -> None:
     ratio = summary("server: slider move -> award received (protocol sessions)",
                     [t[0] for t in out["alone"]], [t[0] for t in out["loaded"]], args.sessions, args.think)
     if args.browsers:
-        summary("browser: keypress -> award's message arrived (Chromium sessions)",
-                [t[1] for t in out["alone_browser"] if t[1] is not None],
-                [t[1] for t in out["loaded_browser"] if t[1] is not None], args.sessions, args.think)
-        summary("browser: keypress -> the server's award drawn (Chromium sessions)",
-                [t[0] for t in out["alone_browser"]], [t[0] for t in out["loaded_browser"]],
-                args.sessions, args.think)
-        alone_live = [t[2] for t in out["alone_browser"] if t[2] is not None]
-        loaded_live = [t[2] for t in out["loaded_browser"] if t[2] is not None]
-        if alone_live and loaded_live:   # issue 39: drawn from the pieces, before the server is asked
-            summary("browser: keypress -> award drawn by the browser itself (Chromium sessions)",
-                    alone_live, loaded_live, args.sessions, args.think)
+        browser_summaries(out, args.sessions, args.think)
     print(f"sessions showing a wrong award or an error: {len(out['problems'])}")
     for p in out["problems"][:20]:
         print("  " + p)
@@ -394,7 +403,6 @@ def main() -> None:
                 [t[0] for t in bare["alone"]], [t[0] for t in bare["loaded"]], args.sessions, args.think)
         if bare["problems"]:
             print(f"  floor app problems: {len(bare['problems'])}, first: {bare['problems'][0]}")
-
 
 if __name__ == "__main__":
     main()
