@@ -5,7 +5,7 @@ import sys
 import streamlit as st
 from streamlit import runtime
 
-from ui import a11y, auth, present, server, state, widgets   # ui.library (SQLAlchemy): where it is used
+from ui import a11y, auth, present, routing, server, state, widgets   # ui.library (SQLAlchemy): where it is used
 from ui.components import keys
 from ui.text import plain_text, shown
 from ui.widgets import show
@@ -98,7 +98,7 @@ page = auth.navigation(PAGES)
 st.set_page_config(page_title=f"{page.title} · Senior center capital grants")   # one title per page
 a11y.install()
 library_later = variants_can_wait(page)
-with state.routed():
+with routing.routed():   # pages/*.py call routing.ensure_dashboard() first: drawn only from here
     if not library_later:
         from ui import library
         library.refresh_variants()   # the library's kept variants, before a link names one and the sidebar lists them

@@ -24,27 +24,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import math
 import os
 import random
-import signal
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from contextlib import contextmanager
-from pathlib import Path
 
 
 from harness.stclient import Session
 from core.law.application import Application
 from core.law.award import evaluate
 from core.law.money import fmt
-from harness.serve import CHROMIUM_FLAGS, chromium_path, free_port, streamlit_server
-
-ROOT = Path(__file__).resolve().parents[1]
+from harness.serve import CHROMIUM_FLAGS, chromium_path
+from bench.servers import cpu_of, one_server, team_server
 
 # Installed before the app loads: note when a server message carrying an expected text arrives,
 # so the time the server takes can be told apart from the time this (shared-CPU) browser
@@ -193,70 +186,6 @@ async def browser_session(browser, url: str, k: int, moves: int, problems: list,
     return times
 
 
-def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-@contextmanager
-def one_server(script: str):
-    """One `streamlit run` process: yields its URL and {name: pid} of the processes serving."""
-    server = []
-    with streamlit_server(script, on_start=server.append) as url:
-        yield url, lambda: {"server": server[0].pid}
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
-@contextmanager
-def team_server(replicas: int):
-    """deploy/run-team with this many replicas: yields the proxy's URL and {name: pid} of every
-    replica and of nginx's processes (master and workers)."""
-    state = Path(tempfile.mkdtemp(prefix="load-team-")) / "state.json"
-    log = ROOT / "test-artifacts" / "load-run-team.log"
-    log.parent.mkdir(exist_ok=True)
-    with open(log, "w") as out:
-        proc = subprocess.Popen([sys.executable, str(ROOT / "deploy" / "run-team"), "--replicas", str(replicas),
-                                 "--port", str(free_port()), "--state-file", str(state)],
-                                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.time() + 180
-        while not state.exists():
-            if proc.poll() is not None or time.time() > deadline:
-                raise RuntimeError(f"deploy/run-team did not serve; see {log}")
-            time.sleep(0.3)
-        info = json.loads(state.read_text())
-
-        def pids() -> dict:
-            out = {r["name"]: r["pid"] for r in info["replicas"]}
-            out.update({f"nginx-{i}": p for i, p in enumerate([info["nginx"]] + _children(info["nginx"]))})
-            return out
-        yield info["url"], pids
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        state.parent.rmdir() if state.parent.exists() and not any(state.parent.iterdir()) else None
-
-
-def cpu_of(pids: dict) -> dict:
-    out = {}
-    for name, pid in pids.items():
-        try:
-            out[name] = cpu_seconds(pid)
-        except OSError:
-            out[name] = 0.0
-    return out
-
-
 async def run(sessions: int, moves: int, think: float, browsers: int = 1, script: str = "dashboard.py",
               team: int = 0) -> dict:
     """One session alone (and one browser alone, if any), then all `sessions` at once, of
@@ -342,7 +271,7 @@ def team_report(out: dict, replicas: int, sessions: int, moves: int, think: floa
               f"(~{math.ceil(need / 2)} machines of 2 cores, one replica per core), one nginx, one PostgreSQL")
 
 
-def main() -> None:
+def options() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=30)
     ap.add_argument("--moves", type=int, default=20)
@@ -361,6 +290,25 @@ def main() -> None:
         sys.exit("no Chromium found (apt-get install chromium), or run with --browsers 0")
     if args.team < 0:
         sys.exit(f"--team: {args.team} replicas is not a number of replicas")
+    return args
+
+
+def browser_summaries(out: dict, sessions: int, think: float) -> None:
+    """The Chromium sessions' waits: the award's message, the server's award drawn, the browser's own."""
+    summary("browser: keypress -> award's message arrived (Chromium sessions)",
+            [t[1] for t in out["alone_browser"] if t[1] is not None],
+            [t[1] for t in out["loaded_browser"] if t[1] is not None], sessions, think)
+    summary("browser: keypress -> the server's award drawn (Chromium sessions)",
+            [t[0] for t in out["alone_browser"]], [t[0] for t in out["loaded_browser"]], sessions, think)
+    alone_live = [t[2] for t in out["alone_browser"] if t[2] is not None]
+    loaded_live = [t[2] for t in out["loaded_browser"] if t[2] is not None]
+    if alone_live and loaded_live:   # issue 39: drawn from the pieces, before the server is asked
+        summary("browser: keypress -> award drawn by the browser itself (Chromium sessions)",
+                alone_live, loaded_live, sessions, think)
+
+
+def main() -> None:
+    args = options()
     out = asyncio.run(run(args.sessions, args.moves, args.think, args.browsers, team=args.team))
     print(f"{args.sessions} sessions: {args.sessions - args.browsers} over the websocket protocol, "
           f"{args.browsers} in Chromium" + (f"; through nginx to {args.team} replicas (deploy/run-team)"
@@ -371,17 +319,7 @@ def main() -> None:
     ratio = summary("server: slider move -> award received (protocol sessions)",
                     [t[0] for t in out["alone"]], [t[0] for t in out["loaded"]], args.sessions, args.think)
     if args.browsers:
-        summary("browser: keypress -> award's message arrived (Chromium sessions)",
-                [t[1] for t in out["alone_browser"] if t[1] is not None],
-                [t[1] for t in out["loaded_browser"] if t[1] is not None], args.sessions, args.think)
-        summary("browser: keypress -> the server's award drawn (Chromium sessions)",
-                [t[0] for t in out["alone_browser"]], [t[0] for t in out["loaded_browser"]],
-                args.sessions, args.think)
-        alone_live = [t[2] for t in out["alone_browser"] if t[2] is not None]
-        loaded_live = [t[2] for t in out["loaded_browser"] if t[2] is not None]
-        if alone_live and loaded_live:   # issue 39: drawn from the pieces, before the server is asked
-            summary("browser: keypress -> award drawn by the browser itself (Chromium sessions)",
-                    alone_live, loaded_live, args.sessions, args.think)
+        browser_summaries(out, args.sessions, args.think)
     print(f"sessions showing a wrong award or an error: {len(out['problems'])}")
     for p in out["problems"][:20]:
         print("  " + p)
@@ -394,7 +332,6 @@ def main() -> None:
                 [t[0] for t in bare["alone"]], [t[0] for t in bare["loaded"]], args.sessions, args.think)
         if bare["problems"]:
             print(f"  floor app problems: {len(bare['problems'])}, first: {bare['problems'][0]}")
-
 
 if __name__ == "__main__":
     main()

@@ -26,7 +26,8 @@ import statistics
 import sys
 from pathlib import Path
 
-from bench.load import BARE, cpu_seconds, link
+from bench.load import BARE, link
+from bench.servers import cpu_seconds
 from harness.serve import streamlit_server
 from harness.stclient import Session
 

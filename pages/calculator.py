@@ -12,12 +12,14 @@ from core.law.award import law_differs
 from core.law.explain import exception_line, maximum_words, other_reading_words, shortfall_words, source_line
 from core.law.provisions import BPW_CONDITIONS, PROVISION
 from core.law.readings import READING
-from ui import auth, present, state
+from ui import auth, present, routing, state
 from ui.components.details_panel import details
 from ui.reach import for_report, reach_box
 from ui.undo import undo_button
 from ui.text import STATUS_BADGE, Markdown, unmet_words, error_text, law_caption, markup, md, ours, plain_text, shown
 from ui.widgets import application_inputs, exception_inputs, exception_switch, refused_warning
+
+routing.ensure_dashboard()   # first: a page is drawn only through dashboard.py (ui/routing.py)
 
 state.init()
 rs = state.ruleset()

@@ -15,7 +15,7 @@ from core.law.money import fmt
 from core.law.explain import other_readings_words, shortfall_words
 from core.store.model import ScenarioError
 from core.store.imports import import_export_apart, preview_apart
-from ui import auth, comparison, library, present, state
+from ui import auth, comparison, library, present, routing, state
 from ui.charts import chart
 from ui.library import store
 from ui.reporting import report_buttons, slides_button
@@ -24,6 +24,8 @@ from core.law.inputs import InputError
 from ui.text import Markdown, unmet_words, cell, error_text, literal, markup, md, name_in_text, ours, sentence, plain_text, shown, table_cells
 from ui.uploads import upload_bytes
 from ui.widgets import show
+
+routing.ensure_dashboard()   # first: a page is drawn only through dashboard.py (ui/routing.py)
 
 HIGHLIGHT = "background-color: #fff3cd; font-weight: 600"   # a cell that differs from the baseline's
 GROUP = 4           # scenarios side by side in one table of inputs (the baseline and three others): fits 1280 px
@@ -296,6 +298,50 @@ def _read(raw: bytes, up):
     return outcome
 
 
+def _what_the_file_holds(up, seen) -> None:
+    """A file read for import: its problems (nothing imported yet), the rulesets that pass
+    themselves off as shipped ones, and the policy variants it also holds."""
+    good, errors = seen.names, seen.errors
+    if errors:
+        st.error(literal(up.name) + md(f": {plural(len(errors), 'problem')}, listed below. Nothing has been "
+                                       "imported yet" + (f"; the {plural(len(good), 'valid scenario')} can be "
+                                                         "imported without the others." if good else ".")),
+                 icon=":material/error:")
+        st.dataframe({"#": list(range(1, len(errors) + 1)), "Problem": [plain_text(place_words(e), 400) for e in errors]},
+                     hide_index=True, width="stretch")
+    # a ruleset that passed itself off as a shipped one: imported as a labelled variant
+    notes = seen.relabelled
+    for name, note in notes[:SHOWN_NOTES]:
+        st.warning(sentence("{}: ", name) + literal(note, 600), icon=":material/science:")
+    if len(notes) > SHOWN_NOTES:
+        st.warning(md(f"{plural(len(notes) - SHOWN_NOTES, 'more scenario')} of this file claim a shipped ruleset "
+                      "but differ from it; each is imported as a labelled policy variant."),
+                   icon=":material/science:")
+    if seen.variants:   # a library export's kept policy variants: kept with the scenarios, as the importer's
+        st.caption(md(f"It also holds {plural(len(seen.variants), 'policy variant')}, kept in the library "
+                      "with the scenarios: ") + md(", ").join(literal(t, 80) for t in seen.variants[:SHOWN_NOTES])
+                   + md("." if len(seen.variants) <= SHOWN_NOTES else ", …"))
+
+
+def _import_button(raw: bytes, up, seen, round_: int) -> None:
+    """Replace or not, and Import: done, the page runs again with the imported scenarios chosen."""
+    good, errors = seen.names, seen.errors
+    overwrite = st.checkbox("Replace saved scenarios that have the same names", key="w:import_overwrite")
+    label = (f"Import the {plural(len(good), 'valid scenario')}" if errors
+             else f"Import {plural(len(good), 'scenario')}")
+    if good and st.button(md(label), key="w:import_go"):
+        try:
+            # a large file is read again and written by a child process: the server stays free
+            n = import_export_apart(raw, up.name, lib.url, sorted(lib.admins), overwrite=overwrite, actor=me)
+            st.session_state["library_notes"] = [imported_note(n, up.name, list(good), bool(errors))]
+            st.session_state["cmp_add"] = list(good[:MAX_CHOSEN])
+            st.session_state["import_round"] = round_ + 1
+            st.session_state.pop("import:read", None)
+            st.rerun()
+        except (ScenarioError, InputError) as err:
+            st.error(md("Nothing imported: ") + error_text(err), icon=":material/error:")
+
+
 @st.fragment
 def import_section() -> None:
     """Import and back up, a fragment of its own: choosing a file and pressing Import rerun only
@@ -311,44 +357,10 @@ def import_section() -> None:
         if outcome[0] == "refused":
             st.error(md("Nothing imported: ") + literal(outcome[1], 400), icon=":material/error:")
         else:
-            _, seen = outcome
-            good, errors = seen.names, seen.errors
-            if errors:
-                st.error(literal(up.name) + md(f": {plural(len(errors), 'problem')}, listed below. Nothing has been "
-                                               "imported yet" + (f"; the {plural(len(good), 'valid scenario')} can be "
-                                                                 "imported without the others." if good else ".")),
-                         icon=":material/error:")
-                st.dataframe({"#": list(range(1, len(errors) + 1)), "Problem": [plain_text(place_words(e), 400) for e in errors]},
-                             hide_index=True, width="stretch")
-            # a ruleset that passed itself off as a shipped one: imported as a labelled variant
-            notes = seen.relabelled
-            for name, note in notes[:SHOWN_NOTES]:
-                st.warning(sentence("{}: ", name) + literal(note, 600), icon=":material/science:")
-            if len(notes) > SHOWN_NOTES:
-                st.warning(md(f"{plural(len(notes) - SHOWN_NOTES, 'more scenario')} of this file claim a shipped ruleset "
-                              "but differ from it; each is imported as a labelled policy variant."),
-                           icon=":material/science:")
-            if seen.variants:   # a library export's kept policy variants: kept with the scenarios, as the importer's
-                st.caption(md(f"It also holds {plural(len(seen.variants), 'policy variant')}, kept in the library "
-                              "with the scenarios: ") + md(", ").join(literal(t, 80) for t in seen.variants[:SHOWN_NOTES])
-                           + md("." if len(seen.variants) <= SHOWN_NOTES else ", …"))
-            overwrite = st.checkbox("Replace saved scenarios that have the same names", key="w:import_overwrite")
-            label = (f"Import the {plural(len(good), 'valid scenario')}" if errors
-                     else f"Import {plural(len(good), 'scenario')}")
-            if good and st.button(md(label), key="w:import_go"):
-                try:
-                    # a large file is read again and written by a child process: the server stays free
-                    n = import_export_apart(raw, up.name, lib.url, sorted(lib.admins), overwrite=overwrite, actor=me)
-                    st.session_state["library_notes"] = [imported_note(n, up.name, list(good), bool(errors))]
-                    st.session_state["cmp_add"] = list(good[:MAX_CHOSEN])
-                    st.session_state["import_round"] = round_ + 1
-                    st.session_state.pop("import:read", None)
-                    st.rerun()
-                except (ScenarioError, InputError) as err:
-                    st.error(md("Nothing imported: ") + error_text(err), icon=":material/error:")
+            _what_the_file_holds(up, outcome[1])
+            _import_button(raw, up, outcome[1], round_)
     if total:   # made when pressed, not on every view of the page
         st.download_button("Back up the whole library (JSON)", lambda: json.dumps(lib.export(), indent=2),
                            file_name="scenario-library.json", mime="application/json")
-
 
 import_section()

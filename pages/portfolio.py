@@ -16,12 +16,14 @@ from core.law.batch import BatchError
 from core.law.tables import kind, sheet_names
 from core.report.spreadsheets import (PEOPLE_MONEY, people, ranked, results_csv, results_xlsx, settings, template_csv,
                                       template_xlsx)
-from ui import present, state
+from ui import present, routing, state
 from ui.charts import chart
 from ui.reporting import portfolio_buttons
 
 from ui.text import Markdown, law_caption, literal, markup, md, plain_text, ruleset_label, table_cells
 from ui.uploads import upload_bytes
+
+routing.ensure_dashboard()   # first: a page is drawn only through dashboard.py (ui/routing.py)
 
 DEFAULT_BUDGET = 400_000_000
 PAGE_ROWS = 500       # rows of the allocation table on one page

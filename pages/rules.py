@@ -10,11 +10,13 @@ from core.law.readings import READINGS
 from core.law.provisions import CHOICES
 from core.law.rulesets import (PARAMETER_KINDS, PARAMETERS, RulesetError, available, load, load_text, to_toml,
                                value_words as dated_words, version_words)
-from ui import library, present, state
+from ui import library, present, routing, state
 from core.law.names import check_text, variant_id
 from core.store.verify import accept_loaded_variant
 from ui.text import error_text, literal, markup, md, message, ours, plain_label, plain_text, table_cells
 from ui.uploads import upload_bytes
+
+routing.ensure_dashboard()   # first: a page is drawn only through dashboard.py (ui/routing.py)
 
 MAX_TITLE = 80
 

@@ -9,10 +9,12 @@ from core.report.charts.sensitivity import map_figure, sweep_figure
 from core.law.fields import FIELD
 from core.law.money import fmt
 from core.law.readings import READING, READING_IDS
-from ui import present, state
+from ui import present, routing, state
 from ui.charts import chart
 from ui.text import law_caption, md, plain_text
 from ui.components.fields_panel import nice_ceiling
+
+routing.ensure_dashboard()   # first: a page is drawn only through dashboard.py (ui/routing.py)
 
 state.init()
 rs = state.ruleset()

@@ -6,12 +6,8 @@ validated once per change of the URL; a bad one falls back with a visible messag
 """
 from __future__ import annotations
 
-import runpy
-import threading
 from datetime import date
-from contextlib import contextmanager
 from functools import lru_cache
-from pathlib import Path
 
 import streamlit as st
 
@@ -161,33 +157,8 @@ def _ignored_message(unknown: list[str], known: bool, fresh: bool) -> str:
     return said + md(f": showing the example ({EXAMPLE_WORDS})." if fresh else ": the inputs are as they were.")
 
 
-_run = threading.local()   # per script thread: did dashboard.py route this run?
-
-
-@contextmanager
-def routed():
-    """dashboard.py runs the chosen page inside this."""
-    _run.routed = True
-    try:
-        yield
-    finally:
-        _run.routed = False
-
-
-def _ensure_routed() -> None:
-    """Run a page only through dashboard.py. With a pages/ folder beside it, Streamlit
-    runs a page file on its own when a fresh server's first visitor opens a deep link
-    (/compare), and AppTest does so on every rerun: then route through dashboard.py now,
-    in this same run (a rerun would drop the click that started it), and stop."""
-    if getattr(_run, "routed", False):
-        return
-    runpy.run_path(str(Path(__file__).resolve().parents[1] / "dashboard.py"), run_name="__main__")
-    st.stop()
-
-
 def init() -> None:
     """Call at the top of every run: seed from the URL or the example, once per change."""
-    _ensure_routed()
     params = _app_params()
     known = {k: v for k, v in params.items() if k in READ}
     unknown = [k for k in params if k not in READ]

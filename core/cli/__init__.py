@@ -1,19 +1,25 @@
 """Command line: `python -m core --help`. Shares the one model with the dashboard: each
 command parses its arguments, calls core.law, core.store or core.report, and writes files
-atomically; an error is one line and exit status 2."""
+atomically; an error is one line and exit status 2.
+
+Each command is a module of its own name here (`core/cli/batch.py` is `python -m core batch`),
+holding its parser (`add_parser(sub)`: its options and help) beside what it does (`run(args)`);
+`common.py` holds the options and checks several share, `files.py` the writing of outputs."""
 from __future__ import annotations
 
 import argparse
 import sys
 
-from core.cli.commands import add_allocate, add_batch, add_evaluate, add_report, add_solve, add_sweep, add_template
+from core.cli import allocate, batch, evaluate, report, scenarios, solve, sweep, template
 from core.cli.common import CliError
 from core.cli.files import WriteError
-from core.cli.scenarios import add_scenarios
 from core.law.inputs import InputError
 from core.law.money import ValidationError
 from core.law.readings import ReadingError
 from core.law.rulesets import RulesetError
+
+
+COMMANDS = (evaluate, batch, sweep, solve, scenarios, allocate, template, report)   # in the order --help lists them
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,8 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="State capital grants for senior citizen activity centers: the award, the cap that "
                     "binds, and why. Money is read as dollars (cents allowed) and written with two decimals.")
     sub = parser.add_subparsers(dest="command", required=True)
-    for add in (add_evaluate, add_batch, add_sweep, add_solve, add_scenarios, add_allocate, add_template, add_report):
-        add(sub)
+    for command in COMMANDS:
+        command.add_parser(sub)
     return parser
 
 

@@ -1,8 +1,10 @@
 """What every command shares: the one-line error, reading JSON with hostile input in mind,
-checking output paths before any work, and the --ruleset and --reading options."""
+checking output paths before any work, the --ruleset, --reading, --force and --sheet options, and
+the bad rows of a table named on standard error (batch and allocate)."""
 from __future__ import annotations
 
 import os
+import sys
 
 from core.cli.files import check_outputs
 from core.law.inputs import MAX_JSON_BYTES, parse_json, read_source
@@ -58,3 +60,23 @@ def readings_option(p) -> None:
 
 def force_option(p) -> None:
     p.add_argument("--force", action="store_true", help="replace the output file if it exists")
+
+
+LISTED = 50   # bad rows named on standard error; every one is in the output's error column
+
+
+def print_problems(rows, errors, output: str) -> None:
+    """'row 7: eligible_cost: ...' on standard error for each bad row, by its number in the file."""
+    bad = [i for i, e in enumerate(errors) if e]
+    for i in bad[:LISTED]:
+        print(f"row {int(rows[i])}: {errors[i]}", file=sys.stderr)
+    if len(bad) > LISTED:
+        print(f"... and {len(bad) - LISTED:,} more rows with errors: see the error column of {output}", file=sys.stderr)
+
+
+def is_workbook(path: str) -> bool:
+    return str(path).lower().endswith(".xlsx")
+
+
+def sheet_option(p) -> None:
+    p.add_argument("--sheet", metavar="NAME", help="the sheet of an Excel workbook to read (default: its first)")

@@ -22,7 +22,7 @@ from core.store.verify import relabelled
 MAX_ACTOR = 320   # the owner and changed_by columns' width (core/store/model.py)
 
 
-def add_scenarios(sub) -> None:
+def add_parser(sub) -> None:
     p = sub.add_parser("scenarios", help="list, export (back up), import, change or see the history of the "
                                          "scenario library",
                        description="The scenario library at SCENARIO_DB_URL (any SQLAlchemy URL; default: a "
@@ -40,7 +40,7 @@ def add_scenarios(sub) -> None:
     acts.add_parser = lambda *a, **k: _add(*a, parents=[as_too], **k)
     _add_reading_actions(acts)
     _add_changing_actions(acts)
-    p.set_defaults(run=cmd_scenarios)
+    p.set_defaults(run=run)
 
 
 def _add_reading_actions(acts) -> None:
@@ -268,7 +268,7 @@ def _event(number: int) -> int:
     return number
 
 
-def cmd_scenarios(args) -> int:
+def run(args) -> int:
     args.actor = _actor(args.actor)
     if args.action == "restore":
         _event(args.event)
