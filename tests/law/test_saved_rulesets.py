@@ -105,3 +105,18 @@ def test_the_program_maximum_is_not_the_largest_award_where_a_type_has_its_own_m
     not a cap of core/law/caps.py here: the largest award is the caps' to say.)"""
     rs = load()
     assert (rs.program_maximum("equipment"), rs.number(NEW)) == (60_000_000, 10_000_000)
+
+
+def test_every_number_read_by_name_in_the_code_is_a_parameter_of_the_registry():
+    """The numbers are read as rs.number("NAME"): grep finds every reader of a number, and this test
+    finds a name the registry (core/law/provisions.toml [parameters]) does not have before a user does."""
+    import re
+
+    from tests.support import ROOT
+    read = {}
+    for folder in ("core", "ui", "pages"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for name in re.findall(r"\.number\(['\"](\w+)['\"]\)", path.read_text(encoding="utf-8")):
+                read.setdefault(name, path.relative_to(ROOT).as_posix())
+    assert {"capital_cap", "state_share", "bpw_test"} <= set(read)
+    assert {n: p for n, p in read.items() if n not in provisions.PARAMETERS} == {}
