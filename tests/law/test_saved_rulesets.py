@@ -75,9 +75,15 @@ def test_a_saved_ruleset_of_a_newer_release_is_read_without_the_number_it_does_n
         from_data(newer)   # a file loaded by hand is checked whole
     rs = read_saved(newer)
     assert rs.number("capital_cap") == 80_000_000 and rs.version == load("cap-800k").version
-    assert rs.notes == ("Saved by a newer release of this tool: its number 'in_kind_cap' is not read by this "
+    assert rs.notes == ("Saved by a newer release of this tool: the number 'in_kind_cap' not read by this "
                         "release (the award is worked out without it); the saved ruleset is kept as it was.",)
     assert "in_kind_cap" in newer["parameters"]   # the saved data itself untouched
+    newer = newer | {"region": "north", "parameters": newer["parameters"] | {
+        "state_share": newer["parameters"]["state_share"] | {"rounding": "down"}}}
+    assert read_saved(newer).notes == (
+        "Saved by a newer release of this tool: the key 'region', the key 'rounding' of the state share, the "
+        "number 'in_kind_cap' not read by this release (the award is worked out without it); the saved ruleset is "
+        "kept as it was.",)
 
 
 def test_a_number_is_read_by_its_name_and_an_unknown_name_is_an_error_naming_it_and_the_ruleset():

@@ -51,7 +51,7 @@ def test_a_scenario_of_a_newer_release_is_listed_opened_and_says_what_it_did_not
         "this release (the award is worked out without it); the saved values are kept as they were.")
     rs = sc.saved_ruleset()
     assert rs.number("capital_cap") == 80_000_000 and rs.version == load("cap-800k").version
-    assert "its number 'equipment_cap' is not read by this release" in " ".join(rs.notes)
+    assert "the number 'equipment_cap' not read by this release" in " ".join(rs.notes)
     assert sc.award().amount == 50_000_000 and any("equipment_cap" in n for n in sc.award().law_notes)
 
 
@@ -78,5 +78,5 @@ def test_a_kept_variant_of_a_newer_release_is_listed(store):
                                              changed_by="local", created_at="2026-12-01", updated_at="2026-12-01"))
     kept = store.variants().get("newer-cap")
     assert kept.ruleset.number("capital_cap") == 70_000_000
-    assert "its number 'equipment_cap' is not read" in " ".join(kept.ruleset.notes)
+    assert "the number 'equipment_cap' not read" in " ".join(kept.ruleset.notes)
     assert [k.id for k in store.variants().list()] == ["newer-cap"]

@@ -46,7 +46,7 @@ def from_data(data: dict, shipped: bool = False, unread: tuple = ()) -> Ruleset:
             params[name] = parameter(name, kind, data["parameters"][name])
         else:
             params[name] = saved.fill(name, kind, data, shipped)
-    notes = tuple(p.filled for p in params.values() if p.filled) + tuple(saved.unread_words(n) for n in unread)
+    notes = tuple(p.filled for p in params.values() if p.filled) + ((saved.unread_words(unread),) if unread else ())
     return Ruleset(data["id"], data["title"], data["kind"], data.get("description", ""),
                    data.get("based_on"), params, fingerprint(data, params), data.get("edition", ""), None, notes,
                    caveats=tuple(data.get("caveats", ())), cites=dict(data.get("cites", {})))

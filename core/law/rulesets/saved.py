@@ -88,22 +88,34 @@ def missing(name: str, data: dict, shipped: bool) -> tuple[dict, str]:
     raise RulesetError(f"parameters.{name}: missing")
 
 
-def unread_words(name: str) -> str:
-    return (f"Saved by a newer release of this tool: its number {name!r} is not read by this release "
+def unread_words(what) -> str:
+    """The note a saved ruleset of a newer release carries: what of it this release did not read."""
+    return (f"Saved by a newer release of this tool: {', '.join(what)} not read by this release "
             "(the award is worked out without it); the saved ruleset is kept as it was.")
 
 
 def read_saved(data: dict) -> Ruleset:
-    """A saved ruleset as the library reads it: a number this release does not know (saved by a
-    newer release) is left out and said in its notes; `data` itself is not changed."""
-    from core.law.rulesets.reading import from_data
-    params = data.get("parameters") if isinstance(data, dict) else None
-    if not isinstance(params, dict):
+    """A saved ruleset as the library reads it: what this release does not know (a number, a key of
+    the ruleset or of a number, saved by a newer release) is left out and said in its notes; `data`
+    itself is not changed. A file loaded by hand is checked whole (`from_data`)."""
+    from core.law.rulesets.reading import PARAM_KEYS, TOP_KEYS, from_data
+    if not isinstance(data, dict) or not isinstance(data.get("parameters"), dict):
         return from_data(data)
-    unknown = tuple(n for n in params if n not in PARAMETER_KINDS)
-    if not unknown:
+    unread = [f"the key {k!r}" for k in data if k not in TOP_KEYS]
+    params = {}
+    for name, given in data["parameters"].items():
+        if name not in PARAMETER_KINDS:
+            unread.append(f"the number {name!r}")
+        elif isinstance(given, dict) and set(given) - PARAM_KEYS - {"values"}:
+            unread += [f"the key {k!r} of the {lower(PARAMETERS[name][1])}" for k in given
+                       if k not in PARAM_KEYS | {"values"}]
+            params[name] = {k: v for k, v in given.items() if k in PARAM_KEYS | {"values"}}
+        else:
+            params[name] = given
+    if not unread:
         return from_data(data)
-    return from_data(data | {"parameters": {n: e for n, e in params.items() if n not in unknown}}, unread=unknown)
+    known = {k: v for k, v in data.items() if k in TOP_KEYS} | {"parameters": params}
+    return from_data(known, unread=tuple(unread))
 
 
 def variant_of(rs: Ruleset, new_id: str, title: str, changes: dict, note: str = "") -> Ruleset:
