@@ -28,15 +28,16 @@ ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 MAX_TOML_CHARS = 256 * 1024   # the shipped files are ~5 KB
 
 
-def from_data(data: dict, shipped: bool = False, unread: tuple = ()) -> Ruleset:
+def from_data(data: dict, shipped: bool = False, unread: tuple = (), kept: bool = False) -> Ruleset:
     """A ruleset from its data; `shipped` for a file of this folder (which reads a parameter it lacks
-    as the declared default, silently: that is its value). A saved ruleset (not shipped) keeps the
-    numbers it was saved with: one added since is read from elsewhere and said (saved.py). `unread`:
-    parameters of a newer release the library reader left out, said in the ruleset's notes."""
+    as the declared default, silently: that is its value). `kept` for a ruleset the library kept (a
+    scenario's, a kept variant's: saved.read_saved): a variant keeps the numbers it was saved with,
+    one its base gained since is read from elsewhere and said, not taken into it (saved.py). `unread`:
+    what of a newer release the library reader left out, said in the ruleset's notes."""
     from core.law.rulesets import saved
     check_top(data)
     if data["kind"] == "variant" and data.get("based_on"):
-        data = saved.inherit(data, shipped)
+        data = saved.inherit(data, kept)
     for name in data["parameters"]:
         if name not in PARAMETER_KINDS:
             raise RulesetError(f"parameters.{name}: unknown parameter; known: {', '.join(PARAMETER_KINDS)}")

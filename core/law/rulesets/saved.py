@@ -4,11 +4,12 @@ Rules page (`variant_of`).
 
 - A variant holds only what it changes: every parameter, and every key of a parameter, that it does
   not give is inherited from the ruleset it is based on (`inherit`).
-- A saved ruleset (a scenario's or a kept variant's, not a file of this folder) keeps the numbers it
-  was saved with and its fingerprint: a number added since (one with a declared default in
-  core/law/provisions.toml) is read from the shipped ruleset of its id, the one it is based on, or the
-  regulation (the base's value, every dated value with it), else as the declared default, and said in
-  its notes; it is not part of the fingerprint (`fill`).
+- A saved ruleset lacking a number added since (one with a declared default in
+  core/law/provisions.toml) reads it from the shipped ruleset of its id, the one it is based on, or the
+  regulation (every dated value with it), else as the declared default, and says so in its notes; it
+  is not part of the fingerprint (`fill`). A variant the library kept (`read_saved`: a scenario's, a
+  kept variant's) keeps the numbers it was saved with and its fingerprint: a number its base gained
+  since is read so too, not inherited into it. A variant file (shipped, uploaded) follows its base.
 - A saved ruleset written by a newer release may hold a number this release does not know: the
   library reads it without that number (`read_saved`), says so, and leaves the saved data untouched.
 """
@@ -26,10 +27,11 @@ def _shelf():
     return shelf
 
 
-def inherit(data: dict, shipped: bool = False) -> dict:
-    """The variant's data with what it does not give read from the ruleset it is based on. A saved
-    variant does not take a number its base gained after it was saved (one with a declared default):
-    `fill` reads that one, says so, and leaves the variant's fingerprint as it was."""
+def inherit(data: dict, kept: bool = False) -> dict:
+    """The variant's data with what it does not give read from the ruleset it is based on. A variant
+    the library kept (`kept`: whole, as Ruleset.to_data wrote it) does not take a number its base
+    gained after it was saved (one with a declared default): `fill` reads that one, says so, and
+    leaves the variant's fingerprint as it was. A file (shipped, uploaded) follows its base."""
     if data["based_on"] == data["id"]:
         raise RulesetError(f"based_on: a ruleset cannot be based on itself ({data['id']!r})")
     shelf = _shelf()
@@ -42,7 +44,7 @@ def inherit(data: dict, shipped: bool = False) -> dict:
     merged = {}
     for name in PARAMETER_KINDS:
         given, base_entry = own.get(name), inherited.get(name)
-        if given is None and (base_entry is None or (not shipped and name in DEFAULTS)):
+        if given is None and (base_entry is None or (kept and name in DEFAULTS)):
             continue   # read as a missing parameter is (fill)
         if isinstance(given, dict) and base_entry is not None and ({"value", "values"} & set(given)):
             base_entry = {k: v for k, v in base_entry.items() if k not in ("value", "values")}
@@ -100,7 +102,7 @@ def read_saved(data: dict) -> Ruleset:
     itself is not changed. A file loaded by hand is checked whole (`from_data`)."""
     from core.law.rulesets.reading import PARAM_KEYS, TOP_KEYS, from_data
     if not isinstance(data, dict) or not isinstance(data.get("parameters"), dict):
-        return from_data(data)
+        return from_data(data, kept=True)
     unread = [f"the key {k!r}" for k in data if k not in TOP_KEYS]
     params = {}
     for name, given in data["parameters"].items():
@@ -113,9 +115,9 @@ def read_saved(data: dict) -> Ruleset:
         else:
             params[name] = given
     if not unread:
-        return from_data(data)
+        return from_data(data, kept=True)
     known = {k: v for k, v in data.items() if k in TOP_KEYS} | {"parameters": params}
-    return from_data(known, unread=tuple(unread))
+    return from_data(known, unread=tuple(unread), kept=True)
 
 
 def variant_of(rs: Ruleset, new_id: str, title: str, changes: dict, note: str = "") -> Ruleset:
