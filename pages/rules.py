@@ -7,7 +7,7 @@ from core.law.fields import PROJECT_TYPES
 from core.law.money import ValidationError, fmt, plain, to_cents
 from core.law.provisions import LETTERING, LETTERING_SEVEN, LETTERS_INFERRED, PROVISIONS
 from core.law.readings import READINGS
-from core.law.provisions import CHOICES
+from core.law.provisions import CHOICES, DEFAULTS
 from core.law.rulesets import (PARAMETER_KINDS, PARAMETERS, RulesetError, available, load, load_text, to_toml,
                                value_words as dated_words, version_words)
 from ui import library, present, routing, state
@@ -19,6 +19,13 @@ from ui.uploads import upload_bytes
 routing.ensure_dashboard()   # first: a page is drawn only through dashboard.py (ui/routing.py)
 
 MAX_TITLE = 80
+NOT_IN_LAW = "Not in this law"
+
+
+def optional(pid: str, value) -> bool:
+    """Whether the variant editor lets a number be left out ("none"): an amount or a share that the
+    base lacks, or one the registry declares absent by default (a provision added for some laws only)."""
+    return PARAMETER_KINDS[pid] in ("money", "share") and (value is None or DEFAULTS.get(pid) == "none")
 
 state.init()
 st.title("Rules and policy variants")
@@ -31,6 +38,8 @@ st.caption(md(f"{', '.join(filter(None, (reg.label, reg.edition)))}. Every numbe
 
 def value_words(p) -> str:
     kind = PARAMETER_KINDS[p.name]
+    if p.value is None:   # "none": a provision this law does not have
+        return NOT_IN_LAW
     if kind == "money":
         return fmt(p.value)
     if kind == "share":
@@ -143,14 +152,18 @@ with st.form("variant_form"):
     title = a.text_input("Variant name", max_chars=80, placeholder="for example: Cap raised to $1,000,000")
     base_id = b.selectbox("Start from", available(), format_func=lambda r: plain_text(load(r).label))
     base = load(base_id)
-    entered = {}   # one input per parameter of the ruleset table, in its order
+    entered, present_in = {}, {}   # one input per parameter of the ruleset table, in its order
     for (pid, (kind, label)), col in zip(PARAMETERS.items(), st.columns(3) * len(PARAMETERS)):
-        value = getattr(base, pid)
+        value = base.number(pid)
+        if optional(pid, value):   # a provision some laws lack ("none"): turned off and on here
+            present_in[pid] = col.checkbox(plain_label(f"{label} in this law"), value=value is not None,
+                                           help="Clear to leave this provision out of the variant (“not in this law”).")
         if kind == "money":
-            entered[pid] = col.text_input(plain_label(f"{label} ($)"), value=f"{value // 100:,}")
+            entered[pid] = col.text_input(plain_label(f"{label} ($)"), value="" if value is None else f"{value // 100:,}",
+                                          placeholder="not in this law")
         elif kind == "share":
-            entered[pid] = col.number_input(plain_label(f"{label} (%)"), 0.0, 100.0, float(value) * 100, step=5.0,
-                                             format="%.2f")
+            entered[pid] = col.number_input(plain_label(f"{label} (%)"), 0.0, 100.0,
+                                             0.0 if value is None else float(value) * 100, step=5.0, format="%.2f")
         elif kind == "choice":
             entered[pid] = col.selectbox(plain_label(label), list(CHOICES[pid]), index=list(CHOICES[pid]).index(value),
                                          format_func=lambda c, pid=pid: plain_text(CHOICES[pid][c]))
@@ -162,7 +175,8 @@ if made:
     try:
         name = check_text(title, "Variant name", MAX_TITLE, what="variant")
         vid = variant_id(name)   # ASCII from the name: 'Café für Año' -> variant-cafe-fur-ano
-        changes = {pid: plain(to_cents(entered[pid], label)) if kind == "money" else
+        changes = {pid: "none" if not present_in.get(pid, True) else
+                   plain(to_cents(entered[pid], label)) if kind == "money" else
                    f"{entered[pid] / 100:.4f}" if kind == "share" else entered[pid]
                    for pid, (kind, label) in PARAMETERS.items()}
         if vid in state.ruleset_ids():   # 'Cap 1.0' and 'Cap 1-0' give one id: refused, never replaced

@@ -31,8 +31,8 @@ fields = [f for f in SWEEP_FIELDS if f != "local_property_value" or app.bpw_exce
 def upper(field: str) -> int:
     """A range end in cents that shows the interesting part: twice the value, or past the caps."""
     now = getattr(app, field) or 0
-    return nice_ceiling(max(2 * now, 2 * rs.capital_cap if app.project_type != "master_plan"
-                             else 4 * rs.master_plan_cap, 100_00) // 100) * 100
+    most = rs.program_maximum(app.project_type)   # §A–B's maximum (the capital one where a law has no other)
+    return nice_ceiling(max(2 * now, (2 if app.project_type != "master_plan" else 4) * most, 100_00) // 100) * 100
 
 
 st.header("The award along one input")

@@ -19,6 +19,7 @@ from core.law.rulesets import version_words
 from core.report.words import when_words
 from core.store.model import Pick, ScenarioError, ScenarioStale
 from core.store.repository import ScenarioStore
+from core.store.unread import words as unread_words
 from ui.text import error_text, md, plain_text, sentence, shown
 
 _STORES: dict[str, ScenarioStore] = {}
@@ -58,6 +59,8 @@ def _open(lib, me, pick: Pick) -> None:
     sc = lib.picked(pick)
     state.load_application(sc.application, sc.ruleset_id if sc.current_ruleset() else None, sc.readings, sc.as_of)
     notes = [sentence("Opened the scenario {}.", sc.name)]
+    if sc.unread:   # saved by a newer release: what this one did not read, said (core/store/unread.py)
+        notes.append(md(unread_words(sc.unread)))
     differs = sc.differs_today()
     if differs:   # it keeps the day and law it was made under; what of that law differs today is said
         notes.append(md(f"It was made under the law as of {sc.as_of}, and is shown so. Today "

@@ -75,7 +75,7 @@ def exception_switch() -> bool:
 def exception_inputs() -> None:
     """What the exception's conditions ask about the property, once the exception is asked for;
     where the prior program funds went only when there are some (a fact the law presumes otherwise)."""
-    test = state.ruleset().bpw_test   # the Board's test of the law picked
+    test = state.ruleset().number("bpw_test")   # the Board's test of the law picked
     names = [n for n in EXCEPTION_FIELDS if asked(FIELD[n], state.values(), test)]
     panel("exception_property", [money(name) if FIELD[name].kind == "money" else flag(name) for name in names])
 

@@ -344,12 +344,12 @@ def not_read(field: str, rs: Ruleset) -> str:
     if f is None or f.group != "exception":
         return ""
     law = rs.in_sentence + (f" as of {rs.as_of_date.isoformat()}" if rs.as_of_date else "")
-    if rs.bpw_test == "none":
+    if rs.number("bpw_test") == "none":
         return f"{field}: {law} has no Board of Public Works exception, so the {in_sentence(field)} never changes the award"
-    if rs.bpw_test == "unknown" and f.board_test:
+    if rs.number("bpw_test") == "unknown" and f.board_test:
         return (f"{field}: the conditions of the Board's exception in {law} are not known (cut off in the copies "
                 f"found), so the tool does not read the {in_sentence(field)}")
-    if f.board_test and f.board_test != rs.bpw_test:
+    if f.board_test and f.board_test != rs.number("bpw_test"):
         test = "the statute's residual-value test" if f.board_test == "residual_value" else "the regulation's four conditions"
         return (f"{field}: {law} does not read the {in_sentence(field)} (it is a condition of the Board's exception only "
                 f"under {test}), so no value of it changes the award")

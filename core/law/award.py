@@ -141,7 +141,7 @@ def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Reading
     facts = explain.Facts(app, rs, readings, law, routes, chosen)
     exc = routes.get("bpw_exception")
     if_met = None
-    if rs.bpw_test == "unknown" and app.bpw_exception_requested:   # its conditions not known: both numbers said
+    if rs.number("bpw_test") == "unknown" and app.bpw_exception_requested:   # its conditions not known: both numbers said
         if_met = _settle("bpw_exception", _present(law.bpw_exception)).award
     conditions = (exception_conditions(app, rs, exc.award if exc else None, routes["standard"].award, if_met)
                   if app.bpw_exception_requested else [])
@@ -235,7 +235,7 @@ def law_differs(app: Application, readings: Readings = DEFAULT, day=None, award:
     # One meaning: this application's award under each law (not either law's maximum). Where the statute's
     # Board route is asked for and its residual-value test reads a residual value never given, say so.
     taken = ""
-    if app.bpw_exception_requested and statute.bpw_test == "residual_value" and not app.residual_value:
+    if app.bpw_exception_requested and statute.number("bpw_test") == "residual_value" and not app.residual_value:
         taken = (" (the residual value of the property was not given and is taken as $0, which closes the "
                  "statute's Board route; give it to see that route)")
     return (f"This application's award under the statute {when} would be {fmt(amounts['statute'])}{taken}; "

@@ -193,8 +193,8 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # construction may not exceed $600,000. A grant for the development of a master plan
     # may not exceed $15,000."
     # (The statute before 1986 had no limit of its own for a master plan: the capital maximum holds.)
-    master_plan_cap = rs.capital_cap if rs.master_plan_cap is None else rs.master_plan_cap
-    program_max = ops.where(ops.is_type(x.project_type, ("master_plan",)), master_plan_cap, rs.capital_cap)
+    master_plan_cap = rs.number("capital_cap") if rs.number("master_plan_cap") is None else rs.number("master_plan_cap")
+    program_max = ops.where(ops.is_type(x.project_type, ("master_plan",)), master_plan_cap, rs.number("capital_cap"))
 
     # §D federal_first. "If a federal grant is available for the project, unless federal law
     # is to the contrary, the federal grant shall be applied to the costs of the project
@@ -218,13 +218,13 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     base = remaining
     if readings.f_reference == "prior_grant":
         base = ops.where(ops.positive(x.prior_program_funds), x.eligible_cost, remaining)
-    cost_share = ops.floor_share(base, rs.state_share)
+    cost_share = ops.floor_share(base, rs.number("state_share"))
 
     # §C local_match. "At least 50 percent of the cost of eligible work shall be provided
     # from local contributions." Reading local_match_base: of the remainder or of the whole.
     # Reading local_match_effect=condition: a shortfall leaves no award on the standard route.
     match_base = x.eligible_cost if readings.local_match_base == "total_cost" else remaining
-    match_required = ops.ceil_share(match_base, rs.local_share)
+    match_required = ops.ceil_share(match_base, rs.number("local_share"))
     local_match = A
     if readings.local_match_effect == "condition":
         local_match = ops.unless(ops.at_least(x.local_contribution, match_required), 0)
@@ -249,41 +249,41 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # On exact fractions the test is a margin along the moving input (the route opens and closes
     # there, a step like any condition): `exception_margin`, the route open while it is >= 0.
     exception_margin = None
-    if rs.bpw_test == "residual_value":
+    if rs.number("bpw_test") == "residual_value":
         if ops is EXACT:
             exception_margin = residual_margin(x)
             conditions = True
         else:
             conditions = x.residual_value > sum((getattr(x, n) for n in RESIDUAL_SUM), 0)
-    elif rs.bpw_test in ("none", "unknown"):
+    elif rs.number("bpw_test") in ("none", "unknown"):
         conditions = ops.both(x.bpw_exception_requested, False)
-    exception_open = ops.both(ops.both(x.bpw_exception_requested, ops.is_type(x.project_type, rs.bpw_eligible_types)),
+    exception_open = ops.both(ops.both(x.bpw_exception_requested, ops.is_type(x.project_type, rs.number("bpw_eligible_types"))),
                               conditions)
     # "The value of property and improvements made available by the local government ...
     # equals or exceeds the amount of the State grant;" On the exception route the 50% limit
     # and the local match yield; that value caps the grant.
     # (The act of 1984: conditions cut off in the copies found: whether the value of property limits the
     # grant is not known. That route is never open, core.law.explain gives its amount beside the award.)
-    property_value = A if rs.bpw_test == "unknown" else x.local_property_value
+    property_value = A if rs.number("bpw_test") == "unknown" else x.local_property_value
     # Reading f_reference=prior_grant: the exception lifts only §C's limit; §E's 50% of the
     # remainder yields to §G alone, so it holds on this route whenever a federal grant is applied
     # and the grantee has no prior program funds (with them, §G lifts it here as on the standard route).
     exception_share = A
     if readings.f_reference == "prior_grant":
         remainder_holds = ops.both(federal_applied, ops.negate(ops.positive(x.prior_program_funds)))
-        exception_share = ops.where(remainder_holds, ops.floor_share(remaining, rs.state_share), A)
+        exception_share = ops.where(remainder_holds, ops.floor_share(remaining, rs.number("state_share")), A)
 
     # §G prior_grant_room. "A grantee that has in the past received funds in a total amount
     # of less than $300,000 ... may receive a grant for additional eligible work in an amount
     # equal to the difference between the prior grant and $300,000 ..." Reading
     # prior_grant_limit=below_only: the sentence limits only grantees below $300,000.
     # (The statute before 1987 had no top-up sentence: no such limit.)
-    if rs.prior_grant_ceiling is None:
+    if rs.number("prior_grant_ceiling") is None:
         prior_grant_room = A
     else:
-        room = ops.pos(rs.prior_grant_ceiling - x.prior_program_funds)
+        room = ops.pos(rs.number("prior_grant_ceiling") - x.prior_program_funds)
         if readings.prior_grant_limit == "below_only":
-            room = ops.unless(ops.at_least(x.prior_program_funds, rs.prior_grant_ceiling), room)
+            room = ops.unless(ops.at_least(x.prior_program_funds, rs.number("prior_grant_ceiling")), room)
         prior_grant_room = ops.where(ops.positive(x.prior_program_funds), room, A)
 
     # funding_need (no sentence: reading funding_need_cap). The State pays no more than the
@@ -312,8 +312,8 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
     # building appropriate for use as a Senior Citizen Activities Center exists in the area." Without the
     # certification (answered no) no grant for those types; not answered, read as made (the words say so).
     surplus_building = A
-    if rs.surplus_certification:
-        surplus_building = ops.where(ops.both(ops.is_type(x.project_type, rs.surplus_certification),
+    if rs.number("surplus_certification"):
+        surplus_building = ops.where(ops.both(ops.is_type(x.project_type, rs.number("surplus_certification")),
                                               ops.negate(x.surplus_certified)), 0, A)
 
     # requested_amount (no sentence): the award never exceeds what was asked for.
@@ -334,7 +334,7 @@ def caps(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Caps:
 def federal_contrary(x, rs):
     """Whether the federal grant is not applied first: federal law is to the contrary, and the law in
     force has the regulation's "unless federal law is to the contrary" (the statute has none)."""
-    return False if getattr(rs, "federal_first", "unless_contrary") == "always" else x.federal_law_contrary
+    return False if rs.number("federal_first") == "always" else x.federal_law_contrary
 
 
 def residual_margin(x):

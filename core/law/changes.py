@@ -229,7 +229,7 @@ def _closed_at_first_cent(app: Application, field: str, rs: Ruleset, readings: R
     at = app.replace(**{field: 1})
     if "bpw_exception" in _routes(at, rs, readings)[1]:
         return None
-    if rs.bpw_test == "residual_value":
+    if rs.number("bpw_test") == "residual_value":
         return " (the residual value of the property would no longer exceed the sum of the amounts the statute's test counts)"
     if field == "prior_program_funds" and not app.state_funds_in_property:
         return (" (program funds already received are presumed to have gone into the building)"
@@ -340,7 +340,7 @@ def what_would_change_all(app: Application, rs: Ruleset | None = None, readings:
     readings = readings or DEFAULT
     fields = [f for f in SWEEP_FIELDS if getattr(app, f) is not None
               and (FIELD[f].group != "exception" or app.bpw_exception_requested)
-              and asked(FIELD[f], app, rs.bpw_test)]   # the Board test of this law
+              and asked(FIELD[f], app, rs.number("bpw_test"))]   # the Board test of this law
     return [change(app, f, rs, readings) for f in fields]
 
 

@@ -172,7 +172,7 @@ def _federal(f: Facts) -> Step:
 
 
 def _prior(f: Facts, std: dict) -> list[Step]:
-    prior, ceiling = f.app.prior_program_funds, f.rs.prior_grant_ceiling
+    prior, ceiling = f.app.prior_program_funds, f.rs.number("prior_grant_ceiling")
     if prior == 0:
         return []
     if ceiling is None:   # a law with no top-up for earlier grantees (the statute before 1987)
@@ -215,11 +215,11 @@ def _share_of(f: Facts) -> str:
 
 def _standard(f: Facts) -> list[Step]:
     std, rs = f.routes["standard"].caps, f.rs
-    out = [_step("cost_share", share=pct(rs.state_share), of=_share_of(f), amount=fmt(std["cost_share"]))]
+    out = [_step("cost_share", share=pct(rs.number("state_share")), of=_share_of(f), amount=fmt(std["cost_share"]))]
     if "full_cost" in std:
         out.append(_step("federal_first", "limit", remaining=fmt(std["full_cost"])))
     if "local_match" in std:
-        out.append(_step("local_match", "condition", local=fmt(f.app.local_contribution), share=pct(rs.local_share),
+        out.append(_step("local_match", "condition", local=fmt(f.app.local_contribution), share=pct(rs.number("local_share")),
                          required=fmt(f.law.match_required), reading=reading_words(f.readings, "local_match_effect")))
     return out
 
@@ -236,7 +236,7 @@ def _exception(f: Facts, conditions: list[Check]) -> list[Step]:
         return [_step("bpw_exception", "unavailable", why=" ".join(c.message for c in failed))]
     if f.chosen is not exc:
         return [_step("bpw_exception", "not_more", exception=fmt(exc.award), standard=fmt(std.award))]
-    share = pct(f.rs.state_share)
+    share = pct(f.rs.number("state_share"))
     text = words["chosen"].format(share=share, value=fmt(f.app.local_property_value),
                                   full_cost=fmt(exc.caps["full_cost"]),
                                   after=words["after_federal"] if f.federal_applied else "")
@@ -313,13 +313,13 @@ def exception_conditions(app: Application, rs, grant: int | None, standard: int 
     measured against (None when that route is not open: the condition does not apply).
     Under a law whose conditions are not known (the act of 1984), one check gives both numbers:
     `standard`, the standard route's award, and `if_met`, the Board's route's if they are met."""
-    eligible = "pass" if app.project_type in rs.bpw_eligible_types else "fail"
+    eligible = "pass" if app.project_type in rs.number("bpw_eligible_types") else "fail"
     funds, outcome = _state_funds(app)
     debt = "fail" if app.state_bonded_debt else "pass"
     value = app.local_property_value
     property_outcome = ("closed" if grant is None else "no_grant" if grant == 0 else
                         "pass" if value >= grant else "fail")
-    test = rs.bpw_test
+    test = rs.number("bpw_test")
     day = rs.as_of_date.isoformat() if rs.as_of_date else "this ruleset"
     if test == "none":   # a law with no Board exception
         return [_check("bpw_in_law", "fail", None, day=day)]
@@ -332,7 +332,7 @@ def exception_conditions(app: Application, rs, grant: int | None, standard: int 
                        exception=fmt(if_met))]
     kept = [
         _check("bpw_project_type", eligible, None, type=PROJECT_TYPES[app.project_type],
-               types=types_words(rs.bpw_eligible_types)),
+               types=types_words(rs.number("bpw_eligible_types"))),
         _check("bpw_property_value", "not_applicable" if property_outcome in ("closed", "no_grant") else property_outcome,
                value, property_outcome, value=fmt(value), grant=fmt(grant or 0)),
     ]
@@ -360,7 +360,7 @@ def _match_measured(f: Facts) -> str:
 
 
 def _local_match(f: Facts) -> Check:
-    share = pct(f.rs.local_share)
+    share = pct(f.rs.number("local_share"))
     if f.chosen.id == "bpw_exception":
         return _check("local_match", "waived", 0, share=share)
     required, local = f.law.match_required, f.app.local_contribution
@@ -378,7 +378,7 @@ def _federal_check(app: Application, rs) -> Check:
 
 
 def _prior_check(f: Facts) -> list[Check]:
-    prior, ceiling = f.app.prior_program_funds, f.rs.prior_grant_ceiling
+    prior, ceiling = f.app.prior_program_funds, f.rs.number("prior_grant_ceiling")
     if prior == 0:
         return []
     if ceiling is None:   # a law with no top-up for earlier grantees (the statute before 1987)
@@ -423,7 +423,7 @@ def _surplus_check(f: Facts) -> list[Check]:
     """The statute's surplus-building certification (ch. 125, (6)(i)), where the law in force carries it
     for this project type: made, not made ($0), or not stated (the award is given as if made)."""
     app, rs = f.app, f.rs
-    if app.project_type not in (getattr(rs, "surplus_certification", None) or ()):
+    if app.project_type not in (rs.number("surplus_certification") or ()):
         return []
     law = "the statute" if rs.id == "statute" else rs.in_sentence
     purpose = SURPLUS_PURPOSE.get(app.project_type, "be used for this project")

@@ -172,7 +172,7 @@ def asked(f: Field, values, board_test: str | None = None, rs=None) -> bool:
         return False
     if f.law_param and rs is not None:
         kind = values.get("project_type") if isinstance(values, dict) else getattr(values, "project_type", None)
-        return kind in (getattr(rs, f.law_param, None) or ())
+        return kind in (rs.number(f.law_param) or ())
     if not f.only_with:
         return True
     amount = values.get(f.only_with) if isinstance(values, dict) else getattr(values, f.only_with)

@@ -306,13 +306,13 @@ def insight(result: Result, rs: Ruleset, variant: Ruleset | None = None) -> list
         if cap == "program_max":
             plans, capital = int((held_rows & plan).sum()), int((held_rows & ~plan).sum())
             if not plans:
-                lines.append(f"{held:,} of {n:,} are held down by the {fmt(rs.capital_cap)} program maximum.")
+                lines.append(f"{held:,} of {n:,} are held down by the {fmt(rs.number('capital_cap'))} program maximum.")
             elif not capital:
-                lines.append(f"{held:,} of {n:,} are held down by the {fmt(rs.master_plan_cap)} program maximum for a "
+                lines.append(f"{held:,} of {n:,} are held down by the {fmt(rs.number('master_plan_cap'))} program maximum for a "
                              f"master plan.")
             else:
-                lines.append(f"{held:,} of {n:,} are held down by the program maximum: {capital:,} at {fmt(rs.capital_cap)}, "
-                             f"{plans:,} master plan{'s' if plans > 1 else ''} at {fmt(rs.master_plan_cap)}.")
+                lines.append(f"{held:,} of {n:,} are held down by the program maximum: {capital:,} at {fmt(rs.number('capital_cap'))}, "
+                             f"{plans:,} master plan{'s' if plans > 1 else ''} at {fmt(rs.number('master_plan_cap'))}.")
         else:
             lines.append(f"{held:,} of {n:,} are held down by {CAP[cap].label}.")
     if counted > n:   # the counts add to more than the applications: say why

@@ -230,7 +230,7 @@ def _law_citation(name: str, award) -> Citation | None:
     title = CAP[name].title if name in CAP else PROVISION[name].title
     param = _PARAMETER_OF.get(name)
     if name == "program_max":
-        plan = award.application.project_type == "master_plan" and rs.master_plan_cap is not None
+        plan = award.application.project_type == "master_plan" and rs.number("master_plan_cap") is not None
         param = "master_plan_cap" if plan else "capital_cap"
     if param and param in rs.parameters:
         p = rs.parameters[param]

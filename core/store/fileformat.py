@@ -102,7 +102,7 @@ def _ruleset_part(rs_info: dict, where: str, memo: dict):
     if key is not None and key in memo:
         return memo[key]
     try:
-        rs = from_data(rs_info["data"]) if rs_info.get("data") else load(rid)
+        rs = from_data(rs_info["data"], kept=True) if rs_info.get("data") else load(rid)   # kept: as saved
     except RulesetError as err:
         raise ValidationError(f"{where}.ruleset", rs_info.get("id"), f"cannot be used ({err})") from None
     rs, _ = verified(rs)   # a ruleset claiming a shipped id or kind must equal it, else a labelled variant

@@ -3,7 +3,7 @@ acts, and the database tables (kept by Alembic: core/store/migrations)."""
 from __future__ import annotations
 
 import getpass
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 
 from sqlalchemy import Column, ForeignKey, Index, Integer, MetaData, String, Table, Text
@@ -13,7 +13,7 @@ from core.law.award import Award, evaluate
 from core.law.money import ValidationError
 from core.law.names import check_text
 from core.law.readings import DEFAULT as DEFAULT_READINGS, Readings
-from core.law.rulesets import Ruleset, available, differences, from_data, load
+from core.law.rulesets import Ruleset, available, differences, load, read_saved
 from core.store.basics import LOCAL  # noqa: F401 - re-exported: stated once, in a module without SQLAlchemy
 
 MAX_NAME = 120
@@ -175,11 +175,13 @@ class Scenario:
     changed_by: str = LOCAL
     uid: str = ""
     as_of: str = ""   # YYYY-MM-DD: the day whose law it was made under ("": saved before days were kept)
+    # inputs a newer release saved that this one has no field for: kept as they were (core/store/unread.py)
+    unread: dict = field(default_factory=dict, compare=False)
 
     def saved_ruleset(self) -> Ruleset:
         """The ruleset exactly as it was when the scenario was saved, as of the day it was made
         under (a dated ruleset's values are those of that day)."""
-        rs = from_data(self.ruleset_data) if self.ruleset_data else load(self.ruleset_id)
+        rs = read_saved(self.ruleset_data) if self.ruleset_data else load(self.ruleset_id)   # a newer release's too
         return rs.as_of(self.as_of) if rs.is_dated and self.as_of else rs
 
     def current_ruleset(self) -> Ruleset | None:

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from core.law.application import Application
 from core.law.readings import DEFAULT as DEFAULT_READINGS, Readings, from_dict as readings_from_dict
 from core.law.rulesets import Ruleset, load
-from core.store import history as hist
+from core.store import history as hist, unread as unread_inputs
 from core.store.db import default_url, open_engine
 from core.store.fileformat import export_document, scenario_from_snapshot
 from core.store.kept_rulesets import Keeper
@@ -66,9 +66,10 @@ class ScenarioStore:
         parsed = {} if parsed is None else parsed
         if row.ruleset_key not in parsed:
             parsed[row.ruleset_key] = json.loads(row.ruleset_data) if row.ruleset_data else None
+        data, unread = unread_inputs.split(data)   # a newer release's inputs: set aside, kept (rollback)
         return Scenario(row.name, Application.from_dict(data), row.ruleset_id,
                         row.ruleset_version, parsed[row.ruleset_key], row.notes, row.created_at,
-                        row.updated_at, rd, row.owner, row.changed_by, row.uid, row.as_of or "")
+                        row.updated_at, rd, row.owner, row.changed_by, row.uid, row.as_of or "", unread)
 
     def _rows(self, rows) -> list[Scenario]:
         parsed: dict = {}
@@ -127,7 +128,8 @@ class ScenarioStore:
     @staticmethod
     def _values(sc: Scenario, keeper: Keeper) -> dict:
         """The scenario's row; the caller keeps `keeper`'s rulesets before writing it."""
-        app = sc.application.to_dict() | ({"readings": sc.readings.changed()} if sc.readings.changed() else {})
+        app = (unread_inputs.merged(sc.application.to_dict(), sc.unread)
+               | ({"readings": sc.readings.changed()} if sc.readings.changed() else {}))
         return {"name": sc.name, "notes": sc.notes, "application": json.dumps(app),
                 "ruleset_id": sc.ruleset_id, "ruleset_version": sc.ruleset_version,
                 "ruleset_key": keeper.key(sc.ruleset_data), "created_at": sc.created_at,
@@ -172,7 +174,8 @@ class ScenarioStore:
                 raise ScenarioExists(f"a scenario named {name!r} already exists")
             if old:
                 self._check(old, actor, "overwrite")
-                sc = Scenario(**{**sc.__dict__, "created_at": old.created_at, "owner": old.owner, "uid": old.uid})
+                sc = Scenario(**{**sc.__dict__, "created_at": old.created_at, "owner": old.owner, "uid": old.uid,
+                                 "unread": old.unread})   # what a newer release saved stays
                 self._write(conn, sc, uid=old.uid)
                 hist.record(conn, actor, "overwrite", old, sc)
                 return sc

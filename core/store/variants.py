@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import delete, insert, select, update
 
-from core.law.rulesets import Ruleset, RulesetError, from_data
+from core.law.rulesets import Ruleset, RulesetError, from_data, read_saved
 from core.store.kept_rulesets import Keeper, data_of
 from core.store.model import LOCAL, NotAllowed, ScenarioError, ScenarioExists, now, variant_history, variants
 from core.store.verify import accept_loaded_variant
@@ -96,7 +96,7 @@ class VariantLibrary:
 
     @staticmethod
     def _kept(row, data: dict) -> KeptVariant:
-        return KeptVariant(from_data(data[row.ruleset_key]), row.owner, row.changed_by, row.created_at, row.updated_at)
+        return KeptVariant(read_saved(data[row.ruleset_key]), row.owner, row.changed_by, row.created_at, row.updated_at)
 
     def history(self, vid: str | None = None) -> list[VariantEvent]:
         """Every change of the kept variants (of `vid` alone if given), oldest first."""
@@ -115,7 +115,7 @@ class VariantLibrary:
     def _snap(snap: dict | None, data: dict) -> KeptVariant | None:
         if snap is None:
             return None
-        return KeptVariant(from_data(data[snap["key"]]), snap["owner"], snap.get("changed_by", snap["owner"]),
+        return KeptVariant(read_saved(data[snap["key"]]), snap["owner"], snap.get("changed_by", snap["owner"]),
                            snap.get("created_at", ""), snap.get("updated_at", ""))
 
     # -- writing: every change and its history event in one transaction --------------------------

@@ -65,7 +65,7 @@ def test_a_new_cap_touches_the_files_the_recipe_names_and_the_law_holds(tmp_path
         "from core.law.rulesets import load\n"
         "a = evaluate(Application.from_dict({'project_type': 'equipment', 'eligible_cost': 2_000_000, "
         "'local_contribution': 1_000_000}), load())\n"
-        f"print(json.dumps([a.amount, list(a.binding), load().program_max('equipment'), load().{CAP_PARAMETER}]))"))
+        f"print(json.dumps([a.amount, list(a.binding), load().largest_award('equipment'), load().number('{CAP_PARAMETER}')]))"))
     assert r.returncode == 0, r.stderr[-3000:]
     assert json.loads(r.stdout) == [25_000_000, [CAP_ID], 25_000_000, 25_000_000]
     # the first release's library, saved long before the new number: every scenario, no award changed

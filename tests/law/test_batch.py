@@ -674,7 +674,7 @@ LAW_IDS = [f"{rs.id}@{rs.as_of_date}" if rs.as_of_date else rs.id for rs in LAWS
 def test_the_laws_cover_every_board_test_and_era():
     """The cases below run under the statute before 1986 (the Board exception whose conditions are not known), its state-funds test and
     its residual-value test, besides the regulation and its what-if."""
-    assert {rs.bpw_test for rs in LAWS} == {"unknown", "state_funds", "residual_value"}
+    assert {rs.number("bpw_test") for rs in LAWS} == {"unknown", "state_funds", "residual_value"}
     assert len(LAWS) >= 8 and {"regulation", "cap-800k", "statute"} <= {rs.id for rs in LAWS}
 
 
@@ -749,7 +749,7 @@ def test_batch_equals_scalar_under_each_law_and_every_reading(rs):
     for rd in every():
         assert_rows_equal_evaluate(apps, rs, rd)
     routes = set(evaluate_parsed(frame_of(apps), rs)["route"])
-    assert routes == ({"standard"} if rs.bpw_test in ("none", "unknown") else {"standard", "bpw_exception"}), routes
+    assert routes == ({"standard"} if rs.number("bpw_test") in ("none", "unknown") else {"standard", "bpw_exception"}), routes
 
 
 MONEY_TEXT = st.one_of(

@@ -31,47 +31,47 @@ def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
     """(award in cents, route), computed again from docs/rules.md without core.law."""
     cost, fed, local, prior = app.eligible_cost, app.federal_grant, app.local_contribution, app.prior_program_funds
     # the statute (federal_first "always") has no "unless federal law is to the contrary"
-    contrary = app.federal_law_contrary and rs.federal_first != "always"
+    contrary = app.federal_law_contrary and rs.number("federal_first") != "always"
     remaining = cost if contrary else max(0, cost - fed)
     base = cost if (rd.f_reference == "prior_grant" and prior > 0) else remaining
-    share = rs.state_share
+    share = rs.number("state_share")
 
     def half(amount):
         return amount * share.numerator // share.denominator
 
-    # the most a grant of its type may be (Ruleset.program_max, from the parameters): a maximum
+    # the most a grant of its type may be (Ruleset.largest_award, from the parameters): a maximum
     # added for one type (docs/architecture.md's recipe) is counted here with no second statement
-    limits = [rs.program_max(app.project_type)]
+    limits = [rs.largest_award(app.project_type)]
     if rd.funding_need_cap == "applies":
         # the money besides the federal grant (the field table's sources of funds: a new one counts here)
         later = sum(getattr(app, f.name) for f in FUNDS if f.name != "federal_grant")
         limits.append(max(0, remaining - later))
-    if prior > 0 and rs.prior_grant_ceiling is not None and (   # the statute before 1987: no top-up sentence
-            rd.prior_grant_limit == "ceiling" or prior < rs.prior_grant_ceiling):
-        limits.append(max(0, rs.prior_grant_ceiling - prior))
+    if prior > 0 and rs.number("prior_grant_ceiling") is not None and (   # the statute before 1987: no top-up sentence
+            rd.prior_grant_limit == "ceiling" or prior < rs.number("prior_grant_ceiling")):
+        limits.append(max(0, rs.number("prior_grant_ceiling") - prior))
     if app.requested_amount is not None:
         limits.append(app.requested_amount)
     # the statute's surplus-building certification (ch. 125, (6)(i)): answered no, no State funds for those types
-    if app.project_type in rs.surplus_certification and app.surplus_certified is False:
+    if app.project_type in rs.number("surplus_certification") and app.surplus_certified is False:
         limits.append(0)
     standard_limits = limits + [half(base)]
     if rd.funding_need_cap == "none" and base == cost:   # federal money applied first: never more than what remains
         standard_limits.append(remaining)
     match_of = cost if rd.local_match_base == "total_cost" else remaining
-    ls = rs.local_share
+    ls = rs.number("local_share")
     required = -(-match_of * ls.numerator // ls.denominator)
     if rd.local_match_effect == "condition" and local < required:
         standard_limits.append(0)
     standard = max(0, min(standard_limits))
     prior_in_property = prior > 0 and app.prior_funds_for_property is not False   # presumed, unless stated not
-    test = rs.bpw_test
+    test = rs.number("bpw_test")
     if test == "residual_value":   # the statute's (b): the residual value above the State's earlier investment
         conditions = app.residual_value > (app.prior_matching_funds + app.outstanding_state_debt + prior
                                            + app.other_state_investment)
     else:
         conditions = test == "state_funds" and not (prior_in_property or app.state_funds_in_property
                                                      or app.state_bonded_debt)
-    if app.bpw_exception_requested and app.project_type in rs.bpw_eligible_types and conditions:
+    if app.bpw_exception_requested and app.project_type in rs.number("bpw_eligible_types") and conditions:
         exception_limits = limits + [app.local_property_value, remaining]
         if rd.f_reference == "prior_grant" and fed > 0 and not contrary and prior == 0:
             exception_limits.append(half(remaining))
@@ -257,7 +257,7 @@ def test_the_engines_hold_no_copy_of_the_caps():
     for name in ("award.py", "batch.py", "analysis.py"):
         text = (core / name).read_text(encoding="utf-8")
         for formula in ("floor_share(", "ceil_share(", "prior_grant_ceiling -", "master_plan_cap", "state_share *",
-                        "* rs.state_share", "local_share.numerator", "bpw_eligible_types and"):
+                        "* rs.state_share", "* rs.number(\"state_share\")", "local_share.numerator", "bpw_eligible_types and"):
             assert formula not in text, (name, formula)
         assert "from core.law.caps import" in text
 

@@ -49,14 +49,14 @@ def test_the_first_day_is_the_day_every_number_has_a_value_not_the_earliest_valu
     data["parameters"]["capital_cap"]["values"] = data["parameters"]["capital_cap"]["values"][1:]   # from 1986
     data.update(id="statute-from-1986", kind="variant", title="Statute with the 1986 cap first")
     rs = from_data(data)
-    assert rs.first_day == date(1986, 7, 1) and rs.as_of("1986-07-01").capital_cap == 30_000_000
+    assert rs.first_day == date(1986, 7, 1) and rs.as_of("1986-07-01").number("capital_cap") == 30_000_000
     with pytest.raises(DateError, match="has no values before 1986-07-01"):
         rs.as_of("1986-06-30")
 
 
 def test_the_regulation_has_values_from_its_editions_day_on_and_not_before():
     rs = load()
-    assert rs.first_day == date(2026, 11, 29) and rs.as_of("2026-11-29").capital_cap == rs.capital_cap
+    assert rs.first_day == date(2026, 11, 29) and rs.as_of("2026-11-29").number("capital_cap") == rs.number("capital_cap")
     with pytest.raises(DateError, match="has no values before 2026-11-29"):
         rs.as_of("2026-11-28")
 

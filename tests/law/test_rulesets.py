@@ -24,9 +24,9 @@ def regulation_text():
 
 def test_regulation_values_and_citations():
     rs = load()
-    assert (rs.capital_cap, rs.master_plan_cap, rs.prior_grant_ceiling) == (60_000_000, 1_500_000, 30_000_000)
-    assert str(rs.state_share) == "1/2" and str(rs.local_share) == "1/2"
-    assert rs.bpw_eligible_types == ("conversion", "renovation", "construction")
+    assert (rs.number("capital_cap"), rs.number("master_plan_cap"), rs.number("prior_grant_ceiling")) == (60_000_000, 1_500_000, 30_000_000)
+    assert str(rs.number("state_share")) == "1/2" and str(rs.number("local_share")) == "1/2"
+    assert rs.number("bpw_eligible_types") == ("conversion", "renovation", "construction")
     text = (ROOT / "docs" / "regulation.txt").read_text()   # shipped: never skips
     for p in rs.parameters.values():
         assert p.citation and p.unit and p.description
@@ -39,7 +39,7 @@ def test_regulation_values_and_citations():
 def test_shipped_variant_is_labelled():
     assert available() == ["regulation", "cap-800k", "statute"]
     v = load("cap-800k")
-    assert v.is_variant and v.capital_cap == 80_000_000 and v.based_on == "regulation"
+    assert v.is_variant and v.number("capital_cap") == 80_000_000 and v.based_on == "regulation"
     assert v.label.endswith("(variant, not the regulation in force)")
     assert v.version != load().version
 
@@ -76,7 +76,7 @@ def test_missing_parameter_and_citation():
     end = text.index("[parameters.prior_grant_ceiling]")
     # a saved ruleset without a parameter reads it from the shipped one, and says so (issue 37)
     short = load_text(text[:start] + text[end:])
-    assert short.local_share == load().local_share and short.version != load().version
+    assert short.number("local_share") == load().number("local_share") and short.version != load().version
     assert short.notes == ("This saved ruleset has no local share (it was saved before that number was added): "
                            "read from the shipped ruleset 'regulation' (The regulation in force).",)
     with pytest.raises(RulesetError, match="citation: every value needs its citation"):
@@ -90,7 +90,7 @@ def test_missing_parameter_and_citation():
 
 def test_with_changes_makes_a_validated_variant():
     v = load().with_changes("cap-1m", "Cap at $1,000,000", {"capital_cap": "1000000"})
-    assert v.is_variant and v.capital_cap == 100_000_000 and "in place of $600,000 under the regulation" in v.parameters["capital_cap"].citation
+    assert v.is_variant and v.number("capital_cap") == 100_000_000 and "in place of $600,000 under the regulation" in v.parameters["capital_cap"].citation
     with pytest.raises(RulesetError, match="parameters.state_share.value"):
         load().with_changes("bad", "Bad", {"state_share": "2"})
     with pytest.raises(RulesetError, match="parameters.nope: unknown parameter"):
@@ -184,9 +184,9 @@ def test_only_a_variant_inherits_from_based_on():
     params = {"capital_cap": regulation_data()["parameters"]["capital_cap"]}
     data = {"id": "reg2", "title": "R", "kind": "regulation", "based_on": "regulation", "parameters": params}
     filled = from_data(data)   # not inherited: read as a saved ruleset's missing numbers are, and said
-    assert filled.master_plan_cap == 1_500_000 and filled.parameters["master_plan_cap"].filled
+    assert filled.number("master_plan_cap") == 1_500_000 and filled.parameters["master_plan_cap"].filled
     variant = from_data(data | {"kind": "variant"})
-    assert (variant.master_plan_cap, variant.capital_cap) == (1_500_000, 60_000_000)
+    assert (variant.number("master_plan_cap"), variant.number("capital_cap")) == (1_500_000, 60_000_000)
 
 
 def test_unknown_kind_of_parameter_is_a_programming_error_naming_the_kind():
@@ -210,7 +210,7 @@ def test_missing_description_and_edition_are_empty_and_do_not_change_the_version
 def test_amount_given_as_decimal_has_the_version_of_the_same_text():
     as_text = load().with_changes("v", "V", {"capital_cap": "800000"})
     as_decimal = load().with_changes("v", "V", {"capital_cap": Decimal("800000")})
-    assert as_decimal.capital_cap == as_text.capital_cap == 80_000_000
+    assert as_decimal.number("capital_cap") == as_text.number("capital_cap") == 80_000_000
     assert as_decimal.version == as_text.version
 
 
@@ -251,15 +251,15 @@ def test_edition_words(label, edition, version, words):
     ("cap-800k", "master_plan", 1_500_000),
     ("cap-800k", "renovation", 80_000_000),
 ])
-def test_program_max_by_project_type(ruleset_id, project_type, cents):
-    assert load(ruleset_id).program_max(project_type) == cents
+def test_largest_award_by_project_type(ruleset_id, project_type, cents):
+    assert load(ruleset_id).largest_award(project_type) == cents
 
 
 def test_ruleset_copies_and_pickles_whole():
     # copy and pickle look up attributes on an object whose fields are not set yet
     rs = load("cap-800k")
     for other in (copy.copy(rs), copy.deepcopy(rs), pickle.loads(pickle.dumps(rs))):
-        assert isinstance(other, Ruleset) and other == rs and other.capital_cap == 80_000_000
+        assert isinstance(other, Ruleset) and other == rs and other.number("capital_cap") == 80_000_000
 
 
 def test_unknown_attribute_names_itself():
@@ -271,7 +271,7 @@ def test_unknown_attribute_names_itself():
 def test_load_reads_the_shipped_file_when_not_cached(monkeypatch):
     monkeypatch.setattr(rulesets, "_CACHE", {})
     rs = load("cap-800k")
-    assert isinstance(rs, Ruleset) and (rs.id, rs.capital_cap, rs.master_plan_cap) == ("cap-800k", 80_000_000, 1_500_000)
+    assert isinstance(rs, Ruleset) and (rs.id, rs.number("capital_cap"), rs.number("master_plan_cap")) == ("cap-800k", 80_000_000, 1_500_000)
     assert rs.version == load_file(rulesets.HERE / "cap-800k.toml").version
     assert load("cap-800k") is rs and rulesets._CACHE == {"cap-800k": rs, "regulation": load("regulation")}
 
@@ -338,7 +338,7 @@ def test_a_variant_made_with_a_decimal_amount_is_written_as_text_and_read_back()
     text = to_toml(variant)
     assert 'value = "800000.00"' in text.split("[parameters.capital_cap]")[1]
     back = load_text(text)
-    assert back.version == variant.version and back.capital_cap == 80_000_000
+    assert back.version == variant.version and back.number("capital_cap") == 80_000_000
 
 
 def test_rulesets_written_as_toml_read_back_the_same():
@@ -374,7 +374,7 @@ def test_a_variant_names_what_it_changed_and_where_it_came_from():
         "Variant value (Cap at $1,000,000), a what-if and not the law in force, in place of 50% under the regulation "
         "in force")
     assert v.parameters["master_plan_cap"].citation == rs.parameters["master_plan_cap"].citation
-    assert (v.capital_cap, str(v.state_share)) == (100_000_000, "3/5")
+    assert (v.number("capital_cap"), str(v.number("state_share"))) == (100_000_000, "3/5")
     assert v.to_data()["based_on"] == "regulation" and "based_on" not in rs.to_data()
     assert load_text(to_toml(v)).version == v.version
     same = rs.with_changes("copy", "Copy", {})
@@ -435,7 +435,7 @@ def test_ruleset_id_at_its_longest_and_parameter_edges():
     for value, expect in [("0.1234", "617/5000"), ("0", "0"), ("1", "1"), (1, "1")]:
         ok = load().to_data()
         ok["parameters"]["state_share"]["value"] = value
-        assert str(from_data(ok).state_share) == expect
+        assert str(from_data(ok).number("state_share")) == expect
     for value, message in [("renovation", "parameters.bpw_eligible_types.value: a list of project types, not 'renovation'"),
                            (["renovation", "renovation"], "parameters.bpw_eligible_types.value: a project type is listed twice")]:
         bad = load().to_data()
@@ -451,7 +451,7 @@ def test_a_variant_with_integer_money_written_out_and_read_back():
     text = to_toml(v)
     assert "\n[parameters.capital_cap]\nvalue = 700000\n" in text
     back = load_text(text)
-    assert (back.capital_cap, back.master_plan_cap, back.version) == (70_000_000, 2_000_000, v.version)
+    assert (back.number("capital_cap"), back.number("master_plan_cap"), back.version) == (70_000_000, 2_000_000, v.version)
 
 
 def test_a_variant_file_holds_only_what_it_changes():
@@ -460,7 +460,7 @@ def test_a_variant_file_holds_only_what_it_changes():
     text = ('id = "cap-700k"\ntitle = "Cap at $700,000"\nkind = "variant"\nbased_on = "regulation"\n'
             '[parameters.capital_cap]\nvalue = "700000.00"\n')
     v = load_text(text)
-    assert (v.capital_cap, v.master_plan_cap, v.based_on) == (70_000_000, 1_500_000, "regulation")
+    assert (v.number("capital_cap"), v.number("master_plan_cap"), v.based_on) == (70_000_000, 1_500_000, "regulation")
     assert v.parameters["capital_cap"].citation == load().parameters["capital_cap"].citation
     for based_on, message in [("nope", "based_on: unknown ruleset 'nope'; available: regulation, cap-800k, statute"),
                               ("cap-700k", "based_on: a ruleset cannot be based on itself ('cap-700k')")]:
@@ -510,7 +510,7 @@ def test_a_variant_holds_only_what_it_changes():
     assert len(keys) <= 10
     assert re.findall(r"^\[parameters\.(\w+)\]", text, re.M) == ["capital_cap"]
     v, reg = load("cap-800k"), load()
-    assert v.capital_cap == 80_000_000
+    assert v.number("capital_cap") == 80_000_000
     assert {n: p.value for n, p in v.parameters.items() if n != "capital_cap"} == \
         {n: p.value for n, p in reg.parameters.items() if n != "capital_cap"}
     assert v.parameters["capital_cap"].unit == reg.parameters["capital_cap"].unit  # keys inherited too
@@ -519,7 +519,7 @@ def test_a_variant_holds_only_what_it_changes():
 def test_a_delta_variant_names_its_base_and_the_full_form_has_the_same_version():
     delta = load_text('id = "half"\ntitle = "Half"\nkind = "variant"\nbased_on = "regulation"\n'
                       '[parameters.state_share]\nvalue = "0.40"\ncitation = "Variant value"\n')
-    assert delta.state_share.numerator * 5 == delta.state_share.denominator * 2
+    assert delta.number("state_share").numerator * 5 == delta.number("state_share").denominator * 2
     assert from_data(delta.to_data()).version == delta.version
     with pytest.raises(RulesetError, match="based_on: unknown ruleset 'nope'"):
         load_text('id = "x"\ntitle = "X"\nkind = "variant"\nbased_on = "nope"\n[parameters]\n')
@@ -567,7 +567,7 @@ def test_the_cap_800k_variant_says_what_it_is_and_is_not():
     """Only the capital maximum of the statute; its other differences listed with their subsections."""
     variant, law = load("cap-800k"), load()
     differ = [n for n in law.parameters if variant.parameters[n].value != law.parameters[n].value]
-    assert differ == ["capital_cap"] and variant.capital_cap == 80_000_000 and variant.is_variant
+    assert differ == ["capital_cap"] and variant.number("capital_cap") == 80_000_000 and variant.is_variant
     # it says only what it is (the statute is its own ruleset now); the citation says where $800,000 is from
     assert variant.description == "Policy variant: the regulation with its capital maximum raised to $800,000."
     assert "§ 10-504(a)(2)" in variant.parameters["capital_cap"].citation

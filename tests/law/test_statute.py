@@ -50,7 +50,7 @@ def test_a_day_before_the_first_value_is_refused_naming_it():
 
 def test_a_value_superseded_on_a_day_not_found_is_answered_with_that_uncertainty():
     rs = load("statute").as_of("2020-05-05")
-    assert rs.capital_cap == 60_000_000
+    assert rs.number("capital_cap") == 60_000_000
     said = [n for n in rs.notes if n.startswith("The capital maximum is read as $600,000")]
     assert said and said[0].endswith("As of 2020-05-05 the capital maximum may already be $800,000.")
     with pytest.raises(DateError):
@@ -101,7 +101,7 @@ def test_where_the_two_disagree_one_line_says_so():
 def test_dated_values_write_and_read_back_the_same():
     statute = load("statute")
     back = rulesets.load_text(rulesets.to_toml(statute))
-    assert back.version == statute.version and back.as_of("1987-01-01").capital_cap == 30_000_000
+    assert back.version == statute.version and back.as_of("1987-01-01").number("capital_cap") == 30_000_000
 
 
 # --- saved work survives a new number ----------------------------------------------------
@@ -127,7 +127,7 @@ def test_a_saved_ruleset_without_a_new_number_reads_it_and_says_so(new_number):
     old = load("regulation").to_data()
     del old["parameters"]["added_cap"]
     saved = rulesets.from_data(old)
-    assert saved.added_cap == 25_000_000
+    assert saved.number("added_cap") == 25_000_000
     assert saved.notes == ("This saved ruleset has no added maximum (it was saved before that number was "
                            "added): read from the shipped ruleset 'regulation' (The regulation in force).",)
 
@@ -142,7 +142,7 @@ def test_the_first_release_library_and_an_old_export_open_after_a_number_is_adde
         awards = {s.name: s.award().amount for s in scenarios}
         assert awards == {"As submitted": 50_000_000, "Smaller local match": 50_000_000,
                           "Illustrative: Millbrook": 5_000_000, "Under cap-800k": 50_000_000}
-        assert all(s.saved_ruleset().added_cap == 25_000_000 for s in scenarios)
+        assert all(s.saved_ruleset().number("added_cap") == 25_000_000 for s in scenarios)
         from core.store.fileformat import export_document
         export = json.loads(json.dumps(export_document(scenarios), default=str))
     finally:

@@ -86,10 +86,10 @@ def test_as_of_1985_the_boards_exception_exists_with_conditions_not_known_and_bo
 
 
 def test_the_residual_value_act_adds_no_acquisition_acquisition_only_from_the_text_that_has_it():
-    assert "acquisition" not in statute("1988-07-01").bpw_eligible_types
-    assert "acquisition" not in statute("2010-01-01").bpw_eligible_types
+    assert "acquisition" not in statute("1988-07-01").number("bpw_eligible_types")
+    assert "acquisition" not in statute("2010-01-01").number("bpw_eligible_types")
     current = statute("2025-01-01")
-    assert "acquisition" in current.bpw_eligible_types
+    assert "acquisition" in current.number("bpw_eligible_types")
     assert "Human Services § 10-504(b), current as of 2025" in current.parameters["bpw_eligible_types"].citation
 
 
@@ -127,9 +127,9 @@ def test_no_doubt_where_the_day_is_known():
     ("2024-12-31", "2025-01-01", "2099-12-31", 60_000_000, 80_000_000),
 ])
 def test_each_era_of_the_capital_maximum_on_its_edges(before, first, last, old, new):
-    assert statute(before).capital_cap == old
-    assert statute(first).capital_cap == new
-    assert statute(last).capital_cap == new
+    assert statute(before).number("capital_cap") == old
+    assert statute(first).number("capital_cap") == new
+    assert statute(last).number("capital_cap") == new
 
 
 @pytest.mark.parametrize("name,before,first,old,new", [
@@ -140,8 +140,8 @@ def test_each_era_of_the_capital_maximum_on_its_edges(before, first, last, old, 
     ("master_plan_cap", "1986-06-30", "1986-07-01", None, 1_500_000),
 ])
 def test_each_era_of_the_other_numbers_on_its_edges(name, before, first, old, new):
-    assert getattr(statute(before), name) == old
-    assert getattr(statute(first), name) == new
+    assert statute(before).number(name) == old
+    assert statute(first).number(name) == new
 
 
 def test_a_ruleset_file_with_two_values_on_one_day_is_refused():

@@ -37,7 +37,7 @@ def test_a_kept_variant_is_there_for_a_new_session_with_its_owner(lib, url):
         kept = other.variants().list()
         assert [(k.id, k.ruleset.title, k.owner, k.changed_by) for k in kept] == [
             ("variant-cap-raised", "Cap raised", OWNER, OWNER)]
-        assert kept[0].ruleset.capital_cap == 100_000_000 and kept[0].ruleset.version == variant().version
+        assert kept[0].ruleset.number("capital_cap") == 100_000_000 and kept[0].ruleset.version == variant().version
         assert other.variants().get("variant-cap-raised").ruleset == kept[0].ruleset
         assert other.variants().get("nothing") is None
     finally:
@@ -62,7 +62,7 @@ def test_another_variant_of_the_same_id_replaces_only_when_asked_and_only_by_its
     with pytest.raises(NotAllowed, match=f"belongs to {OWNER}; only its owner or an administrator may replace"):
         v.save(variant(cap="2000000"), actor=OTHER, overwrite=True)
     replaced = v.save(variant(cap="2000000"), actor=ADMIN, overwrite=True)
-    assert (replaced.owner, replaced.changed_by, replaced.ruleset.capital_cap) == (OWNER, ADMIN, 200_000_000)
+    assert (replaced.owner, replaced.changed_by, replaced.ruleset.number("capital_cap")) == (OWNER, ADMIN, 200_000_000)
     assert [e.action for e in v.history("variant-cap-raised")] == ["save", "overwrite"]
 
 
@@ -74,7 +74,7 @@ def test_delete_and_restore_follow_the_owner_and_the_history_keeps_every_version
     v.delete("variant-cap-raised", actor=OWNER)
     assert v.list() == []
     gone = v.history("variant-cap-raised")[-1]
-    assert gone.action == "delete" and gone.after is None and gone.state.ruleset.capital_cap == 100_000_000
+    assert gone.action == "delete" and gone.after is None and gone.state.ruleset.number("capital_cap") == 100_000_000
     with pytest.raises(NotAllowed):
         v.restore(gone.id, actor=OTHER)
     back = v.restore(gone.id, actor=OWNER)

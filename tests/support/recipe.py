@@ -115,8 +115,8 @@ def add_a_cap(e: Edits) -> None:
     # 1. The caps function: computed under its sentence, with the ops arithmetic, in a route's dict.
     e.insert_before("core/law/caps.py", "    common = {", (
         f"    # {CAP_ID} (a throw-away cap). \"Equipment grants may not exceed $250,000.\"\n"
-        f"    {CAP_ID} = A if rs.{CAP_PARAMETER} is None else ops.where(\n"
-        f"        ops.is_type(x.project_type, (\"equipment\",)), rs.{CAP_PARAMETER}, A)\n\n"))
+        f"    {CAP_ID} = A if rs.number(\"{CAP_PARAMETER}\") is None else ops.where(\n"
+        f"        ops.is_type(x.project_type, (\"equipment\",)), rs.number(\"{CAP_PARAMETER}\"), A)\n\n"))
     e.replace("core/law/caps.py", "    common = {", f"    common = {{\"{CAP_ID}\": {CAP_ID}, ")
     # 2. The ruleset file: its number, as the capital maximum's entry is written.
     e.copy_table("core/law/rulesets/regulation.toml", "parameters.capital_cap", f"parameters.{CAP_PARAMETER}", {

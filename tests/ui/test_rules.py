@@ -1,6 +1,8 @@
 """The Rules page in AppTest: variants' names shown literally everywhere."""
 import re
 
+import pytest
+
 
 from tests.support.pages import dashboard as start
 from core.law.rulesets import load, to_toml
@@ -47,7 +49,7 @@ def test_the_variant_editor_has_one_input_per_parameter_of_the_ruleset_table(db)
     at.button[0].click().run()
     assert not at.exception and not at.error
     variant = at.session_state["variants"]["variant-cap-raised"]
-    assert (variant.capital_cap, variant.master_plan_cap, variant.state_share) == (80_000_000, 1_500_000, Fraction(3, 5))
+    assert (variant.number("capital_cap"), variant.number("master_plan_cap"), variant.number("state_share")) == (80_000_000, 1_500_000, Fraction(3, 5))
 
 
 def test_a_loaded_variants_edition_is_shown_inert_and_one_with_hidden_characters_refused(db):
@@ -126,7 +128,7 @@ def test_a_made_variant_is_in_the_sidebar_at_once_and_kept_in_the_library(db):
     at = make_cap_raised(start(page="pages/rules.py"))
     assert "Cap raised (variant, not the regulation in force)" in at.selectbox(key="w:ruleset").options   # this run
     kept = db.variants().get("variant-cap-raised")
-    assert (kept.ruleset.title, kept.ruleset.capital_cap, kept.owner) == ("Cap raised", 100_000_000, "local")
+    assert (kept.ruleset.title, kept.ruleset.number("capital_cap"), kept.owner) == ("Cap raised", 100_000_000, "local")
     assert any("kept it in the library" in s.value for s in at.success)
     # a new session (a reload): listed, and a link opens the Calculator under it
     again = start({"ruleset": "variant-cap-raised", "eligible_cost": "3000000", "local_contribution": "1500000"})
@@ -172,3 +174,77 @@ def test_the_boards_view_of_the_rules_page_has_words_not_code_names(db):
     at.toggle(key="presentation").set_value(True).run()
     assert not [e for e in at.expander if e.label.startswith("For programs")]
     assert reg.version not in " ".join(c.value for c in at.caption) + " ".join(m.value for m in at.markdown)
+
+
+# --- a provision some laws lack (a parameter whose declared default is "none") ----------------------
+
+NEW_CAP = "equipment_cap"
+
+
+@pytest.fixture
+def none_by_default(monkeypatch, tmp_path):
+    """A new cap's number, added as docs/architecture.md's recipe adds one: `default = "none"` in the
+    registry's [parameters] (a law that does not set it has no such provision). Returns a function that
+    gives the regulation a value for it, as the recipe's regulation.toml does."""
+    import shutil
+
+    from core.law import provisions, rulesets
+    monkeypatch.setitem(provisions.PARAMETERS, NEW_CAP, ("money", "Equipment maximum"))
+    monkeypatch.setitem(provisions.DEFAULTS, NEW_CAP, "none")
+    monkeypatch.setitem(provisions.DEFAULT_ENTRIES, NEW_CAP, {
+        "value": "none", "unit": "USD", "provision": "program_max",
+        "description": "Most an equipment-only grant may be", "citation": "A number added for a test"})
+    monkeypatch.setitem(rulesets.PARAMETER_KINDS, NEW_CAP, "money")
+    monkeypatch.setattr(rulesets, "_CACHE", {})
+
+    def give_the_regulation(dollars: str):
+        folder = tmp_path / "rulesets"
+        shutil.copytree(rulesets.HERE, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+        reg = folder / "regulation.toml"
+        reg.write_text(reg.read_text(encoding="utf-8") + f'\n[parameters.{NEW_CAP}]\nvalue = "{dollars}"\n'
+                       'unit = "USD"\nprovision = "program_max"\ndescription = "Most an equipment-only grant may be"\n'
+                       'citation = "A number added for a test"\n', encoding="utf-8")
+        monkeypatch.setattr(rulesets, "HERE", folder)
+        rulesets._CACHE.clear()
+
+    yield give_the_regulation
+    rulesets._CACHE.clear()
+
+
+def _switch(at):
+    return next(c for c in at.checkbox if c.label == "Equipment maximum in this law")
+
+
+def test_a_number_absent_by_default_shows_as_not_in_this_law_and_can_be_turned_on(db, none_by_default):
+    """Issue 50: the variant form raised a TypeError on a parameter whose value is "none"."""
+    at = start(page="pages/rules.py")
+    assert not at.exception
+    assert _switch(at).value is False
+    box = next(t for t in at.text_input if t.label == "Equipment maximum ($)")
+    assert (box.value, box.placeholder) == ("", "not in this law")
+    at.text_input[0].input("Equipment cap on")
+    _switch(at).check()
+    next(t for t in at.text_input if t.label == "Equipment maximum ($)").input("50,000")
+    at.button[0].click().run()
+    assert not at.exception and not at.error
+    variant = at.session_state["variants"]["variant-equipment-cap-on"]
+    assert (variant.number(NEW_CAP), variant.number("capital_cap")) == (5_000_000, 60_000_000)
+
+
+def test_a_number_absent_by_default_can_be_turned_off(db, none_by_default):
+    none_by_default("100000.00")
+    at = start(page="pages/rules.py")
+    assert _switch(at).value is True
+    assert next(t for t in at.text_input if t.label == "Equipment maximum ($)").value == "100,000"
+    at.text_input[0].input("Equipment cap off")
+    _switch(at).uncheck()
+    at.button[0].click().run()
+    assert not at.exception and not at.error
+    variant = at.session_state["variants"]["variant-equipment-cap-off"]
+    assert (variant.number(NEW_CAP), variant.number("capital_cap")) == (None, 60_000_000)
+    assert load().number(NEW_CAP) == 10_000_000   # the regulation keeps its number
+
+
+def test_only_a_number_some_laws_lack_has_the_switch(db):
+    at = start(page="pages/rules.py")
+    assert not [c.label for c in at.checkbox if c.label.endswith(" in this law")]
