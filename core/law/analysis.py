@@ -22,7 +22,8 @@ from core.law.award import _routes, award_amount, evaluate
 from core.law.fields import FIELD
 from core.law.provisions import CAP, CAP_IDS
 from core.law.money import fmt, plain
-from core.law.caps import COMPUTED, EXACT, OPTIONAL, Step, caps, inputs_of
+from core.law.caps import COMPUTED, OPTIONAL, derive, inputs_of
+from core.law.engines import EXACT, Step
 from core.law.readings import DEFAULT, Readings
 from core.law.rulesets import Ruleset, load
 
@@ -37,15 +38,15 @@ def raw_caps(v: dict, app: Application, rs: Ruleset, readings: Readings = DEFAUL
     `Step` with the condition's margin."""
     x = replace(inputs_of(app, Fraction), **{k: Fraction(v[k] or 0) for k in SWEEP_FIELDS},
                 **{f"{k}_given": v[k] is not None for k in OPTIONAL})
-    law = caps(x, rs, readings, EXACT)
+    law = derive(x, rs, readings, EXACT)
     routes = {"standard": {c: val for c, val in law.standard.items() if val is not None}}
-    if law.exception_open:
+    if law.board.open:
         routes["bpw_exception"] = {c: val for c, val in law.bpw_exception.items() if val is not None}
-        if law.exception_margin is not None:
+        if law.board.margin is not None:
             # The statute's residual-value test along the input: while it fails the route gives $0, a
             # step like the local match's, so a tie keeps the standard route and the route's opening
             # and closing are where the award changes (never a limit that is named: not a cap id).
-            routes["bpw_exception"][CLOSED] = Step(law.exception_margin, Fraction(0))
+            routes["bpw_exception"][CLOSED] = Step(law.board.margin, Fraction(0))
     return routes
 
 

@@ -13,8 +13,8 @@ from decimal import Decimal
 from fractions import Fraction
 
 from core.law.application import Application
-from core.law.caps import federal_contrary
-from core.law.fields import FIELD, FUNDING_PLAN, FUNDS, PROJECT_TYPES, RESIDUAL_SUM
+from core.law.caps import board_test, inputs_of
+from core.law.fields import FIELD, FUNDING_PLAN, LOCAL_FUNDS, PROJECT_TYPES, RESIDUAL_SUM
 from core.law.provisions import CAP, CHECKS, STEPS
 from core.law.money import fmt, plain
 from core.law.readings import READING, Readings
@@ -50,11 +50,10 @@ def sources_words(start: bool = True) -> str:
     return words[0].upper() + words[1:] + " funds" if start else words
 
 
-def later_funds_words(app) -> str:
+def local_funds_words(app) -> str:
     """'$500,000 of local contributions': the money besides the federal grant that what the project
-    still lacks is measured after (core.law.caps.later_funds), each source given, the first always."""
-    later = [f for f in FUNDS if f.name != "federal_grant"]
-    said = [f for i, f in enumerate(later) if i == 0 or getattr(app, f.name)]
+    still lacks is measured after (core.law.caps.local_funds), each source given, the first always."""
+    said = [f for i, f in enumerate(LOCAL_FUNDS) if i == 0 or getattr(app, f.name)]
     return joined([f"{fmt(getattr(app, f.name))} of {f.label.lower()}{'' if f.label.endswith('s') else 's'}"
                    for f in said])
 
@@ -140,11 +139,11 @@ class Facts:
     @property
     def contrary(self) -> bool:
         """Federal law is to the contrary and the law in force lets that put the State grant first."""
-        return bool(federal_contrary(self.app, self.rs))
+        return bool(self.law.facts.contrary)
 
     @property
     def federal_applied(self) -> bool:
-        return self.app.federal_grant > 0 and not self.contrary
+        return bool(self.law.facts.federal_applied)
 
     @property
     def exception(self):
@@ -168,7 +167,7 @@ def _federal(f: Facts) -> Step:
     case = ("none" if app.federal_grant == 0 else "contrary" if f.contrary else
             "contrary_not_in_law" if app.federal_law_contrary else "applied")
     return _step("federal_first", case, cost=fmt(app.eligible_cost), federal=fmt(app.federal_grant),
-                 remaining=fmt(f.law.remaining))
+                 remaining=fmt(f.law.facts.remaining))
 
 
 def _prior(f: Facts, std: dict) -> list[Step]:
@@ -195,7 +194,7 @@ def _common_limits(f: Facts) -> list[Step]:
     need = ("none" if "funding_need" not in std else
             "before_federal" if f.contrary and app.federal_grant else "applies")
     out = [_step("program_max", kind=kind, program_max=fmt(std["program_max"])),
-           _step("funding_need", need, funds=later_funds_words(app), need=fmt(std.get("funding_need", 0)),
+           _step("funding_need", need, funds=local_funds_words(app), need=fmt(std.get("funding_need", 0)),
                  reading=reading_words(f.readings, "funding_need_cap")), *_prior(f, std)]
     if "requested_amount" in std:
         out.append(_step("requested_amount", requested=fmt(app.requested_amount)))
@@ -206,9 +205,9 @@ def _common_limits(f: Facts) -> list[Step]:
 
 def _share_of(f: Facts) -> str:
     """What the State share on the standard route is taken of, in words."""
-    app, base = f.app, f.law.base
-    case = ("of_remainder" if f.federal_applied and base == f.law.remaining < app.eligible_cost else
-            "of_prior_grant" if f.federal_applied and base != f.law.remaining else
+    app, base, remaining = f.app, f.law.facts.base, f.law.facts.remaining
+    case = ("of_remainder" if f.federal_applied and base == remaining < app.eligible_cost else
+            "of_prior_grant" if f.federal_applied and base != remaining else
             "of_contrary" if app.federal_grant and f.contrary else "of_cost")
     return STEPS["cost_share"][case].format(base=fmt(base), reading=reading_words(f.readings, "f_reference"))
 
@@ -219,8 +218,9 @@ def _standard(f: Facts) -> list[Step]:
     if "full_cost" in std:
         out.append(_step("federal_first", "limit", remaining=fmt(std["full_cost"])))
     if "local_match" in std:
-        out.append(_step("local_match", "condition", local=fmt(f.app.local_contribution), share=pct(rs.local_share),
-                         required=fmt(f.law.match_required), reading=reading_words(f.readings, "local_match_effect")))
+        out.append(_step("local_match", "condition", local=fmt(f.law.facts.local_funds), share=pct(rs.local_share),
+                         required=fmt(f.law.facts.match_required),
+                         reading=reading_words(f.readings, "local_match_effect")))
     return out
 
 
@@ -292,38 +292,40 @@ def steps(f: Facts, conditions: list[Check]) -> tuple[Step, ...]:
 
 # --- the checks beside the award ----------------------------------------------------------
 
-def _state_funds(app: Application) -> tuple[str, str]:
-    """The third condition (no State funds in the property or building): its status and which
-    words say why. Prior program funds count as State funds in the building when they went
-    into it, as stated or, not stated, as presumed (core.law.caps reads the same facts)."""
+def _state_funds(app: Application, met: bool) -> tuple[str, str]:
+    """The third condition (no State funds in the property or building): its status (`met`, as
+    core.law.caps.board_test tests it) and which words say why: State funds stated, or prior program
+    funds that went into the building, as stated or, not stated, as presumed."""
     if app.state_funds_in_property:
-        return "fail", "fail"
-    if not app.prior_program_funds:
-        return "pass", "pass"
-    stated = app.prior_funds_for_property
-    if stated is None:
-        return "fail", "prior_presumed"
-    return ("fail", "prior_stated") if stated else ("pass", "prior_not_in_property")
+        outcome = "fail"
+    elif not app.prior_program_funds:
+        outcome = "pass"
+    elif app.prior_funds_for_property is None:
+        outcome = "prior_presumed"
+    else:
+        outcome = "prior_stated" if app.prior_funds_for_property else "prior_not_in_property"
+    return ("pass" if met else "fail"), outcome
 
 
 def exception_conditions(app: Application, rs, grant: int | None, standard: int | None = None,
-                         if_met: int | None = None) -> list[Check]:
+                         if_met: int | None = None, test=None) -> list[Check]:
     """The four conditions of the Board exception, each pass or fail with its reason.
     `grant` is the exception route's award, which the value-of-property condition is
     measured against (None when that route is not open: the condition does not apply).
     Under a law whose conditions are not known (the act of 1984), one check gives both numbers:
-    `standard`, the standard route's award, and `if_met`, the Board's route's if they are met."""
-    eligible = "pass" if app.project_type in rs.bpw_eligible_types else "fail"
-    funds, outcome = _state_funds(app)
-    debt = "fail" if app.state_bonded_debt else "pass"
+    `standard`, the standard route's award, and `if_met`, the Board's route's if they are met.
+    `test`: core.law.caps.board_test's result for this application (worked out here when not given)."""
+    test = test or board_test(inputs_of(app), rs)
+    eligible = "pass" if test.type_eligible else "fail"
+    funds, outcome = _state_funds(app, test.no_state_funds)
+    debt = "pass" if test.no_state_debt else "fail"
     value = app.local_property_value
     property_outcome = ("closed" if grant is None else "no_grant" if grant == 0 else
                         "pass" if value >= grant else "fail")
-    test = rs.bpw_test
     day = rs.as_of_date.isoformat() if rs.as_of_date else "this ruleset"
-    if test == "none":   # a law with no Board exception
+    if rs.bpw_test == "none":   # a law with no Board exception
         return [_check("bpw_in_law", "fail", None, day=day)]
-    if test == "unknown":   # the act of 1984: an exception whose conditions are cut off in the copies found
+    if rs.bpw_test == "unknown":   # the act of 1984: an exception whose conditions are cut off in the copies found
         source = rs.parameters["bpw_test"].citation
         if eligible == "fail" or if_met is None or standard is None or if_met <= standard:
             return [_check("bpw_in_law", "warning", None, "warning_type", day=day, source=source,
@@ -336,10 +338,10 @@ def exception_conditions(app: Application, rs, grant: int | None, standard: int 
         _check("bpw_property_value", "not_applicable" if property_outcome in ("closed", "no_grant") else property_outcome,
                value, property_outcome, value=fmt(value), grant=fmt(grant or 0)),
     ]
-    if test == "residual_value":   # the statute's test replaces the last two conditions
+    if rs.bpw_test == "residual_value":   # the statute's test replaces the last two conditions
         amounts = {name: getattr(app, name) for name in RESIDUAL_SUM}
         total = sum(amounts.values())
-        return kept + [_check("bpw_residual_value", "pass" if app.residual_value > total else "fail", None,
+        return kept + [_check("bpw_residual_value", "pass" if test.residual_exceeds else "fail", None,
                               residual=fmt(app.residual_value), total=fmt(total),
                               match=fmt(amounts["prior_matching_funds"]), debt=fmt(amounts["outstanding_state_debt"]),
                               prior=fmt(amounts["prior_program_funds"]), other=fmt(amounts["other_state_investment"]))]
@@ -363,16 +365,15 @@ def _local_match(f: Facts) -> Check:
     share = pct(f.rs.local_share)
     if f.chosen.id == "bpw_exception":
         return _check("local_match", "waived", 0, share=share)
-    required, local = f.law.match_required, f.app.local_contribution
-    short = max(0, required - local)
+    required, local, short = f.law.facts.match_required, f.law.facts.local_funds, f.law.facts.match_short
     return _check("local_match", "fail" if short else "pass", short, share=share, short=fmt(short),
                   required=fmt(required), local=fmt(local), measured=_match_measured(f))
 
 
-def _federal_check(app: Application, rs) -> Check:
-    fed, cost = app.federal_grant, app.eligible_cost
+def _federal_check(f: Facts) -> Check:
+    fed, cost = f.app.federal_grant, f.app.eligible_cost
     covers = fed > 0 and fed >= cost
-    outcome = "pass" if not covers else "warning_contrary" if federal_contrary(app, rs) else "warning"
+    outcome = "pass" if not covers else "warning_contrary" if f.contrary else "warning"
     return _check("federal_exceeds_cost", "warning" if covers else "pass", fed, outcome, federal=fmt(fed),
                   cost=fmt(cost))
 
@@ -397,7 +398,7 @@ def checks(f: Facts, gap: int, conditions: list[Check]) -> tuple[Check, ...]:
     condition): the local match, full funding, the federal grant, the exception's conditions
     and the prior-grant room."""
     funded = _check("fully_funded", "fail" if gap else "pass", gap, gap=fmt(gap), sources=sources_words())
-    return (_local_match(f), funded, _federal_check(f.app, f.rs), *conditions, *_prior_check(f), *_surplus_check(f))
+    return (_local_match(f), funded, _federal_check(f), *conditions, *_prior_check(f), *_surplus_check(f))
 
 
 def maximum_words(award) -> str:

@@ -200,7 +200,7 @@ def _short(app, rs, readings, field: str, x: int) -> bool:
     """Whether, at `x` of the field, the award is on the standard route with the local match short."""
     at = app.replace(**{field: x})
     law, _, chosen = _routes(at, rs, readings)
-    return chosen.id == "standard" and chosen.award > 0 and at.local_contribution < law.match_required
+    return chosen.id == "standard" and chosen.award > 0 and law.facts.match_short > 0
 
 
 def _match_words(app, rs, readings, s: Solution) -> str:

@@ -12,7 +12,7 @@ from hypothesis import example, given, settings, strategies as st
 from core.law.application import Application
 from core.law.award import evaluate
 from core.law.batch import BatchError, evaluate_table, read_csv, cents_text, evaluate_parsed, frame_of, parse_frame
-from core.law.caps import TYPE_CODES
+from core.law.engines import TYPE_CODES
 from core.law.money import ValidationError, plain, to_cents
 from core.law.readings import DEFAULT, Readings, every
 from core.law.rulesets import load
@@ -819,5 +819,5 @@ def test_a_table_read_from_text_is_parsed_without_a_python_object_per_cell(monke
 
 def test_the_batchs_absent_cap_is_the_largest_int64():
     """core.law.caps states it without importing numpy (issue 53: one application needs none of it)."""
-    from core.law.caps import ARRAYS
+    from core.law.engines import ARRAYS
     assert ARRAYS.ABSENT == np.iinfo(np.int64).max and type(ARRAYS.ABSENT) is int

@@ -13,7 +13,7 @@ from core.law.application import Application
 from core.law.fields import FUNDS
 from core.law.award import award_amount, evaluate, other_readings
 from core.law.batch import evaluate_parsed, frame_of
-from core.law.caps import Step
+from core.law.engines import Step
 from core.law.rulesets import available, load
 from tests.law.test_every_law import LAWS
 from tests.support.strategies import applications
