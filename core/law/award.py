@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.law import explain, provisions
+from core.law import checks as _checks, explain, provisions
 from core.law.application import Application
-from core.law.explain import Check, Step, Unmet, binding_text, exception_conditions, pct, types_words  # noqa: F401
+from core.law.checks import Check, exception_conditions
+from core.law.explain import Step, Unmet, binding_text, pct, types_words  # noqa: F401
 from core.law.money import plain
 from core.law import caps as _caps
 from core.law.caps import Intermediates, derive, inputs_of
@@ -157,7 +158,7 @@ def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Reading
     conditions = (exception_conditions(app, rs, exc.award if exc else None, routes["standard"].award, if_met,
                                        law.board) if app.bpw_exception_requested else [])
     gap = funding_gap(app, chosen.award)
-    checks = explain.checks(facts, gap, conditions)
+    checks = _checks.checks(facts, gap, conditions)
     return Award(
         application=app, ruleset_id=rs.id, ruleset_version=rs.version, ruleset_label=rs.label,
         is_variant=rs.is_variant, amount=chosen.award, route=chosen.id, caps=chosen.caps,

@@ -279,7 +279,7 @@ def evaluate_table(df: pd.DataFrame, rs: Ruleset | None = None, readings: Readin
     return out
 
 
-def read_csv(source, sheet: str | None = None) -> pd.DataFrame:
+def read_file(source, sheet: str | None = None) -> pd.DataFrame:
     """A CSV file or an Excel workbook (a path or a file object), every cell as text, empty
     cells as '' (an empty cell means the field's default), blank rows skipped. Reading is
     core/law/tables.py's, whose TableError says what is wrong with a file."""

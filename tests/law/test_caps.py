@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from core.law import readings as R
-from core.law.analysis import CLOSED, _constant_lines, _regime, raw_caps, sweep, SWEEP_FIELDS
+from core.law.analysis import sweep, SWEEP_FIELDS
+from core.law.lines import CLOSED, constant_lines, raw_caps, regime
 from core.law.application import Application
 from core.law.fields import FUNDS
 from core.law.award import award_amount, evaluate, other_readings
@@ -122,8 +123,8 @@ def test_three_engines_and_an_independent_computation_agree(apps, rd, rs):
         # breakpoint engine (exact fractions): the same caps once rounded, the same award and route
         exact = _exact_routes(app, rs, rd)
         assert _floored(exact) == {r: dict(route.caps) for r, route in a.routes.items()}
-        flat = _constant_lines(app, rs, "eligible_cost", app.eligible_cost, rd)
-        state, award = _regime(flat, Fraction(app.eligible_cost))
+        flat = constant_lines(app, rs, "eligible_cost", app.eligible_cost, rd)
+        state, award = regime(flat, Fraction(app.eligible_cost))
         assert math.floor(award) == a.amount
         assert state.route == a.route
 
@@ -254,7 +255,7 @@ def test_f_reference_prior_grant_lifts_the_remainder_limit_for_additional_work()
 def test_the_engines_hold_no_copy_of_the_caps():
     """The caps are written once, in core/law/caps.py: the three engines only run it."""
     core = ROOT / "core" / "law"
-    for name in ("award.py", "batch.py", "analysis.py"):
+    for name in ("award.py", "batch.py", "lines.py"):
         text = (core / name).read_text(encoding="utf-8")
         for formula in ("floor_share(", "ceil_share(", "prior_grant_ceiling -", "master_plan_cap", "state_share *",
                         "* rs.state_share", "local_share.numerator", "bpw_eligible_types and"):
