@@ -59,7 +59,8 @@ class BoardTest:
     type_eligible: object     # the project is of a type the exception is for
     no_state_funds: object    # no State funds went into the property or building
     no_state_debt: object     # the State carries no bonded debt on it
-    residual_exceeds: object  # the statute's residual-value test holds (None: not this law's test, or EXACT)
+    residual_sum: object      # the four amounts the statute's residual-value test sums (None: not this law's test, or EXACT)
+    residual_exceeds: object  # the residual value exceeds that sum (None: not this law's test, or EXACT)
     open: object              # requested, and every condition of the law in force met
     margin: object = None     # EXACT only: the residual-value test as a margin (the route open while >= 0)
 
@@ -124,7 +125,7 @@ def board_test(x: Inputs, rs, ops=INTS) -> BoardTest:
     prior_in_property = ops.both(ops.positive(x.prior_program_funds), x.prior_funds_for_property)
     no_state_funds = ops.negate(ops.either(x.state_funds_in_property, prior_in_property))
     no_state_debt = ops.negate(x.state_bonded_debt)
-    conditions, residual, margin = ops.both(no_state_funds, no_state_debt), None, None
+    conditions, total, residual, margin = ops.both(no_state_funds, no_state_debt), None, None, None
     # The statute from about 1988 (Human Services § 10-504(b)), the ruleset's bpw_test: in place of those
     # two conditions, "the residual value ... exceeds the sum of" prior amounts used as matching funds,
     # outstanding State debt on the property from another program, any prior grant under the program
@@ -135,11 +136,12 @@ def board_test(x: Inputs, rs, ops=INTS) -> BoardTest:
         if ops is EXACT:
             margin, conditions = residual_margin(x), True
         else:
-            residual = conditions = x.residual_value > sum((getattr(x, n) for n in RESIDUAL_SUM), 0)
+            total = sum((getattr(x, n) for n in RESIDUAL_SUM), 0)
+            residual = conditions = x.residual_value > total
     elif rs.bpw_test in ("none", "unknown"):
         conditions = ops.both(x.bpw_exception_requested, False)
     opened = ops.both(ops.both(x.bpw_exception_requested, type_eligible), conditions)
-    return BoardTest(type_eligible, no_state_funds, no_state_debt, residual, opened, margin)
+    return BoardTest(type_eligible, no_state_funds, no_state_debt, total, residual, opened, margin)
 
 
 # --- the caps of each route ---------------------------------------------------------

@@ -86,9 +86,8 @@ def exception_conditions(app: Application, rs, grant: int | None, standard: int 
     ]
     if rs.bpw_test == "residual_value":   # the statute's test replaces the last two conditions
         amounts = {name: getattr(app, name) for name in RESIDUAL_SUM}
-        total = sum(amounts.values())
         return kept + [_check("bpw_residual_value", "pass" if test.residual_exceeds else "fail", None,
-                              residual=fmt(app.residual_value), total=fmt(total),
+                              residual=fmt(app.residual_value), total=fmt(test.residual_sum),
                               match=fmt(amounts["prior_matching_funds"]), debt=fmt(amounts["outstanding_state_debt"]),
                               prior=fmt(amounts["prior_program_funds"]), other=fmt(amounts["other_state_investment"]))]
     return kept + [
