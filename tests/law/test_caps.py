@@ -30,7 +30,10 @@ RULESETS = [load(i) for i in available()] + [p.values[0] for p in LAWS if p.id.s
 
 def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
     """(award in cents, route), computed again from docs/rules.md without core.law."""
-    cost, fed, local, prior = app.eligible_cost, app.federal_grant, app.local_contribution, app.prior_program_funds
+    cost, fed, prior = app.eligible_cost, app.federal_grant, app.prior_program_funds
+    # the local funds: the money besides the federal grant (the field table's sources of funds: a new one
+    # counts here, toward the local match and what the project still lacks)
+    local = sum(getattr(app, f.name) for f in FUNDS if f.name != "federal_grant")
     # the statute (federal_first "always") has no "unless federal law is to the contrary"
     contrary = app.federal_law_contrary and rs.federal_first != "always"
     remaining = cost if contrary else max(0, cost - fed)
@@ -44,9 +47,7 @@ def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
     # added for one type (docs/architecture.md's recipe) is counted here with no second statement
     limits = [rs.program_max(app.project_type)]
     if rd.funding_need_cap == "applies":
-        # the money besides the federal grant (the field table's sources of funds: a new one counts here)
-        later = sum(getattr(app, f.name) for f in FUNDS if f.name != "federal_grant")
-        limits.append(max(0, remaining - later))
+        limits.append(max(0, remaining - local))
     if prior > 0 and rs.prior_grant_ceiling is not None and (   # the statute before 1987: no top-up sentence
             rd.prior_grant_limit == "ceiling" or prior < rs.prior_grant_ceiling):
         limits.append(max(0, rs.prior_grant_ceiling - prior))
