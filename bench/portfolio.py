@@ -14,7 +14,7 @@ import numpy as np
 
 
 from bench.batch import make_csv
-from core.law.batch import evaluate_parsed, parse_frame, read_csv
+from core.law.batch import evaluate_parsed, parse_frame, read_file
 from core.law.portfolio import run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +30,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "apps.csv"
         make_csv(path, args.rows)
-        df = read_csv(path)
+        df = read_file(path)
     rng = np.random.default_rng(3)
     df["senior_density"] = rng.integers(10, 3000, len(df)).astype(str)
     df["distance_to_center_miles"] = rng.uniform(0, 40, len(df)).round(1).astype(str)

@@ -13,7 +13,8 @@ from core.law.money import ValidationError, fmt, to_cents
 from core.law.portfolio import (DIRECTIONS, FACTORS, MAX_ROWS, MAX_UNPACKED, MODES, SETTING_NOTE, PortfolioError,
                                 formula_words, insight, read_portfolio, run, sample)
 from core.law.batch import BatchError
-from core.law.tables import kind, sheet_names
+from core.law.tables import kind
+from core.law.tables_xlsx import sheet_names
 from core.report.spreadsheets import (PEOPLE_MONEY, people, ranked, results_csv, results_xlsx, settings, template_csv,
                                       template_xlsx)
 from ui import present, routing, state

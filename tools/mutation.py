@@ -64,7 +64,7 @@ def in_sample(name: str, percent: float | None) -> bool:
 
 # The modules that state the law and check its inputs: the 90% goal is set on these
 # (rulesets: the regulation's parameters and the policy variants built on them).
-LAW_MODULES = ("caps", "rulesets", "readings", "award", "batch", "analysis", "application", "money")
+LAW_MODULES = ("caps", "engines", "rulesets", "readings", "award", "batch", "lines", "analysis", "application", "money")
 
 
 def module_name(path: str) -> str:

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.law import explain, provisions
+from core.law import checks as _checks, explain, provisions
 from core.law.application import Application
-from core.law.explain import Check, Step, Unmet, binding_text, exception_conditions, pct, types_words  # noqa: F401
+from core.law.checks import Check, exception_conditions
+from core.law.explain import Step, Unmet, binding_text, pct, types_words  # noqa: F401
 from core.law.money import plain
 from core.law import caps as _caps
-from core.law.caps import INTS, caps, inputs_of
+from core.law.caps import Intermediates, derive, inputs_of
+from core.law.engines import INTS
 from core.law.fields import FUNDING_PLAN
 from core.law.readings import DEFAULT, READING_IDS, Readings
 from core.law.rulesets import Ruleset, load
@@ -46,8 +48,7 @@ class Award:
     caps: dict
     binding: tuple
     routes: dict           # route id -> Route, every route evaluated
-    remaining: int
-    base: int
+    facts: Intermediates   # what the law derived on the way (core.law.caps.intermediates), in cents
     checks: tuple
     steps: tuple
     funding: dict = field(default_factory=dict)   # federal, state, local, gap (cents)
@@ -66,9 +67,20 @@ class Award:
         return next((c for c in self.checks if c.id == check_id), None)
 
     @property
+    def remaining(self) -> int:
+        """The cost of eligible work left after the federal grant."""
+        return self.facts.remaining
+
+    @property
+    def base(self) -> int:
+        """What the State share is taken of."""
+        return self.facts.base
+
+    @property
     def local_shortfall(self) -> int:
-        c = self.check("local_match")
-        return c.amount if c and c.status == "fail" else 0
+        """How far the local funds fall short of the match, on the standard route (the exception's
+        conditions replace the match: 0 there)."""
+        return self.facts.match_short if self.route == "standard" else 0
 
     @property
     def funding_gap(self) -> int:
@@ -124,11 +136,11 @@ def _present(caps: dict) -> dict:
 
 
 def _routes(app: Application, rs: Ruleset, readings: Readings) -> tuple:
-    """core.law.caps's caps, every open route settled, and the chosen route: the larger award; on
+    """What core.law.caps derives, every open route settled, and the chosen route: the larger award; on
     a tie the standard route (the exception is only used when it helps)."""
-    law = caps(inputs_of(app), rs, readings, INTS)
+    law = derive(inputs_of(app), rs, readings, INTS)
     routes = {"standard": _settle("standard", _present(law.standard))}
-    if law.exception_open:
+    if law.board.open:
         routes["bpw_exception"] = _settle("bpw_exception", _present(law.bpw_exception))
     chosen = max(routes.values(), key=lambda r: (r.award, r.id == "standard"))
     return law, routes, chosen
@@ -143,30 +155,30 @@ def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Reading
     if_met = None
     if rs.number("bpw_test") == "unknown" and app.bpw_exception_requested:   # its conditions not known: both numbers said
         if_met = _settle("bpw_exception", _present(law.bpw_exception)).award
-    conditions = (exception_conditions(app, rs, exc.award if exc else None, routes["standard"].award, if_met)
-                  if app.bpw_exception_requested else [])
+    conditions = (exception_conditions(app, rs, exc.award if exc else None, routes["standard"].award, if_met,
+                                       law.board) if app.bpw_exception_requested else [])
     gap = funding_gap(app, chosen.award)
-    checks = explain.checks(facts, gap, conditions)
+    checks = _checks.checks(facts, gap, conditions)
     return Award(
         application=app, ruleset_id=rs.id, ruleset_version=rs.version, ruleset_label=rs.label,
         is_variant=rs.is_variant, amount=chosen.award, route=chosen.id, caps=chosen.caps,
-        binding=chosen.binding, routes=routes, remaining=law.remaining, base=law.base,
+        binding=chosen.binding, routes=routes, facts=law.facts,
         checks=checks, steps=explain.steps(facts, conditions),
         funding=funding_plan(app, chosen.award, gap),
-        readings=readings, ruleset=rs, ruleset_edition=rs.edition, unmet=_unmet(app, rs, readings, checks, law),
+        readings=readings, ruleset=rs, ruleset_edition=rs.edition, unmet=_unmet(app, rs, readings, chosen, law),
         as_of=rs.as_of_date, law_notes=rs.law_notes,
     )
 
 
-def _unmet(app: Application, rs: Ruleset, readings: Readings, checks, law) -> tuple:
+def _unmet(app: Application, rs: Ruleset, readings: Readings, chosen: Route, law) -> tuple:
     """The local match, where it falls short on the standard route: what it asks, how short it is,
     and the award with it met (more local money can lower what the project still lacks; under the
     reading that the match is a condition, the award appears)."""
-    match = next(c for c in checks if c.id == "local_match")
-    if match.status != "fail":
+    short = law.facts.match_short
+    if chosen.id != "standard" or not short:
         return ()
-    once = award_amount(app.replace(local_contribution=app.local_contribution + match.amount), rs, readings)
-    return (Unmet("local_match", law.match_required, match.amount, once),)
+    once = award_amount(app.replace(local_contribution=app.local_contribution + short), rs, readings)
+    return (Unmet("local_match", law.facts.match_required, short, once),)
 
 
 def funding_gap(app: Application, award: int) -> int:

@@ -22,7 +22,8 @@ from core.law.application import Application, parse_field
 from core.law.fields import FIELD, FIELDS
 from core.law.provisions import CAP_IDS
 from core.law.money import MAX_CENTS, ValidationError, not_a_number
-from core.law.caps import ARRAYS, COMPUTED, OPTIONAL, TYPE_CODES, Inputs, caps, funding_gap, given_or_presumed
+from core.law.caps import COMPUTED, OPTIONAL, Inputs, derive, funding_gap, given_or_presumed
+from core.law.engines import ARRAYS, TYPE_CODES
 from core.law.readings import DEFAULT, Readings
 from core.law.rulesets import Ruleset, load
 
@@ -182,17 +183,17 @@ def inputs_of_frame(v: pd.DataFrame) -> Inputs:
 
 
 def _settle(v: pd.DataFrame, rs: Ruleset | None, readings: Readings) -> dict:
-    """core.law.caps's caps of every row, on int64 arrays, settled as `evaluate` settles one
+    """What core.law.caps derives for every row, on int64 arrays, settled as `evaluate` settles one
     application: each route's least cap (at least 0), the exception where it gives more (a tie keeps
     the standard route), the caps equal to the award on the route taken (a bitmask in CAP_IDS's order)."""
     rs = rs or load()
     n = len(v)
     x = inputs_of_frame(v)
-    law = caps(x, rs, readings, ARRAYS)
+    law = derive(x, rs, readings, ARRAYS)
     std = {c: val for c, val in law.standard.items() if val is not ABSENT}
     exc_caps = {c: val for c, val in law.bpw_exception.items() if val is not ABSENT}
     standard = np.maximum(0, reduce(np.minimum, std.values()))
-    exception = np.where(law.exception_open, np.maximum(0, reduce(np.minimum, exc_caps.values())), -1)
+    exception = np.where(law.board.open, np.maximum(0, reduce(np.minimum, exc_caps.values())), -1)
     use_exc = exception > standard
     award = np.where(use_exc, exception, standard)
     mask = np.zeros(n, dtype=np.int64)
@@ -211,7 +212,7 @@ def _settle(v: pd.DataFrame, rs: Ruleset | None, readings: Readings) -> dict:
         "binding": mask,
         "route": use_exc,
         "standard_award": standard,   # what the row gets without the Board's exception
-        "local_shortfall": np.where(use_exc, 0, np.maximum(0, law.match_required - x.local_contribution)),
+        "local_shortfall": np.where(use_exc, 0, law.facts.match_short),   # core.law.caps.intermediates
         "funding_gap": funding_gap(x, award, ARRAYS),   # core.law.caps's, as for one application
     }
 
@@ -278,7 +279,7 @@ def evaluate_table(df: pd.DataFrame, rs: Ruleset | None = None, readings: Readin
     return out
 
 
-def read_csv(source, sheet: str | None = None) -> pd.DataFrame:
+def read_file(source, sheet: str | None = None) -> pd.DataFrame:
     """A CSV file or an Excel workbook (a path or a file object), every cell as text, empty
     cells as '' (an empty cell means the field's default), blank rows skipped. Reading is
     core/law/tables.py's, whose TableError says what is wrong with a file."""

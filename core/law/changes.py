@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from core.law.analysis import NEAR, SWEEP_FIELDS, Breakpoint, State, _lines, _regime, binds, caps_words, first_up, in_sentence, sweep
+from core.law.analysis import NEAR, SWEEP_FIELDS, Breakpoint, binds, caps_words, first_up, in_sentence, sweep
 from core.law.application import Application
 from core.law.award import _routes, award_amount, award_and_route, funding_gap
 from core.law.fields import FIELD, asked
+from core.law.lines import State, lines_along, regime
 from core.law.money import MAX_CENTS, fmt
 from core.law.readings import DEFAULT, Readings
 from core.law.rulesets import Ruleset, load
@@ -109,7 +110,7 @@ def course(app: Application, field: str, rs: Ruleset | None = None, readings: Re
     def at(value: int) -> int:
         return award_amount(app.replace(**{field: value}), rs, readings)
 
-    walk = _Walk(x, current, at, _regime(_lines(app, rs, field, readings), Fraction(x) + Fraction(1, 2))[0])
+    walk = _Walk(x, current, at, regime(lines_along(app, rs, field, readings), Fraction(x) + Fraction(1, 2))[0])
     # Sweeping from x - 1 finds the same breakpoints above x (the regime is the same anywhere
     # between two adjacent candidates); the sweep ends one breakpoint past the course's end.
     if x < MAX_CENTS:

@@ -1,4 +1,5 @@
-"""The words of one result: the explanation's numbered steps and the checks beside the award.
+"""The words of one result: the explanation's numbered steps and the award box's lines (the checks
+beside the award are core/law/checks.py's).
 
 `core.law.award.evaluate` computes the caps and the route (core.law.caps); this module only
 chooses, for a computed result, which of the registry's templates (core/law/provisions.toml)
@@ -11,13 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from core.law.application import Application
-from core.law.caps import federal_contrary
-from core.law.fields import FIELD, FUNDING_PLAN, FUNDS, PROJECT_TYPES, RESIDUAL_SUM
-from core.law.provisions import CAP, CHECKS, STEPS
+from core.law.fields import FUNDING_PLAN, LOCAL_FUNDS, PROJECT_TYPES
+from core.law.provisions import CAP, STEPS
 from core.law.money import fmt, plain
 from core.law.readings import READING, Readings
+
+if TYPE_CHECKING:   # the checks read this module's words; the steps only name their type
+    from core.law.checks import Check
 
 EXCEPTION_ROUTE = "on the Board's exception route"
 EXCEPTION_ROUTE_CAP = "On the Board's exception route"
@@ -50,11 +54,10 @@ def sources_words(start: bool = True) -> str:
     return words[0].upper() + words[1:] + " funds" if start else words
 
 
-def later_funds_words(app) -> str:
+def local_funds_words(app) -> str:
     """'$500,000 of local contributions': the money besides the federal grant that what the project
-    still lacks is measured after (core.law.caps.later_funds), each source given, the first always."""
-    later = [f for f in FUNDS if f.name != "federal_grant"]
-    said = [f for i, f in enumerate(later) if i == 0 or getattr(app, f.name)]
+    still lacks is measured after (core.law.caps.local_funds), each source given, the first always."""
+    said = [f for i, f in enumerate(LOCAL_FUNDS) if i == 0 or getattr(app, f.name)]
     return joined([f"{fmt(getattr(app, f.name))} of {f.label.lower()}{'' if f.label.endswith('s') else 's'}"
                    for f in said])
 
@@ -79,21 +82,6 @@ def reading_words(readings: Readings, reading_id: str) -> str:
 # A check's status in words, the same on every surface (the calculator, Compare, the report).
 STATUS_WORDS = {"pass": "Pass", "fail": "Fail", "waived": "Would be waived", "warning": "Warning",
                 "not_applicable": "Does not apply"}
-
-
-@dataclass(frozen=True)
-class Check:
-    id: str
-    label: str
-    status: str            # a key of STATUS_WORDS
-    amount: int | None     # cents: the shortfall, the gap, the room...
-    message: str
-    provision: str
-
-    def to_dict(self) -> dict:
-        return {"id": self.id, "label": self.label, "status": self.status,
-                "amount": None if self.amount is None else plain(self.amount),
-                "message": self.message, "provision": self.provision}
 
 
 @dataclass(frozen=True)
@@ -140,11 +128,11 @@ class Facts:
     @property
     def contrary(self) -> bool:
         """Federal law is to the contrary and the law in force lets that put the State grant first."""
-        return bool(federal_contrary(self.app, self.rs))
+        return bool(self.law.facts.contrary)
 
     @property
     def federal_applied(self) -> bool:
-        return self.app.federal_grant > 0 and not self.contrary
+        return bool(self.law.facts.federal_applied)
 
     @property
     def exception(self):
@@ -155,12 +143,6 @@ def _step(provision: str, case: str = "default", **values) -> Step:
     return Step(provision, STEPS[provision][case].format(**values))
 
 
-def _check(check_id: str, status: str, amount, outcome: str | None = None, **values) -> Check:
-    words = CHECKS[check_id]
-    return Check(check_id, words.label, status, amount, words.templates[outcome or status].format(**values),
-                 words.provision)
-
-
 # --- the explanation ------------------------------------------------------------------
 
 def _federal(f: Facts) -> Step:
@@ -168,7 +150,7 @@ def _federal(f: Facts) -> Step:
     case = ("none" if app.federal_grant == 0 else "contrary" if f.contrary else
             "contrary_not_in_law" if app.federal_law_contrary else "applied")
     return _step("federal_first", case, cost=fmt(app.eligible_cost), federal=fmt(app.federal_grant),
-                 remaining=fmt(f.law.remaining))
+                 remaining=fmt(f.law.facts.remaining))
 
 
 def _prior(f: Facts, std: dict) -> list[Step]:
@@ -176,13 +158,13 @@ def _prior(f: Facts, std: dict) -> list[Step]:
     if prior == 0:
         return []
     if ceiling is None:   # a law with no top-up for earlier grantees (the statute before 1987)
-        return [_step("prior_grant_room", "no_provision", prior=fmt(prior), **_no_top_up(f.rs))]
+        return [_step("prior_grant_room", "no_provision", prior=fmt(prior), **no_top_up(f.rs))]
     case = ("no_limit" if "prior_grant_room" not in std else "at_ceiling" if prior >= ceiling else "room")
     return [_step("prior_grant_room", case, prior=fmt(prior), ceiling=fmt(ceiling),
                   room=fmt(std.get("prior_grant_room", 0)), reading=reading_words(f.readings, "prior_grant_limit"))]
 
 
-def _no_top_up(rs) -> dict:
+def no_top_up(rs) -> dict:
     """The day and the source of a law with no top-up for earlier grantees, for the words."""
     return {"day": rs.as_of_date.isoformat() if rs.as_of_date else "this ruleset",
             "source": rs.parameters["prior_grant_ceiling"].citation}
@@ -195,7 +177,7 @@ def _common_limits(f: Facts) -> list[Step]:
     need = ("none" if "funding_need" not in std else
             "before_federal" if f.contrary and app.federal_grant else "applies")
     out = [_step("program_max", kind=kind, program_max=fmt(std["program_max"])),
-           _step("funding_need", need, funds=later_funds_words(app), need=fmt(std.get("funding_need", 0)),
+           _step("funding_need", need, funds=local_funds_words(app), need=fmt(std.get("funding_need", 0)),
                  reading=reading_words(f.readings, "funding_need_cap")), *_prior(f, std)]
     if "requested_amount" in std:
         out.append(_step("requested_amount", requested=fmt(app.requested_amount)))
@@ -206,9 +188,9 @@ def _common_limits(f: Facts) -> list[Step]:
 
 def _share_of(f: Facts) -> str:
     """What the State share on the standard route is taken of, in words."""
-    app, base = f.app, f.law.base
-    case = ("of_remainder" if f.federal_applied and base == f.law.remaining < app.eligible_cost else
-            "of_prior_grant" if f.federal_applied and base != f.law.remaining else
+    app, base, remaining = f.app, f.law.facts.base, f.law.facts.remaining
+    case = ("of_remainder" if f.federal_applied and base == remaining < app.eligible_cost else
+            "of_prior_grant" if f.federal_applied and base != remaining else
             "of_contrary" if app.federal_grant and f.contrary else "of_cost")
     return STEPS["cost_share"][case].format(base=fmt(base), reading=reading_words(f.readings, "f_reference"))
 
@@ -219,8 +201,9 @@ def _standard(f: Facts) -> list[Step]:
     if "full_cost" in std:
         out.append(_step("federal_first", "limit", remaining=fmt(std["full_cost"])))
     if "local_match" in std:
-        out.append(_step("local_match", "condition", local=fmt(f.app.local_contribution), share=pct(rs.number("local_share")),
-                         required=fmt(f.law.match_required), reading=reading_words(f.readings, "local_match_effect")))
+        out.append(_step("local_match", "condition", local=fmt(f.law.facts.local_funds), share=pct(rs.number("local_share")),
+                         required=fmt(f.law.facts.match_required),
+                         reading=reading_words(f.readings, "local_match_effect")))
     return out
 
 
@@ -290,116 +273,6 @@ def steps(f: Facts, conditions: list[Check]) -> tuple[Step, ...]:
     return (_federal(f), *_common_limits(f), *_standard(f), *_exception(f, conditions), award)
 
 
-# --- the checks beside the award ----------------------------------------------------------
-
-def _state_funds(app: Application) -> tuple[str, str]:
-    """The third condition (no State funds in the property or building): its status and which
-    words say why. Prior program funds count as State funds in the building when they went
-    into it, as stated or, not stated, as presumed (core.law.caps reads the same facts)."""
-    if app.state_funds_in_property:
-        return "fail", "fail"
-    if not app.prior_program_funds:
-        return "pass", "pass"
-    stated = app.prior_funds_for_property
-    if stated is None:
-        return "fail", "prior_presumed"
-    return ("fail", "prior_stated") if stated else ("pass", "prior_not_in_property")
-
-
-def exception_conditions(app: Application, rs, grant: int | None, standard: int | None = None,
-                         if_met: int | None = None) -> list[Check]:
-    """The four conditions of the Board exception, each pass or fail with its reason.
-    `grant` is the exception route's award, which the value-of-property condition is
-    measured against (None when that route is not open: the condition does not apply).
-    Under a law whose conditions are not known (the act of 1984), one check gives both numbers:
-    `standard`, the standard route's award, and `if_met`, the Board's route's if they are met."""
-    eligible = "pass" if app.project_type in rs.number("bpw_eligible_types") else "fail"
-    funds, outcome = _state_funds(app)
-    debt = "fail" if app.state_bonded_debt else "pass"
-    value = app.local_property_value
-    property_outcome = ("closed" if grant is None else "no_grant" if grant == 0 else
-                        "pass" if value >= grant else "fail")
-    test = rs.number("bpw_test")
-    day = rs.as_of_date.isoformat() if rs.as_of_date else "this ruleset"
-    if test == "none":   # a law with no Board exception
-        return [_check("bpw_in_law", "fail", None, day=day)]
-    if test == "unknown":   # the act of 1984: an exception whose conditions are cut off in the copies found
-        source = rs.parameters["bpw_test"].citation
-        if eligible == "fail" or if_met is None or standard is None or if_met <= standard:
-            return [_check("bpw_in_law", "warning", None, "warning_type", day=day, source=source,
-                           standard=fmt(standard or 0))]
-        return [_check("bpw_in_law", "warning", if_met, day=day, source=source, standard=fmt(standard),
-                       exception=fmt(if_met))]
-    kept = [
-        _check("bpw_project_type", eligible, None, type=PROJECT_TYPES[app.project_type],
-               types=types_words(rs.number("bpw_eligible_types"))),
-        _check("bpw_property_value", "not_applicable" if property_outcome in ("closed", "no_grant") else property_outcome,
-               value, property_outcome, value=fmt(value), grant=fmt(grant or 0)),
-    ]
-    if test == "residual_value":   # the statute's test replaces the last two conditions
-        amounts = {name: getattr(app, name) for name in RESIDUAL_SUM}
-        total = sum(amounts.values())
-        return kept + [_check("bpw_residual_value", "pass" if app.residual_value > total else "fail", None,
-                              residual=fmt(app.residual_value), total=fmt(total),
-                              match=fmt(amounts["prior_matching_funds"]), debt=fmt(amounts["outstanding_state_debt"]),
-                              prior=fmt(amounts["prior_program_funds"]), other=fmt(amounts["other_state_investment"]))]
-    return kept + [
-        _check("bpw_no_state_funds", funds, None, outcome, prior=fmt(app.prior_program_funds),
-               question=FIELD["prior_funds_for_property"].label),
-        _check("bpw_no_state_debt", debt, None),
-    ]
-
-
-def _match_measured(f: Facts) -> str:
-    words = CHECKS["local_match"].templates
-    if not f.app.federal_grant:
-        return ""
-    if f.readings.local_match_base == "total_cost":
-        return words["measured_whole"]
-    return words["measured_contrary" if f.contrary else "measured_remainder"]
-
-
-def _local_match(f: Facts) -> Check:
-    share = pct(f.rs.number("local_share"))
-    if f.chosen.id == "bpw_exception":
-        return _check("local_match", "waived", 0, share=share)
-    required, local = f.law.match_required, f.app.local_contribution
-    short = max(0, required - local)
-    return _check("local_match", "fail" if short else "pass", short, share=share, short=fmt(short),
-                  required=fmt(required), local=fmt(local), measured=_match_measured(f))
-
-
-def _federal_check(app: Application, rs) -> Check:
-    fed, cost = app.federal_grant, app.eligible_cost
-    covers = fed > 0 and fed >= cost
-    outcome = "pass" if not covers else "warning_contrary" if federal_contrary(app, rs) else "warning"
-    return _check("federal_exceeds_cost", "warning" if covers else "pass", fed, outcome, federal=fmt(fed),
-                  cost=fmt(cost))
-
-
-def _prior_check(f: Facts) -> list[Check]:
-    prior, ceiling = f.app.prior_program_funds, f.rs.number("prior_grant_ceiling")
-    if prior == 0:
-        return []
-    if ceiling is None:   # a law with no top-up for earlier grantees (the statute before 1987)
-        return [_check("prior_grant_room", "not_applicable", None, "no_provision", prior=fmt(prior),
-                       **_no_top_up(f.rs))]
-    room = f.routes["standard"].caps.get("prior_grant_room")
-    values = dict(prior=fmt(prior), ceiling=fmt(ceiling), room=fmt(room or 0),
-                  reading=reading_words(f.readings, "prior_grant_limit"))
-    if room is None:
-        return [_check("prior_grant_room", "not_applicable", None, "no_limit", **values)]
-    return [_check("prior_grant_room", "pass" if room else "fail", room, **values)]
-
-
-def checks(f: Facts, gap: int, conditions: list[Check]) -> tuple[Check, ...]:
-    """The checks beside the award (they do not change it, unless a reading makes one a
-    condition): the local match, full funding, the federal grant, the exception's conditions
-    and the prior-grant room."""
-    funded = _check("fully_funded", "fail" if gap else "pass", gap, gap=fmt(gap), sources=sources_words())
-    return (_local_match(f), funded, _federal_check(f.app, f.rs), *conditions, *_prior_check(f), *_surplus_check(f))
-
-
 def maximum_words(award) -> str:
     """What the award is a maximum of. Where what the project still lacks holds it (funding_need, no
     sentence of the law: the Department's reading), that is said, with the award read without that
@@ -414,23 +287,6 @@ def maximum_words(award) -> str:
                 f"still lacks, which no sentence of {short} says; read without that limit, the most would be "
                 f"{fmt(other['award'])}{where}. The Department sets the amount within it.")
     return f"The most the State may give under {law}; the Department sets the amount within it."
-
-
-SURPLUS_PURPOSE = {"acquisition": "acquire a building", "construction": "plan, design and construct a center"}
-
-
-def _surplus_check(f: Facts) -> list[Check]:
-    """The statute's surplus-building certification (ch. 125, (6)(i)), where the law in force carries it
-    for this project type: made, not made ($0), or not stated (the award is given as if made)."""
-    app, rs = f.app, f.rs
-    if app.project_type not in (rs.number("surplus_certification") or ()):
-        return []
-    law = "the statute" if rs.id == "statute" else rs.in_sentence
-    purpose = SURPLUS_PURPOSE.get(app.project_type, "be used for this project")
-    given = app.surplus_certified
-    outcome = "presumed" if given is None else "pass" if given else "fail"
-    return [_check("surplus_building", "warning" if given is None else outcome, None, outcome, law=law,
-                   purpose=purpose)]
 
 
 def other_reading_words(other: dict) -> str:

@@ -25,7 +25,8 @@ class Field:
     only_with: str = ""  # asked and shown only where this amount is above $0 (it means nothing otherwise)
     # Money that counts toward the funding gap (a source of funds): its key in the funding plan
     # (Award.funding, the waterfall, the report's plan). The one statement of which money that is:
-    # the gap, what the project still lacks, the batch, the charts and the words all read FUNDS.
+    # the gap, what the project still lacks, the batch, the charts and the words all read FUNDS; every
+    # source but the federal grant is a local contribution and counts toward the local match (LOCAL_FUNDS).
     funds: str = ""
     board_test: str = ""  # a condition of the Board's exception: asked only under this test (bpw_test)
     sparse: bool = False  # written in a record only when not its default: records kept before it stay as they were
@@ -133,6 +134,10 @@ def portfolio_columns(titles) -> tuple[list[str], list[str]]:
 # The sources of funds besides the State award, in the table's order (the federal grant first: §D
 # applies it before the State grant; the State award follows it in the funding plan).
 FUNDS: tuple[Field, ...] = tuple(f for f in FIELDS if f.funds)
+# The local funds: every source but the federal grant (non-State, non-federal money, the regulation's "local
+# contributions"): what counts toward the local match (§C) and is taken off what the project still lacks
+# (core.law.caps.intermediates reads it; a new source flagged `funds` counts toward both with no other change).
+LOCAL_FUNDS: tuple[Field, ...] = tuple(f for f in FUNDS if f.funds != "federal")
 # The funding plan's sources in order, as (key, label, field name): the field table's sources, and
 # the State award (no field of its own) after the federal grant. Its keys are adjectives ("Federal,
 # State and local funds").

@@ -237,11 +237,7 @@ def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | N
     rs = rs or load()
     weights = weights or {k: 1.0 for k in FACTORS}
     values, errors = parse_frame(df)
-    for column in ("name", "locality"):   # labels on charts, in tables and files: capped, no hidden characters
-        if column in df.columns:
-            problems = {v: _name_problem(v, column) for v in pd.unique(df[column])}   # each distinct value once
-            errors = np.array([_join(e, problems[n] if n in problems else _name_problem(n, column))   # NaN != NaN
-                               for e, n in zip(errors, df[column])], dtype=object)
+    errors = _label_errors(df, errors)
     good = errors == ""
     with_exception = evaluate_parsed(values, rs, readings)
     ev = with_exception if exceptions == "assumed" else evaluate_parsed(
@@ -250,12 +246,8 @@ def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | N
     # Scaled across the valid rows only: a rejected row must not move anyone's score.
     score = np.full(len(df), np.nan)
     score[good] = scores(values[good], weights, directions)
-    names = df["name"].astype(str).to_numpy() if "name" in df.columns else np.array([""] * len(df))
-    idx = np.flatnonzero(good)
-    order = idx[np.lexsort((idx, names[idx], -score[idx]))]   # score desc, then name, then row
+    order, rank = _ranked(df, good, score)
     allocated = allocate(awards, order, budget, mode)
-    rank = np.zeros(len(df), dtype=np.int64)
-    rank[order] = np.arange(1, len(order) + 1)
     from core.law.batch import cents_text
     out = df.copy()
     out["award"] = np.where(good, cents_text(awards), "")
@@ -275,6 +267,27 @@ def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | N
                   np.where(good, with_exception["award"].to_numpy(), 0), exceptions,
                   np.arange(2, len(df) + 2, dtype=np.int64) if rows is None else np.asarray(rows, dtype=np.int64),
                   shortfall, DEFAULT_DIRECTIONS | (directions or {}))
+
+
+def _label_errors(df: pd.DataFrame, errors: np.ndarray) -> np.ndarray:
+    """Each row's errors with its name's and locality's (labels on charts, in tables and files: capped,
+    no hidden characters)."""
+    for column in ("name", "locality"):
+        if column in df.columns:
+            problems = {v: _name_problem(v, column) for v in pd.unique(df[column])}   # each distinct value once
+            errors = np.array([_join(e, problems[n] if n in problems else _name_problem(n, column))   # NaN != NaN
+                               for e, n in zip(errors, df[column])], dtype=object)
+    return errors
+
+
+def _ranked(df: pd.DataFrame, good: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The valid rows in funding order (score descending, then name, then row) and each row's rank (0: none)."""
+    names = df["name"].astype(str).to_numpy() if "name" in df.columns else np.array([""] * len(df))
+    idx = np.flatnonzero(good)
+    order = idx[np.lexsort((idx, names[idx], -score[idx]))]
+    rank = np.zeros(len(df), dtype=np.int64)
+    rank[order] = np.arange(1, len(order) + 1)
+    return order, rank
 
 
 def unmet_words(shortfall: int) -> str:

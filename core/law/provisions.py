@@ -195,9 +195,7 @@ for _pid, _p in PROVISION.items():
 def _remainder_governs(award) -> bool:
     """With a federal grant applied, the State share is §E's 50% of the remainder (unless, read
     with "§F" as the top-up paragraph, additional eligible work lifts it to §C's whole cost)."""
-    app = award.application
-    from core.law.caps import federal_contrary   # the caps read the registry: imported when asked
-    return app.federal_grant > 0 and not federal_contrary(app, award.ruleset) and award.base == award.remaining
+    return bool(award.facts.federal_applied) and award.base == award.remaining   # core.law.caps.intermediates
 
 
 def _case(name: str, award) -> str:

@@ -13,14 +13,15 @@ core.law.award.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
-from core.law.analysis import SWEEP_FIELDS, _lines, _regime, caps_words, first_up, in_sentence, sweep
+from core.law.analysis import SWEEP_FIELDS, caps_words, first_up, in_sentence, sweep
 from core.law.application import Application
-from core.law.award import _routes, award_amount, evaluate
+from core.law.award import _routes, award_amount
 from core.law.fields import FIELD
+from core.law.lines import lines_along, regime
 from core.law.money import MAX_CENTS, fmt, plain
 from core.law.readings import DEFAULT, Readings
 from core.law.rulesets import Ruleset, load
@@ -66,34 +67,76 @@ class Solution:
                 "without_board_approval": None if self.standard is None else self.standard.to_dict()}
 
 
+class _Points:
+    """What the law derives at each value of the field asked about, worked out once per value for one
+    answer (core.law.award's routes, whose `law` holds core.law.caps's intermediates): the stretches'
+    ends, the crossings checked, the nearest and the most, the current award and the local match all
+    read it. Equal (and hashed) by the question, so that the stretches are remembered across answers."""
+
+    def __init__(self, app: Application, rs: Ruleset, field: str, readings: Readings):
+        self.app, self.rs, self.field, self.readings = app, rs, field, readings
+        self.seen: dict = {}
+
+    def _key(self) -> tuple:
+        return self.app, self.rs, self.field, self.readings
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _Points) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def at(self, x: int | None) -> tuple:
+        """(law, routes, chosen route) with the field at `x` (None: the application's own, not given)."""
+        if x not in self.seen:
+            self.seen[x] = _routes(self.app.replace(**{self.field: x}), self.rs, self.readings)
+        return self.seen[x]
+
+    def award(self, x: int | None) -> int:
+        return self.at(x)[2].award
+
+    def reach(self, x: int) -> Reach:
+        chosen = self.at(x)[2]
+        return Reach(x, chosen.award, chosen.id, chosen.binding)
+
+    def short(self, x: int) -> bool:
+        """Whether at `x` the award is on the standard route with the local match short."""
+        law, _, chosen = self.at(x)
+        return chosen.id == "standard" and chosen.award > 0 and law.facts.match_short > 0
+
+    def margin(self, x: int) -> int:
+        """The local match less the local funds at `x` (core.law.caps.intermediates): short while > 0."""
+        facts = self.at(x)[0].facts
+        return facts.match_required - facts.local_funds
+
+
 @lru_cache(maxsize=64)
-def _stretches(app: Application, rs: Ruleset, field: str, lo: int, hi: int, readings: Readings) -> tuple:
+def _stretches(points: _Points, lo: int, hi: int) -> tuple:
     """(s, e, award at s, award at e) for each [s, e] (cents, both included) on which the award on
     whole cents is one line rounded down; 0 alone (at 0 some caps and routes are not there yet; the
     lines are measured from 1 cent). Whatever the target: remembered, for a reach asked again of the
     same inputs (the Calculator's box on every run, a table of targets)."""
+    app, rs, field, readings = points._key()
     if FIELD[field].group == "exception" and not app.bpw_exception_requested:
         edges = [lo]   # the field counts only on the exception route, which is not asked for: flat
     else:
-        edges = {lo} | {b.value for b in sweep(app, field, lo, hi, rs, points=False, readings=readings).breakpoints
+        edges = {lo} | {b.value for b in sweep(app, field, lo, hi, rs, points=False, readings=readings,
+                                                 award_at=points.award).breakpoints
                         if lo < b.value <= hi}
         if lo == 0 and hi > 0:
             edges.add(1)
         edges = sorted(edges)
-
-    def at(x: int) -> int:
-        return award_amount(app.replace(**{field: x}), rs, readings)
-
     out = []
     for s, e in zip(edges, edges[1:] + [hi + 1]):
-        a_s = at(s)
-        out.append((s, e - 1, a_s, a_s if e - 1 == s else at(e - 1)))
+        a_s = points.award(s)
+        out.append((s, e - 1, a_s, a_s if e - 1 == s else points.award(e - 1)))
     return tuple(out)
 
 
-def _where(app, rs, field, readings, stretch: tuple, target: int) -> tuple[int, int] | None:
+def _where(points: _Points, stretch: tuple, target: int) -> tuple[int, int] | None:
     """The cents of the stretch (s, e, award at s, award at e) at which the award is at least
     `target`: one end of the stretch, or none."""
+    app, rs, field, readings = points._key()
     s, e, a_s, a_e = stretch
     if s == e or (a_s >= target) == (a_e >= target):
         return (s, e) if a_s >= target else None
@@ -101,31 +144,38 @@ def _where(app, rs, field, readings, stretch: tuple, target: int) -> tuple[int, 
         return (s, e) if a_s >= target else None
     # The line through the exact awards (before rounding) at both ends; rounded down it is at
     # least the whole-cent target exactly where the line is.
-    lines = _lines(app, rs, field, readings)
-    v_s, v_e = _regime(lines, Fraction(s))[1], _regime(lines, Fraction(e))[1]
+    lines = lines_along(app, rs, field, readings)
+    v_s, v_e = regime(lines, Fraction(s))[1], regime(lines, Fraction(e))[1]
     slope = (v_e - v_s) / (e - s)
     if slope:
         cross = s + (target - v_s) / slope
         first = max(s, math.ceil(cross)) if slope > 0 else min(e, math.floor(cross)) + 1
-        if s < first <= e and _reaches(app, rs, field, readings, first, target) == (slope > 0) \
-                and _reaches(app, rs, field, readings, first - 1, target) == (slope < 0):
+        if s < first <= e and (points.award(first) >= target) == (slope > 0) \
+                and (points.award(first - 1) >= target) == (slope < 0):
             return (first, e) if slope > 0 else (s, first - 1)
     # The lines do not describe the stretch (a condition switching inside it that no breakpoint marks):
     # never a wrong answer or a division by zero, but the award itself, halved to the cent where the
     # target is first met or last kept (the stretch is one line rounded down: it crosses the target once).
     rising = a_e >= target
-    lo_, hi_ = s, e   # the answer changes between lo_ (as at s) and hi_ (as at e)
+    first = _first_change(lambda x: points.award(x) >= target, s, e, rising)
+    return (first, e) if rising else (s, first - 1)
+
+
+def _first_change(test, a: int, b: int, at_b, guess: int | None = None) -> int:
+    """The first cent in (a, b] where `test` gives `at_b` (it gives the other at `a`), halving the
+    range; `guess`, where the change is expected, is tried first with the cent below it (2 tests
+    when it is right)."""
+    lo_, hi_ = a, b
+    probes = [] if guess is None or not a < guess <= b else [guess - 1, guess] if guess - 1 > a else [guess]
     while hi_ - lo_ > 1:
-        mid = (lo_ + hi_) // 2
-        if _reaches(app, rs, field, readings, mid, target) == rising:
+        mid = probes.pop(0) if probes else (lo_ + hi_) // 2
+        if not lo_ < mid < hi_:
+            continue
+        if test(mid) == at_b:
             hi_ = mid
         else:
             lo_ = mid
-    return (hi_, e) if rising else (s, lo_)
-
-
-def _reaches(app, rs, field, readings, x: int, target: int) -> bool:
-    return award_amount(app.replace(**{field: x}), rs, readings) >= target
+    return hi_
 
 
 def _merge(parts: list) -> tuple:
@@ -148,11 +198,6 @@ def _closest(intervals: tuple, own: int) -> int | None:
     return best
 
 
-def _reach(app, rs, field, readings, value: int) -> Reach:
-    r = evaluate(app.replace(**{field: value}), rs, readings)
-    return Reach(value, r.amount, r.route, r.binding)
-
-
 def solve(app: Application, field: str, target: int, lo: int = 0, hi: int = MAX_CENTS, rs: Ruleset | None = None,
           readings: Readings = DEFAULT, _standard: bool = True) -> Solution:
     """Every range of `field` in [lo, hi] (cents) where the award is at least `target` (cents), the
@@ -160,29 +205,23 @@ def solve(app: Application, field: str, target: int, lo: int = 0, hi: int = MAX_
     and a sentence. An answer on the Board's exception route carries the standard route's as `standard`."""
     rs = rs or load()
     readings = readings or DEFAULT
-    if field not in SWEEP_FIELDS:
-        raise ValueError(f"FIELD: {field!r} cannot be solved for; use one of {', '.join(SWEEP_FIELDS)}")
-    if not 0 <= lo < hi <= MAX_CENTS:
-        raise ValueError(f"range: from {fmt(lo)} to {fmt(hi)} is empty; 'from' must be below 'to'")
-    if target < 0:
-        raise ValueError("target: must be $0 or more")
+    _check_question(field, target, lo, hi)
+    points = _Points(app, rs, field, readings)
     own = getattr(app, field)
     at_own = 0 if own is None else own   # a request not made: the least request that reaches the target
-    stretches = _stretches(app, rs, field, lo, hi, readings)
-    intervals = _merge([w for st in stretches if (w := _where(app, rs, field, readings, st, target))])
+    stretches = _stretches(points, lo, hi)
+    intervals = _merge([w for st in stretches if (w := _where(points, st, target))])
     near = _closest(intervals, at_own)
-    nearest = None if near is None else _reach(app, rs, field, readings, near)
+    nearest = None if near is None else points.reach(near)
     top = max(a for _, _, a_s, a_e in stretches for a in (a_s, a_e))
-    top_at = _closest(_merge([w for st in stretches if (w := _where(app, rs, field, readings, st, top))]), at_own)
-    best = _reach(app, rs, field, readings, top_at)
-    current = award_amount(app, rs, readings)
+    best = points.reach(_closest(_merge([w for st in stretches if (w := _where(points, st, top))]), at_own))
     counts = not (FIELD[field].group == "exception" and not app.bpw_exception_requested)
-    sol = Solution(field, target, lo, hi, own, current, intervals, nearest, best, "", counts=counts)
+    sol = Solution(field, target, lo, hi, own, points.award(own), intervals, nearest, best, "", counts=counts)
     standard = None
     needs_board = (nearest or best).route == BOARD
     if _standard and needs_board and FIELD[field].group != "exception":
         standard = solve(app.replace(bpw_exception_requested=False), field, target, lo, hi, rs, readings, False)
-    text = _sentence(sol) + _match_words(app, rs, readings, sol)
+    text = _sentence(sol) + _match_words(points, sol)
     if needs_board:
         text = "If the Board approves, " + text[:1].lower() + text[1:]
         if standard is not None:
@@ -191,38 +230,38 @@ def solve(app: Application, field: str, target: int, lo: int = 0, hi: int = MAX_
             plain_award = award_amount(app.replace(bpw_exception_requested=False), rs, readings)
             text += f" Without that approval the award is {fmt(plain_award)} (the standard route), whatever the " \
                     f"{in_sentence(field)}."
-    return Solution(field, target, lo, hi, own, current, intervals, nearest, best, text, standard, counts)
+    return replace(sol, sentence=text, standard=standard)
+
+
+def _check_question(field: str, target: int, lo: int, hi: int) -> None:
+    if field not in SWEEP_FIELDS:
+        raise ValueError(f"FIELD: {field!r} cannot be solved for; use one of {', '.join(SWEEP_FIELDS)}")
+    if not 0 <= lo < hi <= MAX_CENTS:
+        raise ValueError(f"range: from {fmt(lo)} to {fmt(hi)} is empty; 'from' must be below 'to'")
+    if target < 0:
+        raise ValueError("target: must be $0 or more")
 
 
 # --- the words ----------------------------------------------------------------------------
 
-def _short(app, rs, readings, field: str, x: int) -> bool:
-    """Whether, at `x` of the field, the award is on the standard route with the local match short."""
-    at = app.replace(**{field: x})
-    law, _, chosen = _routes(at, rs, readings)
-    return chosen.id == "standard" and chosen.award > 0 and at.local_contribution < law.match_required
-
-
-def _match_words(app, rs, readings, s: Solution) -> str:
+def _match_words(points: _Points, s: Solution) -> str:
     """Where, in the ranges the sentence names, the local match ("at least 50 percent ... shall be
     provided from local contributions") is not met: the award said holds there only once it is. Along
-    one input the match's shortfall only grows or only shrinks, so in each range it fails on one end."""
+    one input the match's shortfall only grows or only shrinks, so in each range it fails on one end;
+    the cent where it changes is first looked for where the match less the local funds (a line along
+    the input, rounded up to the cent) crosses zero."""
     if s.nearest is None or not s.counts:
         return ""
     failing = []
     for a, b in s.intervals[:LISTED]:
-        at_a, at_b = _short(app, rs, readings, s.field, a), _short(app, rs, readings, s.field, b)
+        at_a, at_b = points.short(a), points.short(b)
         if at_a and at_b:
             failing.append((a, b))
         elif at_a or at_b:
-            lo, hi = a, b     # short at one end, met at the other: the cent where it changes
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                if _short(app, rs, readings, s.field, mid) == at_a:
-                    lo = mid
-                else:
-                    hi = mid
-            failing.append((a, lo) if at_a else (hi, b))
+            m_a, m_b = points.margin(a), points.margin(b)
+            guess = None if m_a == m_b or b == a else a + math.ceil(Fraction(m_a * (b - a), m_a - m_b))
+            first = _first_change(points.short, a, b, at_b, guess)   # short at one end, met at the other
+            failing.append((a, first - 1) if at_a else (first, b))
     if not failing:
         return ""
     return (f" The local match is not met at any {in_sentence(s.field)} {_ranges(tuple(failing))}: there the "

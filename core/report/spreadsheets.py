@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from core.law.analysis import caps_words
-from core.law.caps import TYPE_CODES
+from core.law.engines import TYPE_CODES
 from core.law.fields import EXCEPTION_FIELDS, FIELD, PORTFOLIO_FIELDS, PROJECT_TYPES, yes_no
 from core.law.money import fmt
 from core.law.provisions import ROUTES

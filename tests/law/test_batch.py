@@ -11,8 +11,8 @@ from hypothesis import example, given, settings, strategies as st
 
 from core.law.application import Application
 from core.law.award import evaluate
-from core.law.batch import BatchError, evaluate_table, read_csv, cents_text, evaluate_parsed, frame_of, parse_frame
-from core.law.caps import TYPE_CODES
+from core.law.batch import BatchError, evaluate_table, read_file, cents_text, evaluate_parsed, frame_of, parse_frame
+from core.law.engines import TYPE_CODES
 from core.law.money import ValidationError, plain, to_cents
 from core.law.readings import DEFAULT, Readings, every
 from core.law.rulesets import load
@@ -35,7 +35,7 @@ empty,,,,,,,,,,,
 
 @pytest.fixture
 def table():
-    return evaluate_table(read_csv(io.StringIO(CSV)))
+    return evaluate_table(read_file(io.StringIO(CSV)))
 
 
 def test_rows_match_scalar_and_keep_their_place(table):
@@ -50,7 +50,7 @@ def test_rows_match_scalar_and_keep_their_place(table):
 
 
 def test_bad_rows_carry_the_scalar_message(table):
-    row = read_csv(io.StringIO(CSV)).iloc[3].to_dict()
+    row = read_file(io.StringIO(CSV)).iloc[3].to_dict()
     with pytest.raises(ValidationError) as err:
         Application.from_dict(row, unknown="ignore")
     assert table["error"][3] == str(err.value)
@@ -61,7 +61,7 @@ def test_bad_rows_carry_the_scalar_message(table):
 
 
 def test_every_good_row_equals_scalar(table):
-    src = read_csv(io.StringIO(CSV))
+    src = read_file(io.StringIO(CSV))
     for i in range(len(src)):
         if table["error"][i]:
             continue
@@ -511,11 +511,11 @@ def test_boundaries_in_batch_equal_scalar():
 
 def test_csv_cells_are_read_as_text():
     """Leading zeros, three decimals and 'NA' reach the validators as written, never as numbers or blanks."""
-    from core.law.batch import read_csv
+    from core.law.batch import read_file
     text = ("name,project_type,eligible_cost,local_contribution,senior_density\n"
             "007,renovation,1000000.005,0,1\n"
             "NA,renovation,0001000000,500000.10,\n")
-    df = read_csv(io.StringIO(text))
+    df = read_file(io.StringIO(text))
     assert list(df["name"]) == ["007", "NA"] and list(df["senior_density"]) == ["1", ""]
     out = evaluate_table(df)
     assert list(out["name"]) == ["007", "NA"]
@@ -819,5 +819,5 @@ def test_a_table_read_from_text_is_parsed_without_a_python_object_per_cell(monke
 
 def test_the_batchs_absent_cap_is_the_largest_int64():
     """core.law.caps states it without importing numpy (issue 53: one application needs none of it)."""
-    from core.law.caps import ARRAYS
+    from core.law.engines import ARRAYS
     assert ARRAYS.ABSENT == np.iinfo(np.int64).max and type(ARRAYS.ABSENT) is int

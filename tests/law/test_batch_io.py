@@ -1,4 +1,4 @@
-"""The batch's reading of a plain CSV file in whole columns (core/law/tables.py, issue 53): Arrow's CSV
+"""The batch's reading of a plain CSV file in whole columns (core/law/tables_csv.py, issue 53): Arrow's CSV
 reader, where every line has the header's cells and no quotes, gives the very frame, row numbers and
 errors that pandas' reader gives; anything else is read by pandas as before."""
 import io
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from core.law import tables
+from core.law import tables_csv
 from core.law.tables import TableError, read
 
 CELL = st.text(alphabet="ab7 \t.,;-=#é\u00a0\u202e\x0b\x00", max_size=6)
@@ -23,7 +23,7 @@ def _outcome(data: bytes, max_rows=None):
 
 def _by_pandas(monkeypatch, data: bytes, max_rows=None):
     with monkeypatch.context() as m:
-        m.setattr(tables, "_arrow_frame", lambda *a: None)
+        m.setattr(tables_csv, "_arrow_frame", lambda *a: None)
         return _outcome(data, max_rows)
 
 

@@ -8,12 +8,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from core.law import readings as R
-from core.law.analysis import CLOSED, _constant_lines, _regime, raw_caps, sweep, SWEEP_FIELDS
+from core.law.analysis import sweep, SWEEP_FIELDS
+from core.law.lines import CLOSED, constant_lines, raw_caps, regime
 from core.law.application import Application
 from core.law.fields import FUNDS
 from core.law.award import award_amount, evaluate, other_readings
 from core.law.batch import evaluate_parsed, frame_of
-from core.law.caps import Step
+from core.law.engines import Step
 from core.law.rulesets import available, load
 from tests.law.test_every_law import LAWS
 from tests.support.strategies import applications
@@ -29,7 +30,10 @@ RULESETS = [load(i) for i in available()] + [p.values[0] for p in LAWS if p.id.s
 
 def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
     """(award in cents, route), computed again from docs/rules.md without core.law."""
-    cost, fed, local, prior = app.eligible_cost, app.federal_grant, app.local_contribution, app.prior_program_funds
+    cost, fed, prior = app.eligible_cost, app.federal_grant, app.prior_program_funds
+    # the local funds: the money besides the federal grant (the field table's sources of funds: a new one
+    # counts here, toward the local match and what the project still lacks)
+    local = sum(getattr(app, f.name) for f in FUNDS if f.name != "federal_grant")
     # the statute (federal_first "always") has no "unless federal law is to the contrary"
     contrary = app.federal_law_contrary and rs.number("federal_first") != "always"
     remaining = cost if contrary else max(0, cost - fed)
@@ -43,9 +47,7 @@ def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
     # added for one type (docs/architecture.md's recipe) is counted here with no second statement
     limits = [rs.largest_award(app.project_type)]
     if rd.funding_need_cap == "applies":
-        # the money besides the federal grant (the field table's sources of funds: a new one counts here)
-        later = sum(getattr(app, f.name) for f in FUNDS if f.name != "federal_grant")
-        limits.append(max(0, remaining - later))
+        limits.append(max(0, remaining - local))
     if prior > 0 and rs.number("prior_grant_ceiling") is not None and (   # the statute before 1987: no top-up sentence
             rd.prior_grant_limit == "ceiling" or prior < rs.number("prior_grant_ceiling")):
         limits.append(max(0, rs.number("prior_grant_ceiling") - prior))
@@ -122,8 +124,8 @@ def test_three_engines_and_an_independent_computation_agree(apps, rd, rs):
         # breakpoint engine (exact fractions): the same caps once rounded, the same award and route
         exact = _exact_routes(app, rs, rd)
         assert _floored(exact) == {r: dict(route.caps) for r, route in a.routes.items()}
-        flat = _constant_lines(app, rs, "eligible_cost", app.eligible_cost, rd)
-        state, award = _regime(flat, Fraction(app.eligible_cost))
+        flat = constant_lines(app, rs, "eligible_cost", app.eligible_cost, rd)
+        state, award = regime(flat, Fraction(app.eligible_cost))
         assert math.floor(award) == a.amount
         assert state.route == a.route
 
@@ -254,7 +256,7 @@ def test_f_reference_prior_grant_lifts_the_remainder_limit_for_additional_work()
 def test_the_engines_hold_no_copy_of_the_caps():
     """The caps are written once, in core/law/caps.py: the three engines only run it."""
     core = ROOT / "core" / "law"
-    for name in ("award.py", "batch.py", "analysis.py"):
+    for name in ("award.py", "batch.py", "lines.py"):
         text = (core / name).read_text(encoding="utf-8")
         for formula in ("floor_share(", "ceil_share(", "prior_grant_ceiling -", "master_plan_cap", "state_share *",
                         "* rs.state_share", "* rs.number(\"state_share\")", "local_share.numerator", "bpw_eligible_types and"):

@@ -6,7 +6,7 @@ import pytest
 
 from core.law.application import Application
 from core.law.award import evaluate
-from core.law.batch import evaluate_table, read_csv
+from core.law.batch import evaluate_table, read_file
 from core.law.provisions import CAPS, PROVISION
 from core.law.readings import parse
 from core.law.rulesets import load
@@ -19,7 +19,7 @@ CASES = ROOT / "tests" / "cases"
 TABLES = sorted(CASES.glob("*.csv"))
 
 
-ROWS = [(t.stem, row) for t in TABLES for _, row in read_csv(t).iterrows()]
+ROWS = [(t.stem, row) for t in TABLES for _, row in read_file(t).iterrows()]
 
 
 def test_one_table_per_provision_with_a_cap():
@@ -46,7 +46,7 @@ def test_case(table, row):
 
 @pytest.mark.parametrize("path", TABLES, ids=lambda p: p.stem)
 def test_batch_engine_on_the_same_table(path):
-    df = read_csv(path)
+    df = read_file(path)
     for (rs_id, rd), part in df.groupby(["ruleset", "readings"]):
         out = evaluate_table(part.drop(columns=["case", "ruleset", "readings"]), load(rs_id),
                              parse([p for p in rd.split(";") if p]))

@@ -5,7 +5,7 @@ import pytest
 
 from core.law.application import Application
 from core.law.award import evaluate
-from core.law.batch import evaluate_parsed, parse_frame, read_csv
+from core.law.batch import evaluate_parsed, parse_frame, read_file
 from core.law.readings import DEFAULT, every
 from core.law.rulesets import available, load
 from harness.applications import make_csv
@@ -33,7 +33,7 @@ def disagreements(df, rs, rd) -> list[str]:
 def table(tmp_path_factory):
     path = tmp_path_factory.mktemp("differential") / "apps.csv"
     make_csv(path, 20_000, seed=11)
-    return read_csv(path)
+    return read_file(path)
 
 
 @pytest.mark.parametrize("rid", available())

@@ -1,4 +1,4 @@
-"""The pieces a slider's browser evaluates (core.law.analysis.pieces): at any position they give
+"""The pieces a slider's browser evaluates (core.law.pieces.pieces): at any position they give
 the award, the route and the binding caps `evaluate` gives, to the cent, and they serialise."""
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import json
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from core.law.analysis import SWEEP_FIELDS, piece_value, pieces, sweep
+from core.law.analysis import SWEEP_FIELDS, sweep
+from core.law.pieces import piece_value, pieces
 from core.law.award import evaluate
 from core.law.readings import Readings, every
 from core.law.rulesets import load

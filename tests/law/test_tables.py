@@ -13,8 +13,8 @@ from hypothesis import given, settings, strategies as st
 
 from core.law.batch import BatchError, parse_frame
 from core.law.portfolio import SAMPLE, read_portfolio, run
-from core.law.tables import (MAX_COLUMNS, TableError, cell_text, column_letter, kind, number_text, read,
-                             sheet_names)
+from core.law.tables import MAX_COLUMNS, TableError, kind, read
+from core.law.tables_xlsx import cell_text, column_letter, number_text, sheet_names
 from tests.support.workbooks import rewritten, workbook, workbook_of_csv
 
 HEADER = ["name", "project_type", "eligible_cost", "local_contribution"]

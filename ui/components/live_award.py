@@ -3,7 +3,7 @@ needs to draw the award, the limit that holds it and the route itself while it m
 (ui/components/live_award.js), and the check of what it drew.
 
 With each run the server sends, for each amount with the others as they stand, every cap of both
-routes as exact integer pieces (core.law.analysis.pieces: the one core.law.caps, on fractions,
+routes as exact integer pieces (core.law.pieces.pieces: the one core.law.caps, on fractions,
 floored to the cent as the law rounds), the words of each limit and route, and the award it
 settled on. While the hand moves the browser evaluates the pieces and draws the result in the
 same frame; it sends the amount only when the hand stops (a release, a 300 ms pause), and one
@@ -20,7 +20,7 @@ import logging
 
 import streamlit as st
 
-from core.law.analysis import pieces
+from core.law.pieces import pieces
 from core.law.application import Application
 from core.law.award import Award
 from core.law.fields import FUNDING_PLAN
