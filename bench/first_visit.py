@@ -1,5 +1,6 @@
 """First visit: from a visitor's navigation to the first award on screen, the dashboard against the
-bare one-slider app (bench/bare_slider.py), both started in this run, in Chromium.
+bare one-slider app (bench/bare_slider.py, the floor) and the peer (bench/peer_app.py: sliders, a
+metric and a Plotly chart over the same law), all three started in this run, in Chromium.
 
     python -m bench.first_visit [--rounds R] [--visits V]
 
@@ -8,11 +9,13 @@ and computes what its first session needs), the next `--visits` are "warm" (a ne
 browser context with an empty cache, on a server that has served one). The page itself records,
 from the navigation's start (performance.timeOrigin), the first moment a metric
 (`data-testid=stMetricValue`) holds a dollar amount: the number a visitor came for. Prints the
-medians of each and their ratios (goal, issue 53: the dashboard within 1.5x of the bare app).
+medians of each and the dashboard's ratios to the floor and to the peer (goals, issue 53: within
+1.5x of the floor, below the peer).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 
@@ -56,11 +59,14 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--visits", type=int, default=4)
     args = ap.parse_args()
-    times = {(app, kind): [] for app in ("bare", "dashboard") for kind in ("cold", "warm")}
+    times = {(app, kind): [] for app in ("bare", "peer", "dashboard") for kind in ("cold", "warm")}
     with browser() as b:
         for r in range(args.rounds):
-            with streamlit_server("bench/bare_slider.py") as bare_url, streamlit_server() as app_url:
-                urls = {"bare": bare_url + "/?bench=bare", "dashboard": app_url}
+            with (streamlit_server("bench/bare_slider.py") as bare_url, streamlit_server("bench/peer_app.py") as peer_url,
+                  streamlit_server() as app_url):
+                urls = {"bare": bare_url + "/?bench=bare", "peer": peer_url + "/?bench=peer", "dashboard": app_url}
+                if r % 2:   # every other round the other way round: drift hits all alike
+                    urls = dict(reversed(urls.items()))
                 for app, url in urls.items():   # each server's first visitor
                     times[app, "cold"].append(visit(b, url))
                 for _ in range(args.visits):    # interleaved, so drift hits both alike
@@ -68,15 +74,16 @@ def main() -> None:
                         times[app, "warm"].append(visit(b, url))
             print(f"round {r + 1}: " + ", ".join(f"{app} {kind} {[round(t) for t in v[-(args.visits if kind == 'warm' else 1):] if t]}"
                                                  for (app, kind), v in times.items()), flush=True)
+    print(f"load average at the end: {' / '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     for kind in ("cold", "warm"):
-        bare = [t for t in times["bare", kind] if t is not None]
-        ours = [t for t in times["dashboard", kind] if t is not None]
-        if not bare or not ours:
+        got = {app: [t for t in times[app, kind] if t is not None] for app in ("bare", "peer", "dashboard")}
+        if not all(got.values()):
             print(f"{kind}: too few visits showed an award")
             continue
-        mb, mo = statistics.median(bare), statistics.median(ours)
-        print(f"{kind} visit, median of {len(ours)}: bare app {mb:.0f} ms, dashboard {mo:.0f} ms, "
-              f"ratio {mo / mb:.2f}x  (goal: at most 1.5x)")
+        mb, mp, mo = (statistics.median(got[app]) for app in ("bare", "peer", "dashboard"))
+        print(f"{kind} visit, median of {len(got['dashboard'])}: bare app {mb:.0f} ms, peer {mp:.0f} ms, "
+              f"dashboard {mo:.0f} ms; dashboard / bare {mo / mb:.2f}x (goal: at most 1.5x), "
+              f"dashboard / peer {mo / mp:.2f}x (goal: below 1x); peer / bare {mp / mb:.2f}x")
 
 
 if __name__ == "__main__":
