@@ -34,19 +34,40 @@ FIRST_AWARD = """
   const observer = new MutationObserver(look);
   const start = () => observer.observe(document.documentElement, {subtree: true, childList: true, characterData: true});
   if (document.documentElement) start(); else document.addEventListener('readystatechange', start, {once: true});
+  // Where the time before it goes: the socket open, the first server message naming the award (every
+  // app here labels its metric "State grant award"); the page's own load is the navigation entry's.
+  window.__ws = {open: null, award: null};
+  const Native = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const ws = new Native(...args);
+    ws.addEventListener('open', () => { if (window.__ws.open === null) window.__ws.open = performance.now(); });
+    ws.addEventListener('message', (ev) => {
+      if (window.__ws.award !== null || !(ev.data instanceof ArrayBuffer)) return;
+      if (new TextDecoder('utf-8', {fatal: false}).decode(ev.data).includes('State grant award')) window.__ws.award = performance.now();
+    });
+    return ws;
+  };
+  window.WebSocket.prototype = Native.prototype;
+  Object.assign(window.WebSocket, Native);
 })();
 """
+PHASES = ("page loaded (DOMContentLoaded)", "socket open", "award's message arrived", "award drawn")
 
 
-def visit(b, url: str) -> float | None:
-    """ms from navigation to the first award shown, in a new context (empty cache, new session)."""
+def visit(b, url: str, phases: list | None = None) -> float | None:
+    """ms from navigation to the first award shown, in a new context (empty cache, new session);
+    appends to `phases` the ms from navigation to each of PHASES."""
     context = b.new_context(viewport={"width": 1400, "height": 1200})
     try:
         page = context.new_page()
         page.add_init_script(FIRST_AWARD)
         page.goto(url)
         page.wait_for_function("() => window.__firstAward !== null", timeout=120_000)
-        return page.evaluate("() => window.__firstAward")
+        got = page.evaluate("() => [performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,"
+                            " window.__ws.open, window.__ws.award, window.__firstAward]")
+        if phases is not None and None not in got:
+            phases.append(got)
+        return got[-1]
     except Exception as exc:   # noqa: BLE001 - a visit that never showed an award is reported, not fatal
         print(f"  {url}: no award shown ({str(exc).splitlines()[0]})", file=sys.stderr)
         return None
@@ -60,6 +81,7 @@ def main() -> None:
     ap.add_argument("--visits", type=int, default=4)
     args = ap.parse_args()
     times = {(app, kind): [] for app in ("bare", "peer", "dashboard") for kind in ("cold", "warm")}
+    phases = {key: [] for key in times}
     with browser() as b:
         for r in range(args.rounds):
             with (streamlit_server("bench/bare_slider.py") as bare_url, streamlit_server("bench/peer_app.py") as peer_url,
@@ -68,10 +90,10 @@ def main() -> None:
                 if r % 2:   # every other round the other way round: drift hits all alike
                     urls = dict(reversed(urls.items()))
                 for app, url in urls.items():   # each server's first visitor
-                    times[app, "cold"].append(visit(b, url))
-                for _ in range(args.visits):    # interleaved, so drift hits both alike
+                    times[app, "cold"].append(visit(b, url, phases[app, "cold"]))
+                for _ in range(args.visits):    # interleaved, so drift hits all alike
                     for app, url in urls.items():
-                        times[app, "warm"].append(visit(b, url))
+                        times[app, "warm"].append(visit(b, url, phases[app, "warm"]))
             print(f"round {r + 1}: " + ", ".join(f"{app} {kind} {[round(t) for t in v[-(args.visits if kind == 'warm' else 1):] if t]}"
                                                  for (app, kind), v in times.items()), flush=True)
     print(f"load average at the end: {' / '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
@@ -84,6 +106,11 @@ def main() -> None:
         print(f"{kind} visit, median of {len(got['dashboard'])}: bare app {mb:.0f} ms, peer {mp:.0f} ms, "
               f"dashboard {mo:.0f} ms; dashboard / bare {mo / mb:.2f}x (goal: at most 1.5x), "
               f"dashboard / peer {mo / mp:.2f}x (goal: below 1x); peer / bare {mp / mb:.2f}x")
+        for app in ("bare", "peer", "dashboard"):   # where the time went: medians of each moment
+            seen = phases[app, kind]
+            if seen:
+                print(f"  {app}: " + ", ".join(f"{what} {statistics.median(p[i] for p in seen):.0f} ms"
+                                               for i, what in enumerate(PHASES)) + " after the navigation")
 
 
 if __name__ == "__main__":
