@@ -3,7 +3,7 @@ slider M times. Checks that every session always gets the award for its own inpu
 error, and reports slider-to-award latency under that load against one session alone,
 measured in the same run.
 
-    python -m bench.load [--sessions 30] [--moves 20] [--think 1.0] [--browsers 1] [--floor] [--team N]
+    python -m bench.load [--sessions 30] [--moves 20] [--think 1.0] [--browsers 1] [--floor] [--team N] [--rounds R]
 
 --browsers of the sessions are real Chromium pages (keypress to award drawn, and to the
 award's message arriving). The others speak Streamlit's websocket protocol directly
@@ -14,11 +14,15 @@ nearly all the CPU (the server got 10-20%), so the benchmark measured the load g
 
 Each user pauses a random 0.5x to 1.5x of --think seconds between moves, as a person reads
 the new award before the next move (0 hammers the server as fast as it answers).
-Goal: p95 under load at most 3x the single-session median. --floor runs the same load
-against bench/bare_slider.py (one slider, one number) too: what Streamlit itself allows here.
---team N runs the same load through deploy/run-team: N replicas behind nginx, each session
-pinned to one replica by the proxy's cookie; it reports each replica's CPU and sessions, the
-server CPU per move, and a projection from that cost to 300 and 3,000 users.
+--floor runs the same load, served the same way, against bench/bare_slider.py (one slider, one
+number: what Streamlit itself allows here, the floor) and bench/peer_app.py (the peer: what a
+capable Streamlit user would build over the same law), one after the other in the same run, and
+prints the dashboard's p95 under load against each (issue 53's goals: at most 2x the floor's,
+below the peer's). --team N runs the load through deploy/run-team: N replicas behind nginx, each
+session pinned to one replica by the proxy's cookie (the floor and the peer too, each in its
+own team); it reports each replica's CPU and sessions, the server CPU per move, and a
+projection from that cost to 300 and 3,000 users. --rounds R repeats the three apps R times,
+in turn, and prints the median of each ratio.
 """
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
 
 from harness.stclient import Session
@@ -38,6 +43,8 @@ from core.law.award import evaluate
 from core.law.money import fmt
 from harness.serve import CHROMIUM_FLAGS, chromium_path
 from bench.servers import cpu_of, one_server, team_server
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # Installed before the app loads: note when a server message carrying an expected text arrives,
 # so the time the server takes can be told apart from the time this (shared-CPU) browser
@@ -90,8 +97,10 @@ def expected(cost_dollars: int, local: int) -> str:
 
 
 BARE = "bench/bare_slider.py"
+PEER = "bench/peer_app.py"
 # The award each app should show for a user's inputs (the bare app shows half the cost).
-EXPECTED = {"dashboard.py": expected, BARE: lambda cost_dollars, local: f"${cost_dollars // 2:,}"}
+EXPECTED = {"dashboard.py": expected, PEER: expected, BARE: lambda cost_dollars, local: f"${cost_dollars // 2:,}"}
+NAMES = {BARE: "the bare one-slider app (the floor)", PEER: "the peer (bench/peer_app.py)", "dashboard.py": "the dashboard"}
 
 
 def link(k: int) -> tuple[int, int, str]:
@@ -191,7 +200,7 @@ async def run(sessions: int, moves: int, think: float, browsers: int = 1, script
     """One session alone (and one browser alone, if any), then all `sessions` at once, of
     which `browsers` are Chromium pages; through deploy/run-team with `team` replicas if set."""
     from playwright.async_api import async_playwright
-    with (team_server(team) if team else one_server(script)) as (url, serving):
+    with (team_server(team, script) if team else one_server(script)) as (url, serving):
         async with async_playwright() as p:
             browser = None
             if browsers:
@@ -271,18 +280,82 @@ def team_report(out: dict, replicas: int, sessions: int, moves: int, think: floa
               f"(~{math.ceil(need / 2)} machines of 2 cores, one replica per core), one nginx, one PostgreSQL")
 
 
-def options() -> argparse.Namespace:
+def p95(xs: list[float]) -> float | None:
+    return statistics.quantiles(xs, n=20)[18] if len(xs) >= 2 else None
+
+
+def on_screen(t: tuple) -> float:
+    """A Chromium keypress's time to the award on screen: the browser's own drawing where the app
+    draws one (the dashboard's money sliders, issue 39), else the server's award drawn."""
+    return t[2] if len(t) > 2 and t[2] is not None else t[0]
+
+
+def report(out: dict, args, script: str) -> dict:
+    """Print one app's run; return its figures for the comparison (ms)."""
+    print(f"{NAMES[script]}: {args.sessions} sessions, {args.sessions - args.browsers} over the websocket "
+          f"protocol, {args.browsers} in Chromium" + (f"; through nginx to {args.team} replicas (deploy/run-team)"
+                                                      if args.team else "; one server process"))
+    what = f"the {args.team} replicas together" if args.team else "the server process"
+    print(f"under load {what} used {out['server_cpu']:.0%} of a core, this load generator "
+          f"{out['client_cpu']:.0%} (on {os.cpu_count()} cores)")
+    alone, loaded = [t[0] for t in out["alone"]], [t[0] for t in out["loaded"]]
+    ratio = summary("server: slider move -> award received (protocol sessions)", alone, loaded, args.sessions, args.think)
+    got = {"alone": statistics.median(alone) if alone else None, "p95": p95(loaded),
+           "cpu_ms": out["server_cpu"] * out["wall"] / (args.sessions * args.moves) * 1000}
+    if args.browsers:
+        summary("browser: keypress -> award's message arrived (Chromium sessions)",
+                [t[1] for t in out["alone_browser"] if t[1] is not None],
+                [t[1] for t in out["loaded_browser"] if t[1] is not None], args.sessions, args.think)
+        summary("browser: keypress -> the server's award drawn (Chromium sessions)",
+                [t[0] for t in out["alone_browser"]], [t[0] for t in out["loaded_browser"]],
+                args.sessions, args.think)
+        alone_live = [t[2] for t in out["alone_browser"] if t[2] is not None]
+        loaded_live = [t[2] for t in out["loaded_browser"] if t[2] is not None]
+        if alone_live and loaded_live:   # issue 39: drawn from the pieces, before the server is asked
+            summary("browser: keypress -> award drawn by the browser itself (Chromium sessions)",
+                    alone_live, loaded_live, args.sessions, args.think)
+        got["screen_p95"] = p95([on_screen(t) for t in out["loaded_browser"]])
+    print(f"sessions showing a wrong award or an error: {len(out['problems'])}")
+    for p in out["problems"][:20]:
+        print("  " + p)
+    if args.team:
+        team_report(out, args.team, args.sessions, args.moves, args.think, ratio)
+    else:
+        print(f"server CPU per slider move: {got['cpu_ms']:.1f} ms (CPU over the loaded phase / "
+              f"{args.sessions * args.moves} moves; opening the sessions included)")
+    return got
+
+
+def compare(got: dict) -> dict:
+    """Print the dashboard's figures against the floor's and the peer's of the same round; return the ratios."""
+    d, ratios = got["dashboard.py"], {}
+    for key, what in (("p95", "slider move -> award received, p95 under load (protocol sessions)"),
+                      ("screen_p95", "keypress -> award on screen, p95 under load (the Chromium sessions)"),
+                      ("cpu_ms", "server CPU per move")):
+        if any(g.get(key) is None for g in got.values()):
+            continue
+        print(f"  {what}: floor {got[BARE][key]:.1f} ms, peer {got[PEER][key]:.1f} ms, "
+              f"dashboard {d[key]:.1f} ms; dashboard / floor {d[key] / got[BARE][key]:.2f}x, "
+              f"dashboard / peer {d[key] / got[PEER][key]:.2f}x")
+        ratios[key] = (d[key] / got[BARE][key], d[key] / got[PEER][key])
+    return ratios
+
+
+def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=30)
     ap.add_argument("--moves", type=int, default=20)
     ap.add_argument("--think", type=float, default=1.0, help="seconds between a user's moves (mean)")
     ap.add_argument("--floor", action="store_true",
-                    help="also run the same load (protocol sessions) against a bare one-slider app")
+                    help="also run the same load, served the same way, against the bare one-slider app (the floor) "
+                         "and the peer (bench/peer_app.py), and print the dashboard's p95 against theirs")
     ap.add_argument("--team", type=int, default=0, metavar="N",
                     help="run the load through deploy/run-team with N replicas behind nginx")
     ap.add_argument("--browsers", type=int, default=1,
                     help="how many of the sessions are real Chromium pages (default 1; the rest speak the "
                          "websocket protocol)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="with --floor: run the three apps this many times, in turn, and print each ratio's median")
     args = ap.parse_args()
     if not 0 <= args.browsers <= args.sessions:
         sys.exit(f"--browsers: {args.browsers} is not between 0 and --sessions ({args.sessions})")
@@ -290,48 +363,31 @@ def options() -> argparse.Namespace:
         sys.exit("no Chromium found (apt-get install chromium), or run with --browsers 0")
     if args.team < 0:
         sys.exit(f"--team: {args.team} replicas is not a number of replicas")
-    return args
+    if not 1 <= args.rounds <= 10:
+        sys.exit(f"--rounds: {args.rounds} must be between 1 and 10")
+    scripts = [BARE, PEER, "dashboard.py"] if args.floor else ["dashboard.py"]
+    rounds = []
+    for r in range(args.rounds):
+        order = scripts[r % len(scripts):] + scripts[:r % len(scripts)]   # each app first in turn: drift hits all alike
+        got = {}
+        for script in order:
+            print(f"--- round {r + 1} of {args.rounds}: {NAMES[script]}, load average {os.getloadavg()[0]:.1f} ---",
+                  flush=True)
+            out = asyncio.run(run(args.sessions, args.moves, args.think, args.browsers, script=script, team=args.team))
+            got[script] = report(out, args, script)
+        if args.floor:
+            print(f"round {r + 1}, the three apps under the same {args.sessions} users "
+                  f"(goal, issue 53: the dashboard's p95 at most 2x the floor's and below the peer's):")
+            rounds.append(compare(got))
+    if args.floor and args.rounds > 1:
+        print(f"medians over {args.rounds} rounds (load average now {os.getloadavg()[0]:.1f} / "
+              f"{os.getloadavg()[1]:.1f} / {os.getloadavg()[2]:.1f} on {os.cpu_count()} cores):")
+        for key in rounds[0]:
+            each = [r[key] for r in rounds if key in r]
+            print(f"  {key}: dashboard / floor {statistics.median(e[0] for e in each):.2f}x "
+                  f"({', '.join(f'{e[0]:.2f}' for e in each)}), dashboard / peer "
+                  f"{statistics.median(e[1] for e in each):.2f}x ({', '.join(f'{e[1]:.2f}' for e in each)})")
 
-
-def browser_summaries(out: dict, sessions: int, think: float) -> None:
-    """The Chromium sessions' waits: the award's message, the server's award drawn, the browser's own."""
-    summary("browser: keypress -> award's message arrived (Chromium sessions)",
-            [t[1] for t in out["alone_browser"] if t[1] is not None],
-            [t[1] for t in out["loaded_browser"] if t[1] is not None], sessions, think)
-    summary("browser: keypress -> the server's award drawn (Chromium sessions)",
-            [t[0] for t in out["alone_browser"]], [t[0] for t in out["loaded_browser"]], sessions, think)
-    alone_live = [t[2] for t in out["alone_browser"] if t[2] is not None]
-    loaded_live = [t[2] for t in out["loaded_browser"] if t[2] is not None]
-    if alone_live and loaded_live:   # issue 39: drawn from the pieces, before the server is asked
-        summary("browser: keypress -> award drawn by the browser itself (Chromium sessions)",
-                alone_live, loaded_live, sessions, think)
-
-
-def main() -> None:
-    args = options()
-    out = asyncio.run(run(args.sessions, args.moves, args.think, args.browsers, team=args.team))
-    print(f"{args.sessions} sessions: {args.sessions - args.browsers} over the websocket protocol, "
-          f"{args.browsers} in Chromium" + (f"; through nginx to {args.team} replicas (deploy/run-team)"
-                                            if args.team else ""))
-    what = f"the {args.team} replicas together" if args.team else "the server process"
-    print(f"under load {what} used {out['server_cpu']:.0%} of a core, this load generator "
-          f"{out['client_cpu']:.0%} (on {os.cpu_count()} cores)")
-    ratio = summary("server: slider move -> award received (protocol sessions)",
-                    [t[0] for t in out["alone"]], [t[0] for t in out["loaded"]], args.sessions, args.think)
-    if args.browsers:
-        browser_summaries(out, args.sessions, args.think)
-    print(f"sessions showing a wrong award or an error: {len(out['problems'])}")
-    for p in out["problems"][:20]:
-        print("  " + p)
-    if args.team:
-        team_report(out, args.team, args.sessions, args.moves, args.think, ratio)
-    if args.floor:
-        bare = asyncio.run(run(args.sessions, args.moves, args.think, 0, BARE))
-        print(f"floor: the same load on bench/bare_slider.py; server process used {bare['server_cpu']:.0%} of a core")
-        summary("floor: slider move -> number received (bare one-slider app)",
-                [t[0] for t in bare["alone"]], [t[0] for t in bare["loaded"]], args.sessions, args.think)
-        if bare["problems"]:
-            print(f"  floor app problems: {len(bare['problems'])}, first: {bare['problems'][0]}")
 
 if __name__ == "__main__":
     main()

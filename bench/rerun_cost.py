@@ -1,5 +1,6 @@
-"""Server CPU per slider move: the dashboard's calculator against a bare one-slider app,
-both started in this run. One session moves the cost slider --moves times, each move
+"""Server CPU per slider move: the dashboard's calculator against a bare one-slider app and
+the peer (bench/peer_app.py: sliders, a metric and a Plotly chart over the same law), all
+started in this run. One session moves the cost slider --moves times, each move
 waiting for the last to finish; the server process's CPU time (from /proc, so Linux only)
 is divided by the moves. This is what limits how many users one server carries
 (bench/load.py): every session's moves share one Python process.
@@ -26,7 +27,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from bench.load import BARE, link
+from bench.load import BARE, PEER, link
 from bench.servers import cpu_seconds
 from harness.serve import streamlit_server
 from harness.stclient import Session
@@ -71,19 +72,23 @@ def main() -> None:
         sys.exit(f"--rounds: {args.rounds} must be between 1 and 10")
     if not Path("/proc/self/stat").exists():
         sys.exit("this benchmark reads the server's CPU time from /proc: run it on Linux")
-    print("Measures: server CPU per slider move, the calculator (dashboard.py) against a bare one-slider app.")
-    print(f"Goal (issue 39): per step of a {args.steps}-step move, at most 1.5x the bare app.", flush=True)
-    runs = {BARE: [], "dashboard.py": []}
+    print("Measures: server CPU per slider move, the calculator (dashboard.py) against a bare one-slider app and the peer.")
+    print(f"Goals: per step of a {args.steps}-step move, at most 1.5x the bare app (issue 39); below the peer "
+          "(issue 53).", flush=True)
+    runs = {BARE: [], PEER: [], "dashboard.py": []}
     for r in range(1, args.rounds + 1):
         for script, got in runs.items():
             got.append(measure(script, args.moves))
-        print(f"round {r}: server CPU per move, bare {runs[BARE][-1][0]:.1f} ms, "
+        print(f"round {r}: server CPU per move, bare {runs[BARE][-1][0]:.1f} ms, peer {runs[PEER][-1][0]:.1f} ms, "
               f"dashboard {runs['dashboard.py'][-1][0]:.1f} ms", flush=True)
-    bare, dash = (min(got) for got in runs.values())   # the lowest CPU figure of each app
+    bare, peer, dash = (min(got) for got in runs.values())   # the lowest CPU figure of each app
     print(f"moves per app: {args.moves}; each app's lowest of {args.rounds} rounds:")
     print(f"bare one-slider app: {bare[0]:.1f} ms of server CPU per move; award received after {bare[1]:.0f} ms (median)")
+    print(f"peer (bench/peer_app.py): {peer[0]:.1f} ms of server CPU per move; award received after {peer[1]:.0f} ms (median)")
     print(f"dashboard calculator: {dash[0]:.1f} ms of server CPU per move; award received after {dash[1]:.0f} ms (median)")
     print(f"ratio (dashboard / bare), server CPU per run: {dash[0] / bare[0]:.2f}x (issue 17's goal: at most 3x)")
+    print(f"ratio (dashboard / peer), server CPU per run: {dash[0] / peer[0]:.2f}x; per step of a {args.steps}-step "
+          f"move (the peer runs on every step, as the bare app): {dash[0] / args.steps / peer[0]:.2f}x (goal, issue 53: below 1x)")
     print(f"ratio (dashboard / bare), server CPU per step of a {args.steps}-step move (one run against "
           f"{args.steps}): {dash[0] / args.steps / bare[0]:.2f}x (goal: at most 1.5x)")
 

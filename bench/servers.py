@@ -39,15 +39,15 @@ def _children(pid: int) -> list[int]:
 
 
 @contextmanager
-def team_server(replicas: int):
-    """deploy/run-team with this many replicas: yields the proxy's URL and {name: pid} of every
-    replica and of nginx's processes (master and workers)."""
+def team_server(replicas: int, script: str = "dashboard.py"):
+    """deploy/run-team with this many replicas of `script`: yields the proxy's URL and {name: pid}
+    of every replica and of nginx's processes (master and workers)."""
     state = Path(tempfile.mkdtemp(prefix="load-team-")) / "state.json"
     log = ROOT / "test-artifacts" / "load-run-team.log"
     log.parent.mkdir(exist_ok=True)
     with open(log, "w") as out:
         proc = subprocess.Popen([sys.executable, str(ROOT / "deploy" / "run-team"), "--replicas", str(replicas),
-                                 "--port", str(free_port()), "--state-file", str(state)],
+                                 "--port", str(free_port()), "--state-file", str(state), "--app", script],
                                 cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
     try:
         deadline = time.time() + 180

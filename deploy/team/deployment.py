@@ -51,7 +51,7 @@ class Team:
         for name in self.names:   # a replica's first start is not a restart, whatever ran here before
             (self.workdir / f"{name}.start").unlink(missing_ok=True)
         self.nginx = Nginx(args, self.workdir, self.names)
-        self.supervisord = Supervisord(self.workdir, self.logs)
+        self.supervisord = Supervisord(self.workdir, self.logs, self.args.app)
         self.pids: dict[str, int | None] = {n: None for n in self.names + ["nginx"]}
         self.healthy: dict[str, bool] = {n: False for n in self.names}
         self.serving = False
@@ -158,7 +158,7 @@ class Team:
     def _start(self) -> int | None:
         """The replicas, then nginx; None once nginx answers, else run-team's exit status."""
         self.supervisord.start(self.ports, self.args.restart_delay, self.nginx.cmd(), self.env, self.relay)
-        say(f"starting {len(self.names)} replicas of dashboard.py on ports "
+        say(f"starting {len(self.names)} replicas of {self.args.app} on ports "
             f"{', '.join(str(p) for p in self.ports.values())} under supervisord (pid {self.supervisord.proc.pid}; "
             f"working directory {self.workdir}; supervisorctl -c {self.workdir}/supervisord.conf status)")
         if not self.wait_until("every replica answering /_stcore/health", lambda: all(self.healthy.values()),

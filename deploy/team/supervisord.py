@@ -90,8 +90,8 @@ stdout_logfile_backups = 3
 
 
 class Supervisord:
-    def __init__(self, workdir: Path, logs: Path):
-        self.workdir, self.logs = workdir, logs
+    def __init__(self, workdir: Path, logs: Path, app: str = "dashboard.py"):
+        self.workdir, self.logs, self.app = workdir, logs, app
         self.proc: subprocess.Popen | None = None
         self.rpc = self.transport = None
         self.password = secrets.token_urlsafe(24)   # for supervisorctl, in the configuration (mode 0600)
@@ -102,7 +102,7 @@ class Supervisord:
         # access ignores capabilities, so a Python that only a capability lets this user reach
         # (the tests run run-team as nobody with CAP_DAC_READ_SEARCH) would count as forbidden.
         env = shutil.which("env") or "/usr/bin/env"
-        streamlit = [py, "-m", "streamlit", "run", str(ROOT / "dashboard.py"), "--server.address", "127.0.0.1",
+        streamlit = [py, "-m", "streamlit", "run", str(ROOT / self.app), "--server.address", "127.0.0.1",
                      "--server.port", "{port}", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
         replicas = "".join(REPLICA_PROGRAM.format(
             name=n, env=env, python=py, run_team=me, delay=restart_delay, workdir=self.workdir, root=ROOT,
