@@ -63,3 +63,14 @@ def cites_the_law(p, text: str) -> bool:
             and provision.interpretation.startswith("No sentence of the regulation says this"):
         return p.citation == provision.title or " ".join(p.citation.split()) in " ".join(text.split())
     return " ".join(p.citation.split()) in " ".join(text.split())
+
+
+def in_order(expected, got) -> bool:
+    """Every item of `expected` is in `got`, in this order (others may stand between them: a new
+    input's own). Fails naming the first missing one."""
+    at = 0
+    items = list(got)
+    for item in expected:
+        assert item in items[at:], f"{item!r} not in {items[at:]!r}"
+        at = items.index(item, at) + 1
+    return True
