@@ -227,6 +227,7 @@ def add_a_cap(e: Edits) -> None:
         "equipment under it,regulation,,equipment,150000,0,75000,0,,no,no,0,no,no,75000.00,cost_share;funding_need,standard",
         "not equipment,regulation,,renovation,2000000,0,1000000,0,,no,no,0,no,no,600000.00,program_max,standard",
         "inherited by a variant,cap-800k,,equipment,2000000,0,1000000,0,,no,no,0,no,no,100000.00,equipment_max,standard",
+        "none under the statute,statute,,equipment,2000000,0,1000000,0,,no,no,0,no,no,800000.00,program_max,standard",
     )) + "\n")
     # The case the new law changes changes with it (an equipment grant's maximum): a case's award, as
     # a golden file's output, changed because the law did.
