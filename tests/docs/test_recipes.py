@@ -15,6 +15,7 @@ tier runs once for the two: it is minutes of two cores."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -145,14 +146,16 @@ def test_the_new_cap_and_input_compute_on_every_engine(house):
 @pytest.fixture(scope="module")
 def default_run(house):
     """The default test command in the copy: `python -m pytest`, as the README says."""
-    return run_tests(house.root, timeout=1300)
+    return run_tests(house.root, "-v")
 
 
 def test_the_default_test_command_passes_after_both_recipes(default_run):
     out = default_run.stdout + default_run.stderr
     failed = failures(out)
     said = "\n".join(f"{test}: in {where or 'the tests'}: {error}" for test, where, error in failed)
-    summary = "\n".join(line for line in out.splitlines() if line.startswith(("FAILED", "ERROR")))
+    # each failure as it happened (all there is of a run that was ended), and the summary's
+    summary = "\n".join(dict.fromkeys(line.split("] ", 1)[-1] for line in out.splitlines()
+                                      if re.search(r"\b(FAILED|ERROR)\b", line) and "::" in line))
     assert default_run.returncode == 0, f"the recipe forgot (the file each failure ends in):\n{said}\n\n{summary}" \
         f"\n{out[-1500:] if not failed else ''}"
 

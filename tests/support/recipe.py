@@ -132,11 +132,27 @@ def _env(extra: dict | None = None) -> dict:
     return env | (extra or {})
 
 
-def run_tests(root: Path, *args: str, timeout: int = 1300, env: dict | None = None) -> subprocess.CompletedProcess:
-    """`python -m pytest ARGS` in the copy: with no ARGS, the default test command (the default
-    tier, every core, as the README says)."""
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=root,
-                          env=_env(env), capture_output=True, text=True, timeout=timeout)
+def run_tests(root: Path, *args: str, timeout: int = 1350, env: dict | None = None) -> subprocess.CompletedProcess:
+    """`python -m pytest ARGS` in the copy: with no ARGS but `-v` (each test's outcome on its own line
+    as it ends), the default test command (the default tier, every core, as the README says). Its
+    output goes to a file as it runs, so a run that outlasts `timeout` is ended, its workers with
+    it, and still says what failed until then (returncode None)."""
+    log = root / "test-artifacts" / "default-run.txt"
+    log.parent.mkdir(exist_ok=True)
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args]
+    with open(log, "w", encoding="utf-8") as out:
+        proc = subprocess.Popen(cmd, cwd=root, env=_env(env), stdout=out, stderr=subprocess.STDOUT, text=True,
+                                start_new_session=True)
+        try:
+            code = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)   # the run's own group: pytest and its workers, nothing else
+            proc.wait()
+            code = None
+    text = log.read_text(encoding="utf-8", errors="replace")
+    if code is None:
+        text += f"\n[timed out after {timeout} s: ended]\n"
+    return subprocess.CompletedProcess(cmd, code, text, "")
 
 
 def run_python(root: Path, code: str, *args: str, timeout: int = 180, env: dict | None = None) -> subprocess.CompletedProcess:
