@@ -74,3 +74,17 @@ def in_order(expected, got) -> bool:
         assert item in items[at:], f"{item!r} not in {items[at:]!r}"
         at = items.index(item, at) + 1
     return True
+
+
+def same_sentences(got, want) -> bool:
+    """`got` says every sentence of `want`, in its order, and nothing more but sentences about an
+    amount of the field table that `want` never names (a new input's own: "Each extra $1 of in-kind
+    contributions ..."). A wrong, lost or extra sentence about the inputs `want` speaks of fails."""
+    from core.law.fields import FIELDS
+    in_order(want, got)
+    named = " ".join(want).lower()
+    others = [f.label.lower() for f in FIELDS if f.kind == "money" and f.label.lower() not in named]
+    extra = [s for s in got if s not in want]
+    assert all(any(label in s.lower() for label in others) for s in extra), f"not in the expected sentences: {extra}"
+    assert len(got) == len(want) + len(extra), f"a sentence said twice: {list(got)}"
+    return True
