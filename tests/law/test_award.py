@@ -15,6 +15,7 @@ from core.law.rulesets import load
 from tests.support import worked_examples
 from tests.support.builders import application as app, application
 from tests.support.strategies import applications, cents
+from tests.support import step
 
 
 # (name, inputs, award, binding, route)
@@ -151,7 +152,7 @@ def test_explanation_steps_name_provisions_and_numbers():
     result = evaluate(award_of(dict(eligible_cost=1_000_000, federal_grant=400_000, local_contribution=300_000)))
     provisions = [s.provision for s in result.steps]
     assert provisions == ["federal_first", "program_max", "funding_need", "cost_share", "award"]
-    assert result.steps[0].text == ("The $400,000 federal grant is applied first, leaving $600,000 of the "
+    assert step(result.steps, "federal_first").text == ("The $400,000 federal grant is applied first, leaving $600,000 of the "
                                     "$1,000,000 cost of eligible work.")
     assert result.steps[-1].text == ("The award is the least of these limits: $300,000. Held down by the State's "
                                      "share of the cost and what the project still lacks (both $300,000).")
@@ -464,7 +465,7 @@ def test_wording_of_types_and_binding():
     assert binding_text(("cost_share", "funding_need"), {"cost_share": 50_000_000, "funding_need": 50_000_000}) \
         == "the State's share of the cost and what the project still lacks (both $500,000)"
     a = evaluate(conversion(project_type="master_plan", eligible_cost=40_000, local_contribution=20_000))
-    assert a.steps[1].text == "A grant for a master plan may not exceed $15,000 (the program maximum)."
+    assert step(a.steps, "program_max").text == "A grant for a master plan may not exceed $15,000 (the program maximum)."
 
 
 # Boundaries random runs have found or could miss, pinned so that no run passes by luck

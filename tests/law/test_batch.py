@@ -13,6 +13,7 @@ from core.law.application import Application
 from core.law.award import evaluate
 from core.law.batch import BatchError, evaluate_table, read_file, cents_text, evaluate_parsed, frame_of, parse_frame
 from core.law.engines import TYPE_CODES
+from core.law.fields import FIELDS
 from core.law.money import ValidationError, plain, to_cents
 from core.law.readings import DEFAULT, Readings, every
 from core.law.rulesets import load
@@ -254,6 +255,16 @@ def test_whole_cost_share_under_f_reference_prior_grant_in_batch():
                                                                      "250000.00"]
 
 
+# The parsed table's column types, from the field table: the project type as an int64 code; money as
+# int64 cents, with a bool column saying whether an amount that may be left unsaid was given; a yes/no
+# as bool, or as objects that may hold None where it may be left unsaid; a number as float64.
+COLUMN_TYPES = {"type_code": "int64"} | {
+    column: kind for f in FIELDS if f.kind != "choice"
+    for column, kind in ((f.name, {"money": "int64", "number": "float64"}.get(f.kind)
+                          or ("bool" if f.default is not None else "object")),
+                         *(((f"{f.name}_given", "bool"),) if f.kind == "money" and f.default is None else ()))}
+
+
 MIXED = pd.DataFrame({
     "project_type": ["renovation", "castle", "", "master plan"],
     "eligible_cost": ["1000000", "1000000", "1000000", "40000"],
@@ -270,15 +281,9 @@ def test_parsed_values_keep_each_row_label_and_a_fixed_type_per_column():
     objects that may hold None), and rows keep their labels through parse and evaluation."""
     values, errors = parse_frame(MIXED)
     assert list(values.index) == [10, 20, 30, 40]
-    assert {c: str(t) for c, t in values.dtypes.items()} == {
-        "type_code": "int64", "eligible_cost": "int64", "eligible_cost_given": "bool", "federal_grant": "int64",
-        "local_contribution": "int64", "prior_program_funds": "int64", "requested_amount": "int64",
-        "requested_amount_given": "bool", "federal_law_contrary": "bool", "bpw_exception_requested": "bool",
-        "local_property_value": "int64", "state_funds_in_property": "bool", "state_bonded_debt": "bool",
-        "prior_funds_for_property": "object",   # yes, no or not stated (then presumed yes)
-        "residual_value": "int64", "prior_matching_funds": "int64", "outstanding_state_debt": "int64",
-        "other_state_investment": "int64", "surplus_certified": "object",
-        "senior_density": "float64", "distance_to_center_miles": "float64", "previously_funded": "object"}
+    assert {c: str(t) for c, t in values.dtypes.items()} == COLUMN_TYPES
+    assert COLUMN_TYPES["eligible_cost"] == "int64" and COLUMN_TYPES["requested_amount_given"] == "bool"
+    assert COLUMN_TYPES["prior_funds_for_property"] == "object"   # yes, no or not stated (then presumed yes)
     assert errors.dtype == object
     # The same types when every consideration's yes/no is given (pandas alone would make it bool).
     given, _ = parse_frame(MIXED.assign(previously_funded=["yes", "no", "no", "yes"]))

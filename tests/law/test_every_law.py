@@ -26,6 +26,7 @@ from tests.law.test_changes import _random_applications, check_all
 from tests.law.test_solve import check
 from tests.law.test_statute import run
 from tests.support.strategies import applications
+from tests.support import step
 
 READINGS = [DEFAULT] + [DEFAULT.switched(r) for r in READING_IDS]
 
@@ -249,7 +250,7 @@ def test_the_statute_applies_the_federal_grant_first_whatever_federal_law_says()
     assert evaluate(app, STATUTE, Readings(funding_need_cap="none")).amount == 30_000_000
     assert evaluate(app, STATUTE).amount == evaluate(app.replace(federal_law_contrary=False), STATUTE).amount
     assert evaluate(app).amount == 50_000_000   # the regulation's §D: "unless federal law is to the contrary"
-    assert evaluate(app, STATUTE).steps[0].text == (
+    assert step(evaluate(app, STATUTE).steps, "federal_first").text == (
         "The $400,000 federal grant is applied first, leaving $600,000 of the $1,000,000 cost of eligible work: "
         "this law has no exception where federal law requires otherwise.")
     # a cent either side of the cost left after it: the funding need is $100,000 less a cent, plus a cent

@@ -14,7 +14,7 @@ import core.law.rulesets as rulesets
 from core.law import provisions as P
 from core.law.rulesets import PARAMETER_KINDS, RulesetError, available, load, load_file, load_text, MAX_TOML_CHARS, Ruleset, _parse_value, edition_words, from_data, version_words
 from core.law.text import TEXT
-from tests.support import ROOT
+from tests.support import ROOT, cites_the_law
 
 
 def regulation_text():
@@ -32,7 +32,7 @@ def test_regulation_values_and_citations():
         assert p.citation and p.unit and p.description
         if not p.given and not p.value:   # a provision of another law the regulation lacks (the surplus certification)
             continue
-        assert p.citation in text, p.name  # every citation is the regulation's own sentence
+        assert cites_the_law(p, text), p.name  # the regulation's own sentence, or an interpretation's title
     assert not rs.is_variant and len(rs.version) == 12
 
 
@@ -501,7 +501,7 @@ def test_every_parameter_citation_is_in_the_regulation(rid):
             continue
         if not p.given and not p.value:   # a provision of another law (the surplus certification)
             continue
-        assert norm(p.citation) in TEXT, (rid, p.name)
+        assert cites_the_law(p, TEXT), (rid, p.name)
 
 
 def test_a_variant_holds_only_what_it_changes():
@@ -575,3 +575,20 @@ def test_the_cap_800k_variant_says_what_it_is_and_is_not():
     section = rules[rules.index("### The cap-800k variant and the statute"):rules.index("## Worked examples")]
     assert [row.split("|")[1].strip() for row in section.splitlines() if row.startswith("| §")] == [
         "§ 10-504(a)(1)", "§ 10-504(a)(2)", "§ 10-504(a)(3)", "§ 10-504(b)(1)", "§ 10-504(b)(2)-(3)", "§ 10-504(d)"]
+
+
+def test_an_interpretations_number_may_cite_its_provision_and_nothing_else():
+    """A number of a provision no sentence says (an interpretation) cites the provision, by its title;
+    any other number cites a sentence of the regulation; neither may cite anything else."""
+    from dataclasses import replace
+    text = (ROOT / "docs" / "regulation.txt").read_text()
+    capital = load().parameters["capital_cap"]
+    assert cites_the_law(capital, text)
+    assert not cites_the_law(replace(capital, citation=P.PROVISION["program_max"].title), text)
+    assert not cites_the_law(replace(capital, citation="A grant may not exceed $600,000."), text)
+    (interpretation,) = [p for p in P.PROVISIONS if p.id == "funding_need"]
+    assert not interpretation.sentences and interpretation.interpretation.startswith("No sentence of the regulation")
+    as_read = replace(capital, provision="funding_need", citation=interpretation.title)
+    assert cites_the_law(as_read, text)
+    assert not cites_the_law(replace(as_read, citation=interpretation.title + "."), text)
+    assert not cites_the_law(replace(as_read, citation="This tool's reading"), text)

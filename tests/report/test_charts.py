@@ -7,6 +7,7 @@ from hypothesis import given, settings
 
 from core.law.application import Application
 from core.law.award import evaluate
+from core.law.fields import FUNDING_PLAN
 from core.law.provisions import CAP
 from core.report import chart_text
 from core.report.charts import calculator, colours, compare, layout, paper, portfolio, sensitivity
@@ -30,7 +31,9 @@ def test_every_chart_colour_reads_on_white_and_under_white_labels(name, color):
 
 
 def test_colours_are_one_per_source_and_one_per_cap():
-    assert len(set(colours.SOURCE_COLORS.values())) == 4
+    # one colour per source of the funding plan (the field table's, the State's) and the gap
+    assert set(colours.SOURCE_COLORS) == {key for key, _, _ in FUNDING_PLAN} | {"gap"}
+    assert len(set(colours.SOURCE_COLORS.values())) == len(colours.SOURCE_COLORS) >= 4
     assert [colours.cap_colour(c) for c in CAP] == [c.colour for c in CAP.values()]   # the registry's
     assert len({colours.cap_colour(c) for c in CAP}) == len(CAP)
     assert colours.COST not in colours.SOURCE_COLORS.values()
@@ -42,10 +45,12 @@ AWARD = evaluate(Application.from_dict({"project_type": "renovation", "eligible_
 
 def test_waterfall_and_funding_draw_each_source_in_its_own_colour():
     bar = calculator.waterfall_figure(AWARD).data[0]
-    assert list(bar.marker.color) == [colours.COST, colours.SOURCE_COLORS["federal"], colours.SOURCE_COLORS["state"],
-                                      colours.SOURCE_COLORS["local"], colours.SOURCE_COLORS["gap"]]
+    plan = [key for key, _, _ in FUNDING_PLAN]   # the sources in the plan's order: federal, State, local, ...
+    assert plan[:3] == ["federal", "state", "local"]
+    assert list(bar.marker.color) == [colours.COST, *(colours.SOURCE_COLORS[k] for k in plan),
+                                      colours.SOURCE_COLORS["gap"]]
     fund = compare.funding_figure([("A", AWARD)])
-    assert [t.marker.color for t in fund.data] == [colours.SOURCE_COLORS[k] for k in ("federal", "state", "local", "gap")]
+    assert [t.marker.color for t in fund.data] == [colours.SOURCE_COLORS[k] for k in (*plan, "gap")]
 
 
 def test_headroom_colours_each_cap_and_hatches_the_binding_one():
@@ -74,9 +79,14 @@ def test_presentation_type_is_large():
 def test_chart_sentences():
     assert chart_text.headroom(AWARD)[0] == ("The program maximum holds the award down: award $600,000, $800,000 below the State's share "
                                              "of the cost. Route: Standard route (50% State share).")
+    # each source of the plan in its order, and any this application leaves at nothing at $0
+    said = {"federal": "the federal grant $200,000", "state": "the State grant $600,000",
+            "local": "the local contribution $1,000,000"}
+    parts = [said.get(key) or f"the {label.lower()} $0" for key, label, _ in FUNDING_PLAN]
     assert chart_text.waterfall(AWARD)[0] == (
-        "Of the $3,000,000 cost of eligible work, the federal grant $200,000, the State grant $600,000 and the "
-        "local contribution $1,000,000 leave a funding gap of $1,200,000.")
+        "Of the $3,000,000 cost of eligible work, " + ", ".join(parts[:-1]) + " and " + parts[-1]
+        + " leave a funding gap of $1,200,000.")
+    assert parts[:3] == list(said.values())
     rows = chart_text.headroom(AWARD)[1]
     assert rows[0] == {"Limit": "Program maximum", "Amount": "$600,000", "Headroom above the award": "$0",
                        "Holds the award down": "yes"}

@@ -32,7 +32,7 @@ def test_html_holds_award_binding_citations_and_escapes_user_text():
     doc = render(report())
     assert "$600,000" in doc and "the program maximum ($600,000)" in doc
     assert "A grant for conversion, acquisition, renovation, equipment, or construction may not exceed $600,000." in doc
-    assert "Interpretations applied" in doc and "Policy variant" in doc and "698739a14092" in doc
+    assert "Interpretations applied" in doc and "Policy variant" in doc and load().version in doc
     assert EVIL not in doc and "&lt;img src=x onerror=alert(1)&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in doc
     assert "<script>alert(2)" not in doc and "Grants &lt;office&gt;" in doc
     assert "<script src" not in doc and "<link" not in doc   # nothing fetched: plotly.js is inline

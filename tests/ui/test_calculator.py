@@ -3,9 +3,22 @@ binding caps, the custom elements' data, saving."""
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.support import ROOT
+from core.law.fields import FIELDS
+from tests.support import ROOT, about, in_order
 from tests.support.pages import award, binding, dashboard as app
 from tests.support.panel import Panel, amounts, charts, details, panels
+
+
+def check_of(details_: dict, label: str) -> dict:
+    """The details panel's one check with that label."""
+    (found,) = [c for c in details_["checks"] if c["label"] == label]
+    return found
+
+
+def source_of(details_: dict, source: str) -> dict:
+    """The details panel's one step drawn from that provision (its title, "source")."""
+    (found,) = [s for s in details_["steps"] if s["source"] == source]
+    return found
 
 
 def test_opens_on_the_default_example():
@@ -15,12 +28,16 @@ def test_opens_on_the_default_example():
     assert "the State's share of the cost and what the project still lacks \\(both \\$500,000\\)" in binding(at)
     inputs = Panel(at)
     assert inputs.title() == "The application"
-    assert [(f["id"], f["label"]) for f in inputs.fields.values()] == [
-        ("project_type", "Project type"), ("eligible_cost", "Total cost of eligible work"),
-        ("federal_grant", "Federal grant"), ("local_contribution", "Local contribution"),
-        ("prior_program_funds", "Prior program funds"),
-        ("has_request", "The applicant requests a specific amount"),
-        ("federal_law_contrary", "Federal law requires otherwise")]
+    # the application's fields of the field table, in its order (an amount the applicant may name: its
+    # switch); the shipped ones among them, in this order, with these words
+    shown = [(f["id"], f["label"]) for f in inputs.fields.values()]
+    assert shown == [("has_request", f.ask) if f.ask else (f.name, f.label)
+                     for f in FIELDS if f.group == "application" and not f.law_param]
+    assert in_order([("project_type", "Project type"), ("eligible_cost", "Total cost of eligible work"),
+                     ("federal_grant", "Federal grant"), ("local_contribution", "Local contribution"),
+                     ("prior_program_funds", "Prior program funds"),
+                     ("has_request", "The applicant requests a specific amount"),
+                     ("federal_law_contrary", "Federal law requires otherwise")], shown)
     cost = inputs["eligible_cost"]
     assert (cost["cents"], cost["text"], cost["max"], cost["step"], cost["error"]) == \
         (100_000_000, "1,000,000", 5_000_000, 1_000, None)
@@ -29,9 +46,11 @@ def test_opens_on_the_default_example():
     assert ["conversion", "Conversion"] in inputs["project_type"]["options"]
     assert inputs["has_request"]["value"] is False and inputs["federal_law_contrary"]["value"] is False
     assert at.text_input(key="w:scenario_name").label == "Scenario name"
-    assert dict(at.query_params) == {"project_type": "renovation", "eligible_cost": "1000000",
-                                     "federal_grant": "0", "local_contribution": "500000",
-                                     "prior_program_funds": "0"}
+    # the address: the required fields and every amount that defaults to $0 (a new one at "0" too)
+    shipped = {"project_type": "renovation", "eligible_cost": "1000000", "federal_grant": "0",
+               "local_contribution": "500000", "prior_program_funds": "0"}
+    assert dict(at.query_params) == shipped | {f.name: "0" for f in FIELDS if f.group == "application"
+                                                and f.kind == "money" and f.default == 0 and f.name not in shipped}
 
 
 def test_cost_slider_changes_award_and_binding():
@@ -100,7 +119,8 @@ def test_requested_amount_toggle():
     inputs.choose("has_request", True)
     assert inputs["has_request"]["value"] is True
     assert inputs["requested_amount"]["text"] == "500,000"     # starts at the award shown
-    assert list(inputs.fields)[6] == "requested_amount"       # right under its switch
+    order = list(inputs.fields)
+    assert order[order.index("has_request") + 1] == "requested_amount"   # right under its switch
     inputs.type("requested_amount", "123,456.78")
     assert award(at) == "$123,456.78"
     assert "the amount requested" in binding(at)
@@ -263,15 +283,15 @@ def test_checks_explanation_and_what_would_change_follow_every_move():
     assert [(c["word"], c["icon"], c["label"]) for c in d["checks"]] == [
         ("Pass", "check_circle", "Local match"), ("Pass", "check_circle", "Fully funded"),
         ("Pass", "check_circle", "Federal grant within the cost")]
-    assert d["checks"][0]["message"] == "Local contributions of $500,000 meet the 50% match of $500,000."
+    assert check_of(d, "Local match")["message"] == "Local contributions of $500,000 meet the 50% match of $500,000."
     assert [s["source"] for s in d["steps"]] == ["Federal grant applied first", "Program maximum", "What the project still lacks",
                                                  "State share of the cost", "Result"]
     assert d["steps"][-1] == {"text": "The award is the least of these limits: $500,000. Held down by the State's share of the cost "
                                       "and what the project still lacks (both $500,000).", "source": "Result", "quote": None}
-    assert d["steps"][1]["quote"] == ("§A Program maximum: “A grant for conversion, acquisition, renovation, "
+    assert source_of(d, "Program maximum")["quote"] == ("§A Program maximum: “A grant for conversion, acquisition, renovation, "
                                       "equipment, or construction may not exceed $600,000.”")
-    assert d["steps"][2]["quote"].startswith("What the project still lacks: no sentence of the regulation says this. Interpretation: ")
-    assert d["changes"][0] == ("Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000, "
+    assert source_of(d, "What the project still lacks")["quote"].startswith("What the project still lacks: no sentence of the regulation says this. Interpretation: ")
+    assert about(d["changes"], "total cost of eligible work") == ("Each extra $1 of total cost of eligible work adds $0.50 of award until $1,200,000, "
                                "where the program maximum takes over.")
     assert amounts(at) == {"Cost after federal grant": "$1,000,000", "Funding gap": "$0", "Local match shortfall": "$0"}
 
@@ -279,7 +299,7 @@ def test_checks_explanation_and_what_would_change_follow_every_move():
     d = details(at)
     assert [(c["label"], c["word"]) for c in d["checks"]][:2] == [("Local match", "Fail"), ("Fully funded", "Fail")]
     assert d["steps"][-1]["text"] == "The award is the least of these limits: $600,000. Held down by the program maximum ($600,000)."
-    assert d["changes"] == ["Costs above $1,200,000 no longer raise the award (the program maximum holds the award down).",
+    assert in_order(["Costs above $1,200,000 no longer raise the award (the program maximum holds the award down).",
                             "Raising the federal grant from $0 does not change the award until $100,000, where "
                             "the State's share of the cost takes over.",
                             "Raising the local contribution from $500,000 does not change the award until "
@@ -287,7 +307,13 @@ def test_checks_explanation_and_what_would_change_follow_every_move():
                             "Any prior program funds would cut the award to $299,999.99 (the limit for earlier "
                             "grantees); from there, each extra $1 of them takes away $1 of award until $300,000, "
                             "where the award reaches $0.",
-                            "Another $200,000 of local funds closes the $200,000 funding gap."]
+                            "Another $200,000 of local funds closes the $200,000 funding gap."], d["changes"])
+    # and nothing else but a sentence about an amount these do not name (a new input's own)
+    named = ("Costs", "federal grant", "local contribution", "prior program funds", "local funds closes")
+    assert all(any(w in s for w in named) or any(f.label.lower() in s.lower() for f in FIELDS if f.kind == "money"
+                                                 and f.label.lower() not in ("federal grant", "local contribution",
+                                                                             "prior program funds"))
+               for s in d["changes"]), d["changes"]
     # the award says beside it what it still needs (issue 35)
     assert "**Not yet met:** $600,000 once the local match reaches $650,000: it is $150,000 short." in \
         next(m.value for m in at.markdown if "Held down by" in m.value).replace("\\", "")

@@ -7,6 +7,7 @@ import logging
 import pytest
 
 from core.law.award import evaluate
+from core.law.fields import FUNDING_PLAN
 from core.report.charts.calculator import waterfall_steps
 from tests.support.builders import application
 from tests.support.pages import award, dashboard as app
@@ -61,10 +62,12 @@ def test_a_forged_drawing_is_cut_in_the_log_and_the_servers_award_stands(caplog)
 def test_each_money_slider_carries_the_funding_picture_and_the_caps_names():
     at = app(LINK)
     live = Panel(at)["eligible_cost"]["live"]
+    # the funding plan's sources in its order (a source this link leaves at $0 drawn as nothing)
+    shipped = [["Federal grant", "0", "0"], ["State grant award", None, None], ["Local contribution", "0", "50000000"]]
+    assert [key for key, _, _ in FUNDING_PLAN[:3]] == ["federal", "state", "local"]
     assert live["funding"] == {
         "cost": ["Cost of eligible work", "1", "0"],
-        "sources": [["Federal grant", "0", "0"], ["State grant award", None, None],
-                    ["Local contribution", "0", "50000000"]],
+        "sources": shipped + [[label, "0", "0"] for _, label, _ in FUNDING_PLAN[3:]],
         "left": {"gap": "Funding gap", "beyond": "Funded beyond the cost"}}
     assert live["titles"]["program_max"] == "Program maximum"
     assert live["zero"]["caps"] == [[c, str(v)] for c, v in evaluate(application(

@@ -38,10 +38,12 @@ def test_the_variant_editor_has_one_input_per_parameter_of_the_ruleset_table(db)
         return label
 
     labels = [shown(w.label) for w in [*at.text_input, *at.number_input, *at.multiselect, *at.selectbox]]
-    assert sorted(label for label in labels if label not in ("Variant name", "Rulesets", "Start from", "Ruleset")) == \
-        ["Capital maximum ($)", "Federal grant applied first", "Limit for earlier grantees ($)", "Local share (%)",
-         "Master-plan maximum ($)", "Project types that need the surplus-building certification",
-         "Project types the Board exception covers", "State share (%)", "Test of the Board exception"]
+    # one input per parameter of the registry, labelled with its unit; the shipped ones among them
+    inputs = sorted(label for label in labels if label not in ("Variant name", "Rulesets", "Start from", "Ruleset"))
+    assert inputs == sorted(label + {"money": " ($)", "share": " (%)"}.get(kind, "") for kind, label in PARAMETERS.values())
+    assert {"Capital maximum ($)", "Federal grant applied first", "Limit for earlier grantees ($)", "Local share (%)",
+            "Master-plan maximum ($)", "Project types that need the surplus-building certification",
+            "Project types the Board exception covers", "State share (%)", "Test of the Board exception"} <= set(inputs)
     assert len(labels) - 4 == len(PARAMETERS)   # one input per parameter of the registry, never a pinned count
     at.text_input[0].input("Cap raised")
     next(t for t in at.text_input if shown(t.label) == "Capital maximum ($)").input("800,000")
