@@ -8,7 +8,6 @@ import ast
 import re
 import tomllib
 
-import pytest
 
 from tests.support import ROOT
 
@@ -66,12 +65,10 @@ def test_the_measures_count_what_they_say(tmp_path, monkeypatch):
     assert sizes.long_functions() == ["core/long.py:1 f(): 51 lines"]
 
 
-@pytest.mark.xfail(strict=False, reason="until issue 50's splits are merged")
 def test_no_production_file_over_400_lines():
     assert not long_files(), "\n".join(long_files())
 
 
-@pytest.mark.xfail(strict=False, reason="until issue 50's splits are merged")
 def test_no_function_over_50_lines():
     assert not long_functions(), "\n".join(long_functions())
 
