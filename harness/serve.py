@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
@@ -88,13 +89,66 @@ def streamlit_server(script: str = "dashboard.py", env: dict | None = None, port
 
 @contextmanager
 def browser():
+    """A headless Chromium. Every page opened in it (browser.new_page, or a context's) keeps a
+    log of what went wrong since it opened (see `watch`), which wait_ready reports on a timeout."""
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS, headless=True)
+        _watch_pages_of(b)
         try:
             yield b
         finally:
             b.close()
+
+
+def _watch_pages_of(b) -> None:
+    """Make b.new_page and b.new_context hand out pages that `watch` their own trouble."""
+    new_page, new_context = b.new_page, b.new_context
+
+    def watched_page(*args, **kwargs):
+        page = new_page(*args, **kwargs)
+        watch(page)
+        return page
+
+    def watched_context(*args, **kwargs):
+        context = new_context(*args, **kwargs)
+        context.on("page", watch)   # a page the context opens, including a popup
+        return context
+
+    b.new_page, b.new_context = watched_page, watched_context
+
+
+TROUBLE_KEPT = 200   # entries in a page's log; the first ones (a first draw's) are the ones kept
+
+
+def watch(page) -> None:
+    """Keep in `page.trouble` what went wrong in it since it opened, each with its second:
+    console errors and warnings, uncaught exceptions, requests that failed or answered 4xx/5xx,
+    a websocket that closed or failed, and each navigation of the main frame (a reload shows)."""
+    if hasattr(page, "trouble"):
+        return
+    start = time.monotonic()
+    page.trouble = []
+
+    def note(text: str) -> None:
+        if len(page.trouble) < TROUBLE_KEPT:
+            page.trouble.append(f"{time.monotonic() - start:6.1f} s  {text}")
+
+    def websocket(ws) -> None:
+        note(f"websocket opened: {ws.url}")
+        ws.on("close", lambda ws: note(f"websocket closed: {ws.url}"))
+        ws.on("socketerror", lambda error: note(f"websocket error: {ws.url}: {error}"))
+
+    page.on("console", lambda m: m.type in ("error", "warning") and note(f"console {m.type}: {m.text}"))
+    page.on("pageerror", lambda error: note(f"uncaught: {error}"))
+    page.on("requestfailed", lambda r: note(f"request failed: {r.method} {r.url}: {r.failure}"))
+    page.on("response", lambda r: r.status >= 400 and note(f"HTTP {r.status}: {r.request.method} {r.url}"))
+    page.on("websocket", websocket)
+    page.on("framenavigated", lambda f: f.parent_frame is None and note(f"navigated: {f.url}"))
+
+
+class NotReady(AssertionError):
+    """A page that never became ready; its message says what the page showed instead."""
 
 
 def wait_ready(page, timeout=90_000) -> None:
@@ -104,12 +158,73 @@ def wait_ready(page, timeout=90_000) -> None:
     The default patience is the 90 s the accessibility tests already give a first draw: a fresh
     browser profile evaluates Streamlit's 4.7 MB Plotly chunk before a chart's skeleton goes,
     one main-thread task of 16 s on a 2-core machine at load 15 (the Portfolio page drawn 42 s
-    after it opened, Compare 70 s), where 30 s failed tests that wait on the right condition."""
-    page.wait_for_function(
-        "() => { const app = document.querySelector('[data-testid=\"stApp\"]');"
-        " return app && app.getAttribute('data-test-script-state') === 'notRunning'"
-        " && document.querySelector('[data-testid=\"stMain\"] h1')"
-        # elements whose code is still loading show as skeletons: wait them out too
-        " && !document.querySelector('[data-testid^=\"stSkeleton\"], [data-testid=\"stAppSkeleton\"]'); }",
-        timeout=timeout)
+    after it opened, Compare 70 s), where 30 s failed tests that wait on the right condition.
+
+    A page not ready in time raises NotReady saying what it showed instead (not_ready_report),
+    so that a flaky wait names its cause (docs/testing.md, "Flaky waits")."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    try:
+        page.wait_for_function(READY, timeout=timeout)
+    except PlaywrightTimeout:
+        raise NotReady(not_ready_report(page, timeout)) from None
     page.wait_for_timeout(200)
+
+
+READY = ("() => { const app = document.querySelector('[data-testid=\"stApp\"]');"
+         " return app && app.getAttribute('data-test-script-state') === 'notRunning'"
+         " && document.querySelector('[data-testid=\"stMain\"] h1')"
+         # elements whose code is still loading show as skeletons: wait them out too
+         " && !document.querySelector('[data-testid^=\"stSkeleton\"], [data-testid=\"stAppSkeleton\"]'); }")
+
+# What the page shows, read in one go (returned as an object, so wait_for_function's bounded
+# patience applies: a page whose main thread is stuck does not hang the report).
+SHOWN = """() => {
+  const q = s => document.querySelector(s), text = e => e ? e.innerText.trim().slice(0, 300) : null;
+  const app = q('[data-testid="stApp"]');
+  return {
+    script: app ? app.getAttribute('data-test-script-state') : 'no stApp element',
+    connection: app ? app.getAttribute('data-test-connection-state') : null,
+    h1: text(q('[data-testid="stMain"] h1')),
+    skeletons: [...document.querySelectorAll('[data-testid^="stSkeleton"], [data-testid="stAppSkeleton"]')]
+                 .map(e => e.getAttribute('data-testid')),
+    status: text(q('[data-testid="stStatusWidget"]')),
+    dialog: text(q('[role="dialog"]')),
+    errors: [...document.querySelectorAll('[data-testid="stException"], [data-testid="stAlertContentError"]')]
+              .map(text),
+    body: document.body ? document.body.innerText.trim().slice(0, 600) : null,
+  };
+}"""
+
+
+def not_ready_report(page, timeout) -> str:
+    """Why `page` is not ready: what it shows, its log since it opened (`watch`), and a screenshot
+    saved under test-artifacts/, named after the test that waited."""
+    test = os.environ.get("PYTEST_CURRENT_TEST", "no-test").split(" ")[0]
+    name = "".join(c if c.isalnum() or c in "-_." else "-" for c in test.replace("::", "--"))[-150:]
+    shot = ROOT / "test-artifacts" / f"not-ready-{name}-{time.strftime('%H%M%S')}.png"
+    lines = [f"the page was not ready after {timeout / 1000:.0f} s: {page.url}"]
+    try:
+        shown = page.wait_for_function(SHOWN, timeout=10_000).json_value()
+        lines += [f"  {key}: {value}" for key, value in shown.items()]
+    except Exception as error:   # noqa: BLE001 - a report must not hide the timeout behind its own error
+        lines.append(f"  (what the page shows could not be read: {str(error).splitlines()[0]})")
+    try:
+        page.screenshot(path=str(shot), timeout=15_000)
+        lines.append(f"  screenshot: {shot.relative_to(ROOT)}")
+    except Exception as error:   # noqa: BLE001
+        lines.append(f"  (no screenshot: {str(error).splitlines()[0]})")
+    trouble = getattr(page, "trouble", None)
+    if trouble is None:
+        lines.append("  (the page was not opened through harness.serve.browser(): no log of its trouble)")
+    else:
+        lines.append(f"  since the page opened ({len(trouble)} entries):" if trouble else "  nothing went wrong since the page opened")
+        lines += [f"    {entry}" for entry in trouble]
+    port = urllib.parse.urlsplit(page.url).port
+    log = ROOT / "test-artifacts" / f"server-{port}.log"
+    if port and log.exists():   # the server streamlit_server started for this page: its last words
+        tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-15:]
+        lines.append(f"  the server's log ({log.relative_to(ROOT)}), its last {len(tail)} lines:")
+        lines += [f"    {line}" for line in tail]
+    report = "\n".join(lines)
+    shot.with_suffix(".txt").write_text(report + "\n", encoding="utf-8")
+    return report
