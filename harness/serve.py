@@ -112,16 +112,24 @@ def _watch_pages_of(b) -> None:
 
     def watched_context(*args, **kwargs):
         context = new_context(*args, **kwargs)
-        context.on("page", watch)   # a page the context opens, including a popup
+        context.add_init_script(LONG_TASKS)
+        context.on("page", lambda page: watch(page, scripts=False))   # a page it opens, a popup too
         return context
 
     b.new_page, b.new_context = watched_page, watched_context
 
 
+SLOW_REQUEST = 5   # s: a request answered later than this is noted
+# The page's main-thread tasks over 50 ms (the browser's Long Tasks API), kept from its first
+# script on: a page busy for a minute on a starved machine says so.
+LONG_TASKS = """(() => { if (window.__longTasks) return; window.__longTasks = [];
+  try { new PerformanceObserver(list => { for (const e of list.getEntries())
+          window.__longTasks.push([Math.round(e.startTime), Math.round(e.duration)]); })
+        .observe({type: 'longtask', buffered: true}); } catch (e) {} })();"""
 TROUBLE_KEPT = 200   # entries in a page's log; the first ones (a first draw's) are the ones kept
 
 
-def watch(page) -> None:
+def watch(page, scripts: bool = True) -> None:
     """Keep in `page.trouble` what went wrong in it since it opened, each with its second:
     console errors and warnings, uncaught exceptions, requests that failed or answered 4xx/5xx,
     a websocket that closed or failed, and each navigation of the main frame (a reload shows)."""
@@ -129,6 +137,15 @@ def watch(page) -> None:
         return
     start = time.monotonic()
     page.trouble = []
+    page.pending = {}   # request -> (its second, what it is): asked for, not yet answered
+
+    def asked(request) -> None:
+        page.pending[request] = (time.monotonic() - start, f"{request.method} {request.url}")
+
+    def answered(request) -> None:
+        when, what = page.pending.pop(request, (None, None))
+        if when is not None and time.monotonic() - start - when > SLOW_REQUEST:
+            note(f"slow request: {what} answered after {time.monotonic() - start - when:.1f} s")
 
     def note(text: str) -> None:
         if len(page.trouble) < TROUBLE_KEPT:
@@ -141,7 +158,11 @@ def watch(page) -> None:
 
     page.on("console", lambda m: m.type in ("error", "warning") and note(f"console {m.type}: {m.text}"))
     page.on("pageerror", lambda error: note(f"uncaught: {error}"))
-    page.on("requestfailed", lambda r: note(f"request failed: {r.method} {r.url}: {r.failure}"))
+    if scripts:   # else its context runs LONG_TASKS in it already
+        page.add_init_script(LONG_TASKS)
+    page.on("request", asked)
+    page.on("requestfinished", answered)
+    page.on("requestfailed", lambda r: (answered(r), note(f"request failed: {r.method} {r.url}: {r.failure}")))
     page.on("response", lambda r: r.status >= 400 and note(f"HTTP {r.status}: {r.request.method} {r.url}"))
     page.on("websocket", websocket)
     page.on("framenavigated", lambda f: f.parent_frame is None and note(f"navigated: {f.url}"))
@@ -185,15 +206,28 @@ SHOWN = """() => {
     script: app ? app.getAttribute('data-test-script-state') : 'no stApp element',
     connection: app ? app.getAttribute('data-test-connection-state') : null,
     h1: text(q('[data-testid="stMain"] h1')),
+    // each skeleton with the element it stands in for (its nearest ancestor named by a test id or a key)
     skeletons: [...document.querySelectorAll('[data-testid^="stSkeleton"], [data-testid="stAppSkeleton"]')]
-                 .map(e => e.getAttribute('data-testid')),
+                 .map(e => { let a = e.parentElement;
+                             while (a && !(a.getAttribute('data-testid') || '').match(/^st(?!Skeleton)/)
+                                    && ![...a.classList].some(c => c.startsWith('st-key-'))) a = a.parentElement;
+                             const where = a ? [a.getAttribute('data-testid'), ...[...a.classList]
+                                                .filter(c => c.startsWith('st-key-'))].filter(Boolean).join(' ') : 'page';
+                             return `${e.getAttribute('data-testid')} in ${where}`; }),
     status: text(q('[data-testid="stStatusWidget"]')),
     dialog: text(q('[role="dialog"]')),
     errors: [...document.querySelectorAll('[data-testid="stException"], [data-testid="stAlertContentError"]')]
               .map(text),
     body: document.body ? document.body.innerText.trim().slice(0, 600) : null,
+    long_tasks: (() => { const t = window.__longTasks || [];
+                         return `${t.length}, ${(t.reduce((s, x) => s + x[1], 0) / 1000).toFixed(1)} s in all; the longest`
+                                + ` (start ms, length ms): ${JSON.stringify([...t].sort((a, b) => b[1] - a[1]).slice(0, 5))}`; })(),
+    since_load_ms: Math.round(performance.now()),
   };
 }"""
+
+
+LATE = 60   # s a page not ready in time is watched still, to tell a slow page from a stuck one
 
 
 def not_ready_report(page, timeout) -> str:
@@ -219,6 +253,17 @@ def not_ready_report(page, timeout) -> str:
     else:
         lines.append(f"  since the page opened ({len(trouble)} entries):" if trouble else "  nothing went wrong since the page opened")
         lines += [f"    {entry}" for entry in trouble]
+    # Slow or stuck? Watch a while longer (the test fails either way).
+    waited = time.monotonic()
+    try:
+        page.wait_for_function(READY, timeout=LATE * 1000)
+        lines.append(f"  it became ready {time.monotonic() - waited:.0f} s after the timeout: slow, not stuck")
+    except Exception:   # noqa: BLE001
+        lines.append(f"  still not ready {LATE} s after the timeout: stuck")
+    pending = sorted(getattr(page, "pending", {}).values())
+    if pending:
+        lines.append(f"  requests still unanswered ({len(pending)}):")
+        lines += [f"    {when:6.1f} s  {what}" for when, what in pending[:30]]
     port = urllib.parse.urlsplit(page.url).port
     log = ROOT / "test-artifacts" / f"server-{port}.log"
     if port and log.exists():   # the server streamlit_server started for this page: its last words
