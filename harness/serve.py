@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"   # where a wait that failed leaves its screenshot, and slow waits are counted
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
                   "--no-first-run", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
 
@@ -189,7 +190,7 @@ def wait_ready(page, timeout=90_000) -> None:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     began = time.monotonic()
     before = _progress(page)
-    for _ in range(STARVED_ROUNDS):
+    for rounds in range(STARVED_ROUNDS):
         try:
             page.wait_for_function(READY, timeout=timeout)
             break
@@ -200,9 +201,8 @@ def wait_ready(page, timeout=90_000) -> None:
             before = now
     else:
         raise NotReady(not_ready_report(page, timeout, time.monotonic() - began))
-    waited = time.monotonic() - began
-    if waited * 1000 > timeout:
-        count_slow_wait(page, timeout, waited)
+    if rounds:   # ready, but only after one timeout or more: count it
+        count_slow_wait(page, timeout, time.monotonic() - began)
     page.wait_for_timeout(200)
 
 
@@ -248,7 +248,7 @@ def count_slow_wait(page, timeout, waited) -> None:
     worked = f"{busy[0] / 1000:.0f} s of long tasks" if isinstance(busy, tuple) else "long tasks unknown"
     line = (f"{time.strftime('%Y-%m-%d %H:%M:%S')} {test}: ready after {waited:.0f} s, over its {timeout / 1000:.0f} s "
             f"but working throughout ({worked} on its main thread): {page.url}")
-    with open(ROOT / "test-artifacts" / "slow-waits.log", "a", encoding="utf-8") as log:
+    with open(ARTIFACTS / "slow-waits.log", "a", encoding="utf-8") as log:
         log.write(line + "\n")
     # A plain UserWarning: pytest-xdist carries a warning's class to the controller by name.
     warnings.warn(f"slow wait: {line}", UserWarning, stacklevel=3)
@@ -293,12 +293,16 @@ SHOWN = """() => {
 LATE = 60   # s a page not ready in time is watched still, to tell a slow page from a stuck one
 
 
+def _shown(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def not_ready_report(page, timeout, waited=None) -> str:
     """Why `page` is not ready: what it shows, its log since it opened (`watch`), and a screenshot
     saved under test-artifacts/, named after the test that waited."""
     test = os.environ.get("PYTEST_CURRENT_TEST", "no-test").split(" ")[0]
     name = "".join(c if c.isalnum() or c in "-_." else "-" for c in test.replace("::", "--"))[-150:]
-    shot = ROOT / "test-artifacts" / f"not-ready-{name}-{time.strftime('%H%M%S')}.png"
+    shot = ARTIFACTS / f"not-ready-{name}-{time.strftime('%H%M%S')}.png"
     waited = timeout / 1000 if waited is None else waited
     lines = [f"the page was not ready after {waited:.0f} s ({timeout / 1000:.0f} s without work done "
              f"or {STARVED_ROUNDS} times that in all): {page.url}"]
@@ -309,7 +313,7 @@ def not_ready_report(page, timeout, waited=None) -> str:
         lines.append(f"  (what the page shows could not be read: {str(error).splitlines()[0]})")
     try:
         page.screenshot(path=str(shot), timeout=15_000)
-        lines.append(f"  screenshot: {shot.relative_to(ROOT)}")
+        lines.append(f"  screenshot: {_shown(shot)}")
     except Exception as error:   # noqa: BLE001
         lines.append(f"  (no screenshot: {str(error).splitlines()[0]})")
     trouble = getattr(page, "trouble", None)
@@ -330,10 +334,10 @@ def not_ready_report(page, timeout, waited=None) -> str:
         lines.append(f"  requests still unanswered ({len(pending)}):")
         lines += [f"    {when:6.1f} s  {what}" for when, what in pending[:30]]
     port = urllib.parse.urlsplit(page.url).port
-    log = ROOT / "test-artifacts" / f"server-{port}.log"
+    log = ROOT / "test-artifacts" / f"server-{port}.log"   # where streamlit_server writes it
     if port and log.exists():   # the server streamlit_server started for this page: its last words
         tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-15:]
-        lines.append(f"  the server's log ({log.relative_to(ROOT)}), its last {len(tail)} lines:")
+        lines.append(f"  the server's log ({_shown(log)}), its last {len(tail)} lines:")
         lines += [f"    {line}" for line in tail]
     report = "\n".join(lines)
     shot.with_suffix(".txt").write_text(report + "\n", encoding="utf-8")
