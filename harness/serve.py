@@ -132,8 +132,10 @@ TROUBLE_KEPT = 200   # entries in a page's log; the first ones (a first draw's) 
 
 def watch(page, scripts: bool = True) -> None:
     """Keep in `page.trouble` what went wrong in it since it opened, each with its second:
-    console errors and warnings, uncaught exceptions, requests that failed or answered 4xx/5xx,
-    a websocket that closed or failed, and each navigation of the main frame (a reload shows)."""
+    console errors and warnings, uncaught exceptions, requests that failed, answered 4xx/5xx or
+    answered after SLOW_REQUEST s, a websocket that closed or failed, and each navigation of the
+    main frame (a reload shows); in `page.pending` the requests not yet answered; and (scripts)
+    the page's long main-thread tasks in window.__longTasks (LONG_TASKS)."""
     if hasattr(page, "trouble"):
         return
     start = time.monotonic()
