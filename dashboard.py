@@ -4,7 +4,6 @@ import sys
 
 import streamlit as st
 from streamlit import runtime
-from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
 from ui import a11y, auth, present, routing, server, state, widgets   # ui.library (SQLAlchemy): where it is used
 from ui.components import keys
@@ -86,8 +85,8 @@ def variants_can_wait(page) -> bool:
     """Whether the library's kept variants may be read after the page rather than before it: on the
     Calculator, until this process's first run has completed (the library not opened yet: SQLAlchemy
     and its schema check, ~0.2-0.5 s before a fresh server's first visitor would see the award; issue
-    53), when the link names no ruleset or a shipped one. The sidebar, drawn after the page and the
-    library, lists any kept variants in the same run; a link naming one reads them first, as always."""
+    53), when the link names no ruleset or a shipped one. If the library keeps variants, the page then
+    runs again at once, so that the sidebar lists them; a link naming one reads them first, as always."""
     named = st.query_params.get("ruleset")
     return (not server.settled() and page.url_path == PAGES[0].url_path
             and (named is None or named in state.available()))
@@ -105,24 +104,17 @@ with routing.routed():   # pages/*.py call routing.ensure_dashboard() first: dra
         library.refresh_variants()   # the library's kept variants, before a link names one and the sidebar lists them
     state.init()
     present_problem = present.sync_with_url()   # before the sidebar's toggle is drawn
+    sidebar()
     presentation(page, present_problem)
     widgets.refused_warning()   # a forged value: said, not used
     for problem in st.session_state.pop("url_problems", []):   # a bad link, on whichever page it opens
         st.warning(shown(problem), icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
-    stopped = None
     try:
         page.run()
-    except (StopException, Exception) as stop:   # a page that stops (st.stop) or fails still gets its sidebar, below
-        stopped = stop
     finally:   # once per process, after the first page has been drawn (or stopped): see SETTLED
         server.settle_heap(SETTLED)
-    if library_later:   # read before the sidebar, which then lists the kept variants
+    if library_later:
         from ui import library
         library.refresh_variants()
-    # The sidebar after the page: the browser draws the award before the sidebar's widgets, which
-    # cost a first visit ~300-400 ms of the browser's time (issue 53; docs/performance.md, first_visit).
-    # Its widgets are in a container of their own, so their place on the screen and in the
-    # keyboard's order is the same; their callbacks run before any page, as before.
-    sidebar()
-    if stopped is not None:
-        raise stopped
+        if st.session_state.get("variants"):   # kept variants: run again, so that the sidebar lists them
+            st.rerun()

@@ -9,9 +9,15 @@ from tests.support import ROOT
 
 # Tests never touch a user's library: each session gets its own SQLite file unless told otherwise
 # (each pytest-xdist worker its own: two processes' tests must not see each other's scenarios).
+# A session starts from an empty file: what a run before kept there (a variant made on the Rules
+# page, a scenario) must not decide this run's tests.
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-os.environ.setdefault("SCENARIO_DB_URL", f"sqlite:///{ROOT / 'test-artifacts' / f'scenarios-test-{_worker}.db'}")
 (ROOT / "test-artifacts").mkdir(exist_ok=True)
+if "SCENARIO_DB_URL" not in os.environ:
+    _library = ROOT / "test-artifacts" / f"scenarios-test-{_worker}.db"
+    for _file in (_library, _library.with_name(_library.name + "-wal"), _library.with_name(_library.name + "-shm")):
+        _file.unlink(missing_ok=True)
+    os.environ["SCENARIO_DB_URL"] = f"sqlite:///{_library}"
 
 # Every process a test starts inherits this process's own mark, so the session can check at its
 # end that none is left (nothing_left_behind, below). Assigned, not inherited: each pytest-xdist

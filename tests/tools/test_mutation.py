@@ -20,7 +20,8 @@ def test_a_survivors_rerun_keeps_the_results_of_the_mutants_it_did_not_rerun(tmp
 
 
 def test_the_law_modules_and_a_module_list_are_checked(capsys):
-    assert mutation.LAW_MODULES == ("caps", "rulesets", "readings", "award", "batch", "analysis", "application", "money")
+    assert mutation.LAW_MODULES == ("caps", "engines", "rulesets", "readings", "award", "batch", "lines", "analysis",
+                                    "application", "money")
     assert mutation.module_name("core/law/rulesets/__init__.py") == "rulesets"
     assert mutation.module_name("core/law/award.py") == "award"
     with pytest.raises(SystemExit) as exit_:

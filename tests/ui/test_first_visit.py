@@ -81,39 +81,3 @@ def test_a_fresh_servers_first_run_draws_the_award_then_loads_the_rest(tmp_path,
     from core.law.rulesets import available
     assert len(got["rulesets"]) == len(available()) + (kept == "variant")
     assert any("Cap raised" in label for label in got["rulesets"]) == (kept == "variant")
-
-
-@pytest.mark.slow
-def test_a_visitor_is_sent_the_award_before_the_sidebar(tmp_path):
-    """Issue 53: the browser draws what it is sent in order, and the sidebar's widgets (the ruleset
-    list, the "Law as of" field, the toggle, the keys element) took a first visit ~300-400 ms of its
-    drawing before the award; they are sent after it (dashboard.py draws the sidebar after the page).
-    On main the sidebar's first element came before the page's."""
-    import asyncio
-
-    from harness.serve import streamlit_server
-    from harness.stclient import Session
-    order = []
-
-    class Watched(Session):
-        def _delta(self, fwd, run, watch, t0):
-            d = fwd.delta
-            order.append((fwd.metadata.delta_path[0],   # 0: the page's main area, 1: the sidebar
-                          d.new_element.WhichOneof("type") if d.WhichOneof("type") == "new_element" else None,
-                          d.new_element.metric.label if d.WhichOneof("type") == "new_element" else None))
-            return super()._delta(fwd, run, watch, t0)
-
-    with streamlit_server(env={"SCENARIO_DB_URL": f"sqlite:///{tmp_path / 'lib.db'}"}) as url:
-        async def visit():
-            s = Watched(url)
-            try:
-                run = await s.open("project_type=renovation&eligible_cost=400000")
-            finally:
-                await s.close()
-            return run
-        run = asyncio.run(visit())
-    assert run.metrics["State grant award"] == "$200,000"
-    award = order.index((0, "metric", "State grant award"))
-    sidebar = [i for i, (root, _, _) in enumerate(order) if root == 1]
-    assert sidebar and min(sidebar) > award
-    assert {kind for root, kind, _ in order if root == 1} >= {"selectbox", "date_input", "checkbox"}
