@@ -209,7 +209,7 @@ def test_the_ingress_keeps_each_browser_on_its_replica_and_takes_tls_from_a_name
     assert notes["nginx.ingress.kubernetes.io/affinity"] == "cookie"
     assert notes["nginx.ingress.kubernetes.io/affinity-mode"] == "persistent"
     assert notes["nginx.ingress.kubernetes.io/session-cookie-name"] == "grants_replica"   # as the stack's nginx
-    assert "grants_replica" in (ROOT / "deploy" / "run-team").read_text()
+    assert 'COOKIE = "grants_replica"' in (ROOT / "deploy" / "team" / "common.py").read_text()   # deploy/run-team's
     assert int(notes["nginx.ingress.kubernetes.io/proxy-read-timeout"]) >= 3600            # WebSockets stay open
     spec = ingress["spec"]
     assert spec["tls"][0]["secretName"] == "grants-tls" and spec["tls"][0]["hosts"] == [spec["rules"][0]["host"]]

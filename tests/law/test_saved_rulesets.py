@@ -98,7 +98,7 @@ def test_a_number_is_read_by_its_name_and_an_unknown_name_is_an_error_naming_it_
 
 
 @pytest.mark.parametrize("ruleset_id", available())
-@pytest.mark.parametrize("project_type", ["conversion", "equipment", "master_plan"])
+@pytest.mark.parametrize("project_type", ["conversion", "construction", "master_plan"])
 def test_the_program_maximum_is_the_largest_award_where_no_other_maximum_holds_for_one_type(ruleset_id, project_type):
     rs = load(ruleset_id).as_of("2026-12-01") if load(ruleset_id).is_dated else load(ruleset_id)
     expected = {"regulation": (60_000_000, 1_500_000), "cap-800k": (80_000_000, 1_500_000),

@@ -13,9 +13,9 @@ from core.store.kept_rulesets import key_of, text_of
 from core.store.model import rulesets, scenarios
 from tests.support.store import APP
 
-NEW_INPUT = {"in_kind_contribution": "25000.00"}
-NEW_NUMBER = {"equipment_cap": {"value": "100000.00", "unit": "USD", "provision": "program_max",
-                                "description": "Most an equipment-only grant may be", "citation": "A newer number"}}
+NEW_INPUT = {"energy_rebate": "25000.00"}
+NEW_NUMBER = {"solar_cap": {"value": "100000.00", "unit": "USD", "provision": "program_max",
+                                "description": "Most a solar-panel grant may be", "citation": "A newer number"}}
 
 
 def _as_a_newer_release_writes_it(store, name: str) -> str:
@@ -47,12 +47,12 @@ def test_a_scenario_of_a_newer_release_is_listed_opened_and_says_what_it_did_not
     assert sc.application.local_property_value == 100_000 and sc.application.bpw_exception_requested
     assert sc.unread == NEW_INPUT | {"bpw_exception": {"heritage_value": "5.00"}}
     assert unread.words(sc.unread) == (
-        "Saved by a newer release of this tool: in_kind_contribution, bpw_exception.heritage_value not read by "
+        "Saved by a newer release of this tool: energy_rebate, bpw_exception.heritage_value not read by "
         "this release (the award is worked out without it); the saved values are kept as they were.")
     rs = sc.saved_ruleset()
     assert rs.number("capital_cap") == 80_000_000 and rs.version == load("cap-800k").version
-    assert "the number 'equipment_cap' not read by this release" in " ".join(rs.notes)
-    assert sc.award().amount == 50_000_000 and any("equipment_cap" in n for n in sc.award().law_notes)
+    assert "the number 'solar_cap' not read by this release" in " ".join(rs.notes)
+    assert sc.award().amount == 50_000_000 and any("solar_cap" in n for n in sc.award().law_notes)
 
 
 def test_written_back_the_newer_releases_values_are_kept_untouched(store):
@@ -60,11 +60,11 @@ def test_written_back_the_newer_releases_values_are_kept_untouched(store):
     key = _as_a_newer_release_writes_it(store, "Newer")
     store.rename("Newer", "Renamed")
     app, kept = _row(store, "Renamed")
-    assert app["in_kind_contribution"] == "25000.00" and app["bpw_exception"]["heritage_value"] == "5.00"
+    assert app["energy_rebate"] == "25000.00" and app["bpw_exception"]["heritage_value"] == "5.00"
     assert kept == key   # the ruleset, its unknown number with it, as it was saved
     store.save("Renamed", APP.replace(federal_grant=100), rs=load("cap-800k"), overwrite=True)
     app, _ = _row(store, "Renamed")
-    assert app["in_kind_contribution"] == "25000.00" and store.get("Renamed").application.federal_grant == 100
+    assert app["energy_rebate"] == "25000.00" and store.get("Renamed").application.federal_grant == 100
 
 
 def test_a_kept_variant_of_a_newer_release_is_listed(store):
@@ -78,5 +78,5 @@ def test_a_kept_variant_of_a_newer_release_is_listed(store):
                                              changed_by="local", created_at="2026-12-01", updated_at="2026-12-01"))
     kept = store.variants().get("newer-cap")
     assert kept.ruleset.number("capital_cap") == 70_000_000
-    assert "the number 'equipment_cap' not read" in " ".join(kept.ruleset.notes)
+    assert "the number 'solar_cap' not read" in " ".join(kept.ruleset.notes)
     assert [k.id for k in store.variants().list()] == ["newer-cap"]

@@ -1,6 +1,7 @@
 """The Calculator's "Reach an award" box in AppTest: the sentence of core.law.solve, a button that
 puts the value in the inputs (and the address), and the same sentence in the board report when asked."""
 from core.law.application import Application
+from core.law.fields import FIELDS
 from core.law.solve import solve
 from core.report.page import esc
 from tests.support.pages import award, dashboard as app
@@ -19,10 +20,16 @@ def opened():
 EXAMPLE = Application(project_type="renovation", eligible_cost=100_000_000, local_contribution=50_000_000)
 
 
+# The application's amounts, in the field table's order (a new money input joins them with no edit here);
+# the five the regulation has always had among them, in their order.
+AMOUNTS = [f.label for f in FIELDS if f.kind == "money" and f.group == "application"]
+SHIPPED = ["Total cost of eligible work", "Federal grant", "Local contribution", "Prior program funds", "Requested amount"]
+
+
 def test_the_box_answers_in_the_solvers_words_and_its_button_applies_the_value():
     at = opened()
-    assert at.selectbox(key="w:reach:field").options == ["Total cost of eligible work", "Federal grant",
-                                                          "Local contribution", "Prior program funds", "Requested amount"]
+    assert at.selectbox(key="w:reach:field").options == AMOUNTS
+    assert [a for a in AMOUNTS if a in SHIPPED] == SHIPPED
     at.selectbox(key="w:reach:field").set_value("eligible_cost")
     at.text_input(key="w:reach:target").input("550,000").run()
     sentence = solve(EXAMPLE, "eligible_cost", 55_000_000).sentence
@@ -92,8 +99,7 @@ def test_the_box_offers_only_amounts_the_law_reads():
         at.run()
         return at.selectbox(key="w:reach:field").options
 
-    base = ["Total cost of eligible work", "Federal grant", "Local contribution", "Prior program funds",
-            "Requested amount"]
+    base = AMOUNTS
     assert options({"bpw_exception_requested": "true"}) == base + ["Value of property made available locally"]
     statute = options({"bpw_exception_requested": "true", "ruleset": "statute"})
     assert statute == base + ["Value of property made available locally",

@@ -180,7 +180,7 @@ def test_the_boards_view_of_the_rules_page_has_words_not_code_names(db):
 
 # --- a provision some laws lack (a parameter whose declared default is "none") ----------------------
 
-NEW_CAP = "equipment_cap"
+NEW_CAP = "solar_cap"
 
 
 @pytest.fixture
@@ -191,11 +191,11 @@ def none_by_default(monkeypatch, tmp_path):
     import shutil
 
     from core.law import provisions, rulesets
-    monkeypatch.setitem(provisions.PARAMETERS, NEW_CAP, ("money", "Equipment maximum"))
+    monkeypatch.setitem(provisions.PARAMETERS, NEW_CAP, ("money", "Solar-panel maximum"))
     monkeypatch.setitem(provisions.DEFAULTS, NEW_CAP, "none")
     monkeypatch.setitem(provisions.DEFAULT_ENTRIES, NEW_CAP, {
         "value": "none", "unit": "USD", "provision": "program_max",
-        "description": "Most an equipment-only grant may be", "citation": "A number added for a test"})
+        "description": "Most a solar-panel grant may be", "citation": "A number added for a test"})
     monkeypatch.setitem(rulesets.PARAMETER_KINDS, NEW_CAP, "money")
     monkeypatch.setattr(rulesets, "_CACHE", {})
 
@@ -204,7 +204,7 @@ def none_by_default(monkeypatch, tmp_path):
         shutil.copytree(rulesets.HERE, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
         reg = folder / "regulation.toml"
         reg.write_text(reg.read_text(encoding="utf-8") + f'\n[parameters.{NEW_CAP}]\nvalue = "{dollars}"\n'
-                       'unit = "USD"\nprovision = "program_max"\ndescription = "Most an equipment-only grant may be"\n'
+                       'unit = "USD"\nprovision = "program_max"\ndescription = "Most a solar-panel grant may be"\n'
                        'citation = "A number added for a test"\n', encoding="utf-8")
         monkeypatch.setattr(rulesets, "HERE", folder)
         rulesets._CACHE.clear()
@@ -214,7 +214,7 @@ def none_by_default(monkeypatch, tmp_path):
 
 
 def _switch(at):
-    return next(c for c in at.checkbox if c.label == "Equipment maximum in this law")
+    return next(c for c in at.checkbox if c.label == "Solar-panel maximum in this law")
 
 
 def test_a_number_absent_by_default_shows_as_not_in_this_law_and_can_be_turned_on(db, none_by_default):
@@ -222,14 +222,14 @@ def test_a_number_absent_by_default_shows_as_not_in_this_law_and_can_be_turned_o
     at = start(page="pages/rules.py")
     assert not at.exception
     assert _switch(at).value is False
-    box = next(t for t in at.text_input if t.label == "Equipment maximum ($)")
+    box = next(t for t in at.text_input if t.label == "Solar-panel maximum ($)")
     assert (box.value, box.placeholder) == ("", "not in this law")
-    at.text_input[0].input("Equipment cap on")
+    at.text_input[0].input("Solar cap on")
     _switch(at).check()
-    next(t for t in at.text_input if t.label == "Equipment maximum ($)").input("50,000")
+    next(t for t in at.text_input if t.label == "Solar-panel maximum ($)").input("50,000")
     at.button[0].click().run()
     assert not at.exception and not at.error
-    variant = at.session_state["variants"]["variant-equipment-cap-on"]
+    variant = at.session_state["variants"]["variant-solar-cap-on"]
     assert (variant.number(NEW_CAP), variant.number("capital_cap")) == (5_000_000, 60_000_000)
 
 
@@ -237,16 +237,21 @@ def test_a_number_absent_by_default_can_be_turned_off(db, none_by_default):
     none_by_default("100000.00")
     at = start(page="pages/rules.py")
     assert _switch(at).value is True
-    assert next(t for t in at.text_input if t.label == "Equipment maximum ($)").value == "100,000"
-    at.text_input[0].input("Equipment cap off")
+    assert next(t for t in at.text_input if t.label == "Solar-panel maximum ($)").value == "100,000"
+    at.text_input[0].input("Solar cap off")
     _switch(at).uncheck()
     at.button[0].click().run()
     assert not at.exception and not at.error
-    variant = at.session_state["variants"]["variant-equipment-cap-off"]
+    variant = at.session_state["variants"]["variant-solar-cap-off"]
     assert (variant.number(NEW_CAP), variant.number("capital_cap")) == (None, 60_000_000)
     assert load().number(NEW_CAP) == 10_000_000   # the regulation keeps its number
 
 
 def test_only_a_number_some_laws_lack_has_the_switch(db):
+    """The regulation (the form's first base) has every number; only an amount or share the registry
+    declares absent by default (a provision some laws lack) gets the switch."""
+    from core.law.provisions import DEFAULTS, PARAMETERS
     at = start(page="pages/rules.py")
-    assert not [c.label for c in at.checkbox if c.label.endswith(" in this law")]
+    lacking = [f"{label} in this law" for pid, (kind, label) in PARAMETERS.items()
+               if kind in ("money", "share") and DEFAULTS.get(pid) == "none"]
+    assert [c.label for c in at.checkbox if c.label.endswith(" in this law")] == lacking
