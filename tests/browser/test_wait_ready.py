@@ -111,3 +111,34 @@ def test_a_chunk_that_never_comes_is_named(chromium, tmp_path, monkeypatch):  # 
     assert "requests still unanswered (1):" in report and "/static/js/PlotlyChart." in report
     assert "stSkeleton in stElementContainer st-key-sweep_chart" in report
     assert "  connection: CONNECTED" in report and "  h1: Sensitivity" in report
+
+
+class NetworkChangedPage(FakePage):
+    """A page whose script chunk Chromium dropped (net::ERR_NETWORK_CHANGED): Streamlit never
+    started (`started`: whether the stApp element is there); loaded again, it becomes ready."""
+
+    def __init__(self, started: bool = False):
+        super().__init__(ready_after=1, progress=[(0, " 0 false 0"), (0, " 0 false 0"), (0, " 0 false 0")])
+        self.network_changed, self.started, self.reloads = True, started, 0
+
+    def evaluate(self, expression):
+        assert "stApp" in expression
+        return self.started
+
+    def reload(self):
+        self.reloads += 1
+
+
+def test_a_page_whose_chunk_the_hosts_network_change_dropped_is_loaded_again_once_and_counted(quick):
+    page = NetworkChangedPage()
+    with pytest.warns(UserWarning, match=r"^slow wait: .*loaded again: the host's network changed under it"):
+        wait_ready(page, timeout=30_000)
+    assert page.reloads == 1 and len(quick()) == 1 and "net::ERR_NETWORK_CHANGED" in quick()[0]
+
+
+def test_a_started_page_is_not_loaded_again_for_a_network_change(quick):
+    page = NetworkChangedPage(started=True)   # Streamlit ran: whatever the page shows is its own
+    page.ready_after = 2
+    with pytest.raises(NotReady):
+        wait_ready(page, timeout=30_000)
+    assert page.reloads == 0 and not quick()
