@@ -30,7 +30,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from core.law.analysis import SWEEP_FIELDS, not_read
     from core.law.application import Application
-    from core.law.money import MAX_CENTS, to_cents
+    from core.law.money import MAX_CENTS, fmt, to_cents
     from core.law.solve import solve
 
     rs = law_of(args)
@@ -41,7 +41,7 @@ def run(args) -> int:
     lo = 0 if args.lo is None else to_cents(args.lo, "--from")
     hi = MAX_CENTS if args.hi is None else to_cents(args.hi, "--to")
     if lo >= hi:
-        raise CliError(f"--from {fmt_cents(lo)} must be below --to {fmt_cents(hi)}")
+        raise CliError(f"--from {fmt(lo)} must be below --to {fmt(hi)}")
     if why := not_read(args.field, rs):
         raise CliError(why)
     app = Application.from_dict(read_json(args.file))
@@ -53,8 +53,3 @@ def run(args) -> int:
     json.dump(out, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0
-
-
-def fmt_cents(cents: int) -> str:
-    from core.law.money import fmt
-    return fmt(cents)

@@ -109,19 +109,6 @@ class Edits:
         lines = self._text(path).rstrip("\n").split("\n")
         self._write(path, "\n".join([lines[0] + "," + column, *(line + "," for line in lines[1:]), *rows]) + "\n")
 
-    def the_one_statement(self, pattern: str, what: str, under: str = "core/law",
-                          prefer: str = "core/law/caps.py") -> tuple[str, str]:
-        """The one file and line of `under` matching `pattern` (the one statement of `what`); more
-        than one is a problem of the house (a fact worked out again beside it), kept, and the one in
-        `prefer` (else the first) is used."""
-        found = [(p.relative_to(self.root).as_posix(), line) for p in sorted((self.root / under).rglob("*.py"))
-                 for line in p.read_text(encoding="utf-8").splitlines() if re.search(pattern, line)]
-        assert found, f"{under}: no line reads {what} ({pattern!r})"
-        if len(found) > 1:
-            self.problems.append(f"{what}: worked out in {len(found)} places, not once: "
-                                 + "; ".join(f"{p}: {line.strip()}" for p, line in found))
-        return next((f for f in found if f[0] == prefer), found[0])
-
 
 def _env(extra: dict | None = None) -> dict:
     """The copy's own environment: nothing of this run's library, workers or test marks."""
