@@ -6,7 +6,7 @@ import streamlit as st
 from streamlit import runtime
 
 from ui import a11y, auth, present, routing, server, state, widgets   # ui.library (SQLAlchemy): where it is used
-from ui.components import keys
+from ui.components import first_paint, keys
 from ui.text import plain_text, shown
 from ui.widgets import show
 
@@ -104,15 +104,20 @@ with routing.routed():   # pages/*.py call routing.ensure_dashboard() first: dra
         library.refresh_variants()   # the library's kept variants, before a link names one and the sidebar lists them
     state.init()
     present_problem = present.sync_with_url()   # before the sidebar's toggle is drawn
-    sidebar()
-    presentation(page, present_problem)
-    widgets.refused_warning()   # a forged value: said, not used
-    for problem in st.session_state.pop("url_problems", []):   # a bad link, on whichever page it opens
-        st.warning(shown(problem), icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
+    # A visitor's first run of the Calculator draws its award alone; all of this comes with the rest,
+    # once the browser has painted it (ui/components/first_paint.py)
+    award_first = first_paint.begin(page.url_path == PAGES[0].url_path and not present.on() and present_problem is None)
+    if not award_first:
+        sidebar()
+        presentation(page, present_problem)
+        widgets.refused_warning()   # a forged value: said, not used
+        for problem in st.session_state.pop("url_problems", []):   # a bad link, on whichever page it opens
+            st.warning(shown(problem), icon=":material/link_off:")   # Markdown made by ui.state, the link's text literal
     try:
         page.run()
-    finally:   # once per process, after the first page has been drawn (or stopped): see SETTLED
-        server.settle_heap(SETTLED)
+    finally:   # once per process, after the first whole page has been drawn (or stopped): see SETTLED
+        if not award_first:
+            server.settle_heap(SETTLED)
     if library_later:
         from ui import library
         library.refresh_variants()

@@ -10,7 +10,8 @@ browser context with an empty cache, on a server that has served one). The page 
 from the navigation's start (performance.timeOrigin), the first moment a metric
 (`data-testid=stMetricValue`) holds a dollar amount: the number a visitor came for. Prints the
 medians of each and the dashboard's ratios to the floor and to the peer (goals, issue 53: within
-1.5x of the floor, below the peer).
+1.5x of the floor, below the peer), and when each app's first slider was drawn: the dashboard
+draws its award alone first and its inputs once the award is painted (ui/components/first_paint.py).
 """
 from __future__ import annotations
 
@@ -25,11 +26,15 @@ from harness.serve import browser, streamlit_server
 FIRST_AWARD = """
 (() => {
   window.__firstAward = null;
+  window.__firstInput = null;   // the first slider a visitor can move (the dashboard draws its inputs after the award)
   const look = () => {
-    if (window.__firstAward !== null) return;
-    for (const m of document.querySelectorAll('[data-testid=stMetricValue]')) {
-      if (/\\$[0-9]/.test(m.textContent)) { window.__firstAward = performance.now(); observer.disconnect(); return; }
+    if (window.__firstInput === null && document.querySelector('[role=slider], input[type=range]')) window.__firstInput = performance.now();
+    if (window.__firstAward === null) {
+      for (const m of document.querySelectorAll('[data-testid=stMetricValue]')) {
+        if (/\\$[0-9]/.test(m.textContent)) { window.__firstAward = performance.now(); break; }
+      }
     }
+    if (window.__firstAward !== null && window.__firstInput !== null) observer.disconnect();
   };
   const observer = new MutationObserver(look);
   const start = () => observer.observe(document.documentElement, {subtree: true, childList: true, characterData: true});
@@ -51,7 +56,7 @@ FIRST_AWARD = """
   Object.assign(window.WebSocket, Native);
 })();
 """
-PHASES = ("page loaded (DOMContentLoaded)", "socket open", "award's message arrived", "award drawn")
+PHASES = ("page loaded (DOMContentLoaded)", "socket open", "award's message arrived", "award drawn", "inputs drawn")
 
 
 def visit(b, url: str, phases: list | None = None) -> float | None:
@@ -62,12 +67,12 @@ def visit(b, url: str, phases: list | None = None) -> float | None:
         page = context.new_page()
         page.add_init_script(FIRST_AWARD)
         page.goto(url)
-        page.wait_for_function("() => window.__firstAward !== null", timeout=120_000)
+        page.wait_for_function("() => window.__firstAward !== null && window.__firstInput !== null", timeout=120_000)
         got = page.evaluate("() => [performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,"
-                            " window.__ws.open, window.__ws.award, window.__firstAward]")
+                            " window.__ws.open, window.__ws.award, window.__firstAward, window.__firstInput]")
         if phases is not None and None not in got:
             phases.append(got)
-        return got[-1]
+        return got[3]
     except Exception as exc:   # noqa: BLE001 - a visit that never showed an award is reported, not fatal
         print(f"  {url}: no award shown ({str(exc).splitlines()[0]})", file=sys.stderr)
         return None

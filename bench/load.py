@@ -87,6 +87,7 @@ ARM = """
 READY = ("() => { const a = document.querySelector('[data-testid=stApp]');"
          " return a && a.getAttribute('data-test-script-state') === 'notRunning'"
          " && document.querySelector('[data-testid=stMetricValue]')"
+         " && !document.querySelector('.st-key-first_paint')"   # the award drawn alone, the rest still to come
          " && !document.querySelector('[data-testid^=stSkeleton]'); }")
 
 

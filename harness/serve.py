@@ -287,6 +287,8 @@ def count_slow_wait(page, timeout, waited, why: str | None = None) -> None:
 READY = ("() => { const app = document.querySelector('[data-testid=\"stApp\"]');"
          " return app && app.getAttribute('data-test-script-state') === 'notRunning'"
          " && document.querySelector('[data-testid=\"stMain\"] h1')"
+         # a first visit's award drawn alone, the rest not yet asked for (ui/components/first_paint.py)
+         " && !document.querySelector('.st-key-first_paint')"
          # elements whose code is still loading show as skeletons: wait them out too
          " && !document.querySelector('[data-testid^=\"stSkeleton\"], [data-testid=\"stAppSkeleton\"]'); }")
 

@@ -53,6 +53,7 @@ class Session:
         self.cookies: dict[str, str] = {}          # what the server set (XSRF, a proxy's affinity cookie)
         self.session_id = ""
         self.served_by = None                      # X-Served-By of the websocket's handshake, behind deploy/run-team
+        self.first_paint = None                    # the widget id of the element asking for the rest of a first run
 
     async def open(self, query: str, watch: str = "State grant award") -> Run:
         cookie = await asyncio.to_thread(self._xsrf_cookie)
@@ -63,7 +64,17 @@ class Session:
             max_size=None)
         self.served_by = self.ws.response.headers.get("X-Served-By")
         self.query = query
-        return await self._rerun(BackMsg(), watch)
+        run = await self._rerun(BackMsg(), watch)
+        if self.first_paint is None:
+            return run
+        # The Calculator's first run drew the award alone (ui/components/first_paint.py): ask for the
+        # rest as its page does once the award is painted; the element is gone after that run.
+        wid, self.first_paint = self.first_paint, None
+        self.values[wid].json_value = json.dumps({"painted": True})
+        rest = await self._rerun(BackMsg(), watch)
+        del self.values[wid]
+        return Run(metrics=run.metrics | rest.metrics, first=run.first, deltas=run.deltas + rest.deltas,
+                   exceptions=run.exceptions + rest.exceptions)
 
     def cookie_header(self) -> str:
         return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -200,6 +211,8 @@ class Session:
             run.exceptions.append(el.exception.message)
         elif kind == "bidi_component":
             b = el.bidi_component
+            if b.component_name.endswith("first_paint"):
+                self.first_paint = b.id
             data = json.loads(b.bytes or b.json or b.mixed.json or "{}")   # ui/components/fields_panel sends bytes
             for f in data.get("fields", []) if isinstance(data, dict) else []:
                 self.panels[f["id"]] = (b.id, fwd.delta.fragment_id)

@@ -13,6 +13,7 @@ from core.law.explain import exception_line, maximum_words, other_reading_words,
 from core.law.provisions import BPW_CONDITIONS, PROVISION
 from core.law.readings import READING
 from ui import auth, present, routing, state
+from ui.components import first_paint
 from ui.components.details_panel import details
 from ui.reach import for_report, reach_box
 from ui.undo import undo_button
@@ -132,10 +133,7 @@ def law_notes_box(award) -> None:
             st.markdown(md("  \n").join(md(note) for note in notes))
 
 
-def results(award) -> None:
-    if presenting:
-        presented(award)
-        return
+def answer_box(award) -> None:
     # Rows are horizontal containers, not columns: one element instead of one per column,
     # and every element costs the server time on each slider move of each user.
     top = st.container(border=True, horizontal=True, wrap=False, vertical_alignment="top", gap="large",
@@ -145,6 +143,13 @@ def results(award) -> None:
     # The note and any other reading's sentence travel in the box's Markdown, not elements of
     # their own: every element costs the server time on each slider move of each user.
     top.markdown(answer_words(award) + source_note(award))
+
+
+def results(award) -> None:
+    if presenting:
+        presented(award)
+        return
+    answer_box(award)
     reading_switches(award, award.other_readings())
     law_notes_box(award)
     # Let the server send the award before the CPU-bound charts below hold the
@@ -259,6 +264,10 @@ def calculator() -> None:
         st.rerun()
     refused_warning()   # a forged value sent on this fragment's run: said here, not on the next page
     award = state.award(rs)
+    if first_paint.now():   # a visitor's first run: the award alone, where the whole page puts it (issue 53)
+        with st.columns([5, 7], gap="large")[1]:
+            answer_box(award)
+        return
     on_screen.update(application=award.application, ruleset=rs, readings=award.readings)
     if presenting:
         results(award)
@@ -290,5 +299,7 @@ def save_and_report() -> None:
 
 
 calculator()
+if first_paint.now():
+    first_paint.then_the_rest()   # the rest once the browser has painted the award (ui/components/first_paint.py)
 if not presenting:
     save_and_report()
