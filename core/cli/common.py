@@ -1,8 +1,9 @@
-"""What every command shares: the one-line error, reading JSON with hostile input in mind,
+"""What every command shares: the one-line error, reading JSON with hostile input in mind, printing it,
 checking output paths before any work, the --ruleset, --reading, --force and --sheet options, and
 the bad rows of a table named on standard error (batch and allocate)."""
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -21,6 +22,12 @@ def read_json(source: str):
     Numbers with a fraction are read exactly (Decimal), so 0.005 is rejected as a fraction
     of a cent just as "0.005" is, instead of being rounded on the way in as a float."""
     return parse_json(read_source(source, MAX_JSON_BYTES), source, exact=True)
+
+
+def print_json(value) -> None:
+    """A command's JSON answer on standard output, indented, ending in a newline."""
+    json.dump(value, sys.stdout, indent=2)
+    sys.stdout.write("\n")
 
 
 def check_paths(args, **outputs) -> None:

@@ -2,10 +2,8 @@
 printed in full as JSON, with what would change it."""
 from __future__ import annotations
 
-import json
-import sys
 
-from core.cli.common import CliError, law_of, read_json, readings_option, ruleset_option
+from core.cli.common import CliError, law_of, print_json, read_json, readings_option, ruleset_option
 from core.law.money import ValidationError
 from core.law.readings import parse as parse_readings
 
@@ -43,6 +41,5 @@ def run(args) -> int:
             results.append(out)
         except ValidationError as exc:
             raise CliError(f"application {i + 1}: {exc}" if many else str(exc)) from None
-    json.dump(results if many else results[0], sys.stdout, indent=2)
-    sys.stdout.write("\n")
+    print_json(results if many else results[0])
     return 0

@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from core.cli.common import CliError, check_paths, force_option, read_json
+from core.cli.common import CliError, check_paths, force_option, print_json, read_json
 from core.cli.files import write_atomic
 from core.law.money import ValidationError, fmt
 from core.store.fileformat import parse_export
@@ -167,8 +167,7 @@ def _redact(store, args) -> None:
     except NotAllowed as exc:
         raise CliError(f"--as: {exc}") from None
     if args.json:
-        json.dump(done.to_dict(), sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json(done.to_dict())
     if not done.events:
         print(f"nothing to redact before {done.before}: no event before it names anyone", file=sys.stderr)
     elif not done.applied:
@@ -190,8 +189,7 @@ def _history(store, args) -> None:
     if before is not None:
         events = [ev for ev in events if ev.at < before.isoformat()]
     if args.json:
-        json.dump([ev.to_dict() for ev in events], sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json([ev.to_dict() for ev in events])
     else:
         print(_history_table(events))
 

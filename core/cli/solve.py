@@ -1,10 +1,8 @@
 """`python -m core solve`: what value of one input reaches an award (the inverse of evaluate), as JSON."""
 from __future__ import annotations
 
-import json
-import sys
 
-from core.cli.common import CliError, law_of, read_json, readings_option, ruleset_option
+from core.cli.common import CliError, law_of, print_json, read_json, readings_option, ruleset_option
 from core.law.readings import parse as parse_readings
 
 
@@ -50,6 +48,5 @@ def run(args) -> int:
     except ValueError as exc:   # one plain line, never a traceback
         raise CliError(str(exc)) from None
     out["readings"] = readings.as_dict()
-    json.dump(out, sys.stdout, indent=2)
-    sys.stdout.write("\n")
+    print_json(out)
     return 0
