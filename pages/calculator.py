@@ -300,6 +300,8 @@ def save_and_report() -> None:
 
 calculator()
 if first_paint.now():
-    first_paint.then_the_rest()   # the rest once the browser has painted the award (ui/components/first_paint.py)
+    # the rest once the browser has painted the award (ui/components/first_paint.py); outside the
+    # fragment, whose elements would ask for a run of the fragment alone, not the whole page
+    first_paint.then_the_rest()
 if not presenting:
     save_and_report()
