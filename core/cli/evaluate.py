@@ -2,7 +2,6 @@
 printed in full as JSON, with what would change it."""
 from __future__ import annotations
 
-
 from core.cli.common import CliError, law_of, print_json, read_json, readings_option, ruleset_option
 from core.law.money import ValidationError
 from core.law.readings import parse as parse_readings

@@ -1,7 +1,6 @@
 """`python -m core sweep`: the exact breakpoints of the award along one input, as JSON."""
 from __future__ import annotations
 
-
 from core.cli.common import CliError, law_of, print_json, read_json, readings_option, ruleset_option
 from core.law.readings import parse as parse_readings
 

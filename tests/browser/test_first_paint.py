@@ -30,7 +30,7 @@ SEEN = """(() => {
   new MutationObserver(look).observe(document, {subtree: true, childList: true, characterData: true});
 })();"""
 
-# Not the page's example: the award drawn first is this link's ($550,000: what the project lacks).
+# The Calculator's money sliders, found by their labels (a new money input adds a slider, not a miss).
 SLIDERS = ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds")   # among others
 
 
@@ -38,6 +38,7 @@ def sliders(page) -> list[int]:
     return [page.get_by_role("slider", name=FIELD[name].label, exact=True).count() for name in SLIDERS]
 
 
+# Not the page's example: the award drawn first is this link's ($550,000: what the project lacks).
 LINK = {"project_type": "renovation", "eligible_cost": "1300000", "federal_grant": "100000", "local_contribution": "650000"}
 
 
