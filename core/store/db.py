@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 import time
 from pathlib import Path
 
@@ -25,13 +26,30 @@ def default_url() -> str:
     return f"sqlite:///{ROOT / 'data' / 'scenarios.db'}"
 
 
+def _until_unlocked(statement) -> None:
+    """Run `statement` again every 2 ms while SQLite answers that the database is locked, for up to
+    LOCK_WAIT seconds; any other error, or the lock still held then, is raised."""
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            statement()
+            return
+        except (OperationalError, sqlite3.OperationalError) as err:
+            if "locked" not in str(getattr(err, "orig", err)) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.002)
+
+
 def _sqlite_pragmas(engine) -> None:
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn, _record):
         dbapi_conn.isolation_level = None          # transactions are begun below, not by the driver
         cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
         cur.execute(f"PRAGMA busy_timeout={int(LOCK_WAIT * 1000)}")
+        # Switching a new file to WAL needs its exclusive lock, and SQLite answers "locked" at once,
+        # without its busy handler, while another process starting on the same empty library
+        # holds a write lock (CI, six servers at once): waited for here instead.
+        _until_unlocked(lambda: cur.execute("PRAGMA journal_mode=WAL"))
         cur.execute("PRAGMA synchronous=FULL")
         cur.close()
 
@@ -42,15 +60,7 @@ def _sqlite_pragmas(engine) -> None:
         # waited for an import resumed up to 100 ms after the import let go (issue 30).
         conn.exec_driver_sql("PRAGMA busy_timeout=0")
         try:
-            deadline = time.monotonic() + LOCK_WAIT
-            while True:
-                try:
-                    conn.exec_driver_sql("BEGIN IMMEDIATE")
-                    return
-                except OperationalError as err:
-                    if "locked" not in str(err.orig) or time.monotonic() >= deadline:
-                        raise
-                    time.sleep(0.002)
+            _until_unlocked(lambda: conn.exec_driver_sql("BEGIN IMMEDIATE"))
         finally:
             conn.exec_driver_sql(f"PRAGMA busy_timeout={int(LOCK_WAIT * 1000)}")
 

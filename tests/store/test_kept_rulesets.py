@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from datetime import date
+import sqlite3
 import threading
 import time
 
@@ -102,3 +103,25 @@ def test_a_sqlite_write_waits_for_another_and_gives_up_in_words_after_the_wait(t
     waiter.join(10)
     assert done == ["Waited"] and lib.names() == ["Waited"]
     lib.dispose()
+
+
+def test_opening_a_library_whose_write_lock_another_holds_waits_to_switch_it_to_wal(tmp_path):
+    """A new library file is switched to WAL on first connect, which needs its exclusive lock;
+    SQLite refuses that at once, busy timeout or not, while another process holds a write lock
+    (servers starting together on an empty library). The open waits for the lock instead."""
+    path = tmp_path / "lib.db"
+    other = sqlite3.connect(path, isolation_level=None)      # another process, still in rollback mode
+    other.execute("CREATE TABLE elsewhere (x)")
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO elsewhere VALUES (1)")
+    opened = []
+    opener = threading.Thread(target=lambda: opened.append(ScenarioStore(f"sqlite:///{path}")))
+    opener.start()
+    time.sleep(0.2)
+    assert opened == []                               # waiting, not failed
+    other.execute("COMMIT")
+    other.close()
+    opener.join(10)
+    assert len(opened) == 1 and opened[0].names() == []
+    assert opened[0].engine.connect().exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    opened[0].dispose()
