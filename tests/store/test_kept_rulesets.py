@@ -123,5 +123,6 @@ def test_opening_a_library_whose_write_lock_another_holds_waits_to_switch_it_to_
     other.close()
     opener.join(10)
     assert len(opened) == 1 and opened[0].names() == []
-    assert opened[0].engine.connect().exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    with opened[0].engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
     opened[0].dispose()
