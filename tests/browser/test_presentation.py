@@ -40,9 +40,19 @@ def open_page(chromium, url, size):  # noqa: F811
     return page
 
 
+# True once every chart's box has held still for 800 ms: Plotly resizes its charts as the columns
+# settle, later on a busy machine (a fixed 800 ms wait once saw the Sensitivity chart mid-move in CI).
+STILL = """() => {
+  const now = JSON.stringify([...document.querySelectorAll('.js-plotly-plot')].map((e) => {
+    const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }));
+  if (window.__chartBoxes !== now) { window.__chartBoxes = now; window.__chartBoxesSince = performance.now(); }
+  return performance.now() - window.__chartBoxesSince >= 800;
+}"""
+
+
 def charts_drawn(page) -> None:
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=30_000)
-    page.wait_for_timeout(800)   # Plotly's last resize
+    page.wait_for_function(STILL, polling=100, timeout=30_000)
 
 
 def nothing_cut_or_broken(page) -> None:
