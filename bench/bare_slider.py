@@ -1,11 +1,12 @@
 """The baseline for bench/ui_latency.py and bench/load.py --floor: one slider, one metric,
 nothing else, opened from a link (?eligible_cost=...) like the dashboard, and served with
-the same socket setting (ui/server.py), so a ratio measures the dashboard's own cost."""
+the same socket, runtime and collector settings (ui/server.py), so a ratio measures the dashboard's own cost."""
 import streamlit as st
 
-from ui.server import disable_nagle, settle_heap
+from ui.server import disable_nagle, send_at_once, settle_heap
 
 disable_nagle()
+send_at_once()   # the same runtime setting as the dashboard
 settle_heap()   # the same collector setting as the dashboard
 start = st.query_params.get("eligible_cost", "1000000")
 

@@ -6,7 +6,7 @@ The money inputs as `st.slider`s, the project type as an `st.selectbox`, the awa
 award worked out by the same `core.law.award.evaluate` the dashboard calls. Nothing exotic: no
 fragment, no custom element, no cache; the whole script runs on every move, as Streamlit's own
 examples do. It opens from a link (?project_type=...&eligible_cost=...) like the dashboard, and is
-served with the same socket and collector settings as the dashboard and the bare app
+served with the same socket, runtime and collector settings as the dashboard and the bare app
 (ui/server.py), so that a ratio measures the apps, not the server's settings.
 
     streamlit run bench/peer_app.py
@@ -19,9 +19,10 @@ from core.law.award import evaluate
 from core.law.fields import FIELD, PROJECT_TYPES
 from core.law.money import fmt
 from core.law.provisions import CAP, ROUTES
-from ui.server import disable_nagle, settle_heap
+from ui.server import disable_nagle, send_at_once, settle_heap
 
 disable_nagle()
+send_at_once()   # the same runtime setting as the dashboard
 settle_heap()   # the same collector setting as the dashboard and the bare app
 
 MONEY = ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds")

@@ -53,6 +53,27 @@ def disable_nagle() -> int:
     return changed
 
 
+def send_at_once() -> bool:
+    """Have Streamlit's runtime send each queued message as soon as it is queued; once is enough
+    (a module setting). Returns whether the setting was found (False: a Streamlit without it,
+    nothing changed).
+
+    Streamlit 1.67's runtime loop sends every session's queued messages, then sleeps 5 ms
+    (`runtime_util.MESSAGE_FLUSH_INTERVAL_SECS`, read by `runtime.Runtime._loop_coroutine` on each
+    pass) before it looks again. A message queued during that sleep waits for its end. Under 30
+    users the loop is woken by some session's run most of the time, so a move's award often waited
+    for a pass over other sessions' messages to end: with the sleep at 0 the award's median under
+    30 users fell from 8.4-9.1 ms to 5.7-6.6 ms, with the same server CPU (docs/performance.md,
+    "The runtime's 5 ms pause"). The messages keep their order; only the pause between passes
+    goes. The loop still waits, without spinning, until a run queues the next message. The bare
+    app and the peer in bench/ are served with it too, so that a ratio measures the apps."""
+    from streamlit.runtime import runtime as runtime_module
+    if not isinstance(getattr(runtime_module, "MESSAGE_FLUSH_INTERVAL_SECS", None), (int, float)):
+        return False
+    runtime_module.MESSAGE_FLUSH_INTERVAL_SECS = 0.0
+    return True
+
+
 def settle_heap(modules: tuple[str, ...] = ()) -> int:
     """Import `modules`, then move everything alive into the collector's permanent generation,
     once per process; returns how many objects were frozen (0 after the first call).

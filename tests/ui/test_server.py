@@ -90,6 +90,28 @@ def test_nagle_is_turned_off_for_connections_accepted_later():
         early.close(), early_conn.close(), listener.close()
 
 
+def test_the_runtime_sends_each_message_without_its_5_ms_pause():
+    """Streamlit's runtime loop slept 5 ms after each pass over the queued messages, and a
+    move's award queued in that sleep waited for it (ui/server.send_at_once, issue 53). The
+    setting is found in the pinned Streamlit, read by the loop on every pass (so setting it
+    while the loop runs takes effect), and set by the dashboard itself."""
+    from streamlit.runtime import runtime as runtime_module
+
+    from tests.support.pages import dashboard
+    from ui import server
+    assert "MESSAGE_FLUSH_INTERVAL_SECS" in runtime_module.Runtime._loop_coroutine.__code__.co_names
+    before = runtime_module.MESSAGE_FLUSH_INTERVAL_SECS
+    runtime_module.MESSAGE_FLUSH_INTERVAL_SECS = 0.005   # as Streamlit ships it
+    try:
+        assert server.send_at_once() is True
+        assert runtime_module.MESSAGE_FLUSH_INTERVAL_SECS == 0
+        runtime_module.MESSAGE_FLUSH_INTERVAL_SECS = 0.005
+        dashboard()   # a run of the app sets it: a served process never runs with the pause
+        assert runtime_module.MESSAGE_FLUSH_INTERVAL_SECS == 0
+    finally:
+        runtime_module.MESSAGE_FLUSH_INTERVAL_SECS = before
+
+
 def test_the_heap_is_settled_once_with_the_pages_modules_frozen():
     """Full collections stopped a loaded server for 60-107 ms (bench/load.py --team 2): what
     is alive after start is frozen out of them, once per process (ui/server.settle_heap)."""
