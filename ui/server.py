@@ -54,9 +54,9 @@ def disable_nagle() -> int:
 
 
 def send_at_once() -> bool:
-    """Have Streamlit's runtime send each queued message as soon as it is queued; once is enough
-    (a module setting). Returns whether the setting was found (False: a Streamlit without it,
-    nothing changed).
+    """Have Streamlit's runtime send each queued message as soon as it is queued (a module setting:
+    setting it again on each run costs nothing). Returns whether the setting was found (False: a
+    Streamlit without it, nothing changed).
 
     Streamlit 1.67's runtime loop sends every session's queued messages, then sleeps 5 ms
     (`runtime_util.MESSAGE_FLUSH_INTERVAL_SECS`, read by `runtime.Runtime._loop_coroutine` on each
