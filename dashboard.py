@@ -13,8 +13,7 @@ from ui.widgets import show
 if __name__ == "__main__" and not runtime.exists():   # `python dashboard.py`: say where it opens, then serve
     raise SystemExit(server.serve(__file__, sys.argv[1:]))
 
-server.disable_nagle()   # once per process; see ui/server.py
-server.send_at_once()   # no 5 ms pause between the runtime's sends (ui/server.py)
+server.serving_settings()   # Nagle off, no 5 ms pause between the runtime's sends (ui/server.py)
 server.guard_widget_values()   # a value no page of ours sends is refused, not a traceback (ui/server.py)
 
 st.set_page_config(page_title="State capital grant what-if", page_icon="🏛️", layout="wide")

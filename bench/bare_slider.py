@@ -1,12 +1,12 @@
 """The baseline for bench/ui_latency.py and bench/load.py --floor: one slider, one metric,
 nothing else, opened from a link (?eligible_cost=...) like the dashboard, and served with
-the same socket, runtime and collector settings (ui/server.py), so a ratio measures the dashboard's own cost."""
+the same socket, runtime and collector settings (ui/server.py), so a ratio measures the
+dashboard's own cost."""
 import streamlit as st
 
-from ui.server import disable_nagle, send_at_once, settle_heap
+from ui.server import serving_settings, settle_heap
 
-disable_nagle()
-send_at_once()   # the same runtime setting as the dashboard
+serving_settings()   # the dashboard's socket and runtime settings
 settle_heap()   # the same collector setting as the dashboard
 start = st.query_params.get("eligible_cost", "1000000")
 

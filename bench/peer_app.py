@@ -19,10 +19,9 @@ from core.law.award import evaluate
 from core.law.fields import FIELD, PROJECT_TYPES
 from core.law.money import fmt
 from core.law.provisions import CAP, ROUTES
-from ui.server import disable_nagle, send_at_once, settle_heap
+from ui.server import serving_settings, settle_heap
 
-disable_nagle()
-send_at_once()   # the same runtime setting as the dashboard
+serving_settings()   # the dashboard's socket and runtime settings
 settle_heap()   # the same collector setting as the dashboard and the bare app
 
 MONEY = ("eligible_cost", "federal_grant", "local_contribution", "prior_program_funds")

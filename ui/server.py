@@ -74,6 +74,15 @@ def send_at_once() -> bool:
     return True
 
 
+def serving_settings() -> None:
+    """The settings every app of ours is served with: the dashboard, and bench/'s bare app and
+    peer, so that a ratio between them measures the apps, not the server (Nagle off, no pause
+    between the runtime's sends). The collector's setting is settle_heap, called where each app
+    has loaded what it needs."""
+    disable_nagle()
+    send_at_once()
+
+
 def settle_heap(modules: tuple[str, ...] = ()) -> int:
     """Import `modules`, then move everything alive into the collector's permanent generation,
     once per process; returns how many objects were frozen (0 after the first call).
