@@ -77,7 +77,7 @@ def reading_switches(award, others: list[dict]) -> None:
         alt = r.alternative(o["alternative"])
         st.button(md(f"Use the other reading ({alt.title.lower()})"), key=f"w:reading_switch:{r.id}",
                   help=md(f"{r.title}: {alt.meaning}"),
-                  on_click=state.put_readings, args=(award.readings.replace(**{r.id: alt.id}),))
+                  on_click=state.put_readings, args=(state.readings().replace(**{r.id: alt.id}),))
 
 
 def figures(award) -> list[dict]:

@@ -133,6 +133,9 @@ for r in READINGS:
                     "*No sentence of the regulation: an inference from the regulation as a whole.*")
         st.markdown(ours("  \n").join(markup("**{}**{}: {}", a.title, " (default)" if a.id == r.default else "",
                                              a.meaning) for a in r.alternatives))
+        if not r.applies(law):   # kept for the session: it counts again under the regulation
+            st.info(markup("Under {} this reading does not arise, whatever is chosen: {}", law.in_sentence,
+                           r.why_not(law)), icon=":material/info:")
         ids = [a.id for a in r.alternatives]
         st.session_state[f"w:reading:{r.id}"] = getattr(current, r.id)
         st.radio(md(f"Reading of “{r.title}” for this session"), ids, key=f"w:reading:{r.id}", horizontal=True,

@@ -20,8 +20,9 @@ state.init()
 rs = state.ruleset()
 app = state.application()
 st.title("Sensitivity")
+here = state.readings().under(rs)   # the readings this law has (the statute has no "§F" to read)
 st.caption(md("For the application on the Calculator (change the inputs there). ") + law_caption(rs)
-           + md(f"{'' if state.readings().is_default else ' Readings: ' + state.readings().describe() + '.'}"))
+           + md(f"{'' if here.is_default else ' Readings: ' + here.describe() + '.'}"))
 
 LABELS = {f: FIELD[f].label for f in SWEEP_FIELDS}
 PRESENT_CHART = 360   # pixels: the award along one input, whole on a 1280 x 720 screen while presenting
@@ -46,7 +47,7 @@ others = [r for r in state.ruleset_ids() if r != rs.id]
 overlay = controls.multiselect("Overlay other rulesets", others, key="w:sweep_overlay",
                          format_func=lambda r: plain_text(state.ruleset_by_id(r).label))
 rd = state.readings()
-switches = {rid: rd.switched(rid) for rid in READING_IDS}
+switches = {rid: here.switched(rid) for rid in READING_IDS if READING[rid].applies(rs)}
 overlay_readings = controls.multiselect("Overlay another reading", list(switches), key="w:sweep_overlay_readings",
                                   format_func=lambda rid: plain_text(f"{READING[rid].title}: "
                                   f"{READING[rid].alternative(getattr(switches[rid], rid)).title.lower()}"))
@@ -54,7 +55,7 @@ if lo >= hi:
     st.error("The range is empty: move the right end above the left.", icon=":material/error:")
 else:
     main = sweep(app, field, lo * 100, hi * 100, rs, readings=rd)
-    curves = [(rs.label if rd.is_default else f"{rs.label} ({rd.describe()})", main)] + [
+    curves = [(rs.label if here.is_default else f"{rs.label} ({here.describe()})", main)] + [
         (state.ruleset_by_id(r).label, sweep(app, field, lo * 100, hi * 100, state.ruleset_by_id(r), readings=rd))
         for r in overlay] + [
         (f"Read: {switches[rid].describe()}", sweep(app, field, lo * 100, hi * 100, rs, readings=switches[rid]))

@@ -5,10 +5,9 @@ from __future__ import annotations
 import sys
 
 from core.cli.common import (CliError, check_paths, force_option, is_workbook, law_of, print_problems,
-                             readings_option, ruleset_option, sheet_option)
+                             readings_of, readings_option, ruleset_option, sheet_option)
 from core.cli.files import shown, write_atomic
 from core.law.inputs import MAX_CSV_BYTES, read_source
-from core.law.readings import parse as parse_readings
 
 
 def add_parser(sub) -> None:
@@ -58,7 +57,7 @@ def run(args) -> int:
     from core.report.spreadsheets import results_csv, results_xlsx, settings
 
     rs = law_of(args)   # options first, then the files
-    readings = parse_readings(args.reading)
+    readings = readings_of(args, rs)
     budget = to_cents(args.budget, "--budget")
     check_paths(args, **{"-o": args.output, "--pdf": args.pdf, "--html": args.html})
     try:

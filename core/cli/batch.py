@@ -5,10 +5,9 @@ from __future__ import annotations
 import sys
 
 from core.cli.common import (CliError, check_paths, force_option, is_workbook, law_of, print_problems,
-                             readings_option, ruleset_option, sheet_option)
+                             readings_of, readings_option, ruleset_option, sheet_option)
 from core.cli.files import shown, write_atomic
 from core.law.inputs import MAX_CSV_BYTES, read_source
-from core.law.readings import parse as parse_readings
 
 
 def add_parser(sub) -> None:
@@ -40,7 +39,7 @@ def run(args) -> int:
     from core.report.spreadsheets import batch_xlsx
 
     rs = law_of(args)   # options first, then the files
-    readings = parse_readings(args.reading)
+    readings = readings_of(args, rs)
     workbook = is_workbook(args.output)
     if workbook and args.raw:
         raise CliError("--raw is for a CSV output; a workbook (.xlsx) is always made safe for spreadsheets")

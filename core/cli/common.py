@@ -44,18 +44,35 @@ def ruleset_option(p) -> None:
                    help=f"ruleset id (default: regulation; available: {', '.join(available())})")
     p.add_argument("--as-of", dest="as_of", default=None, metavar="YYYY-MM-DD",
                    help="the day whose law is applied (default: today); a day before the ruleset's first value is "
-                        "refused, naming that day")
+                        "refused, naming that day (a variant's own numbers are a what-if on any day), and so is a "
+                        "day the dashboard cannot show (before 1984-07-01, or past the end of the year 25 years on)")
 
 
 def law_of(args):
     """The ruleset of --ruleset as of --as-of. A dated ruleset (the statute) is always read as of a
     day, today by default; an undated one only when --as-of is given (its values are the same every
     day it has them, and its results say no day unless one was asked for)."""
-    from core.law.rulesets import load
+    from core.law.rulesets import load, parse_day
+    from core.store.basics import first_law_day, last_law_day
     rs = load(args.ruleset)
+    if args.as_of is not None:   # the days the dashboard's "Law as of" field shows, for every ruleset (a variant too)
+        day = parse_day(args.as_of)
+        if not first_law_day() <= day <= last_law_day():
+            raise CliError(f"--as-of: {day.isoformat()} is outside the days whose law this tool shows, "
+                           f"{first_law_day().isoformat()} to {last_law_day().isoformat()}")
     if args.as_of is not None or rs.is_dated:
         rs = rs.as_of(args.as_of)
     return rs
+
+
+def readings_of(args, rs):
+    """The --reading options, checked against the law: a reading that law's text has no sentence for
+    (the statute has no "except as provided in §F") is refused, naming it and why."""
+    from core.law.readings import not_read, parse
+    readings = parse(args.reading)
+    for rid, why in not_read(rs, readings).items():
+        raise CliError(f"--reading {rid}: {rs.in_sentence} has no such reading. {why}")
+    return readings
 
 
 def readings_option(p) -> None:

@@ -2,9 +2,8 @@
 printed in full as JSON, with what would change it."""
 from __future__ import annotations
 
-from core.cli.common import CliError, law_of, print_json, read_json, readings_option, ruleset_option
+from core.cli.common import CliError, law_of, print_json, read_json, readings_of, readings_option, ruleset_option
 from core.law.money import ValidationError
-from core.law.readings import parse as parse_readings
 
 MAX_APPLICATIONS = 100_000   # `evaluate` prints each result in full; `batch` is for more
 
@@ -25,7 +24,7 @@ def run(args) -> int:
     from core.law.award import evaluate
 
     rs = law_of(args)
-    readings = parse_readings(args.reading)
+    readings = readings_of(args, rs)
     data = read_json(args.file)
     many = isinstance(data, list)
     if many and len(data) > MAX_APPLICATIONS:

@@ -1,8 +1,7 @@
 """`python -m core solve`: what value of one input reaches an award (the inverse of evaluate), as JSON."""
 from __future__ import annotations
 
-from core.cli.common import CliError, law_of, print_json, read_json, readings_option, ruleset_option
-from core.law.readings import parse as parse_readings
+from core.cli.common import CliError, law_of, print_json, read_json, readings_of, readings_option, ruleset_option
 
 
 def add_parser(sub) -> None:
@@ -31,7 +30,7 @@ def run(args) -> int:
     from core.law.solve import solve
 
     rs = law_of(args)
-    readings = parse_readings(args.reading)
+    readings = readings_of(args, rs)
     if args.field not in SWEEP_FIELDS:
         raise CliError(f"FIELD: {args.field!r} is not an amount of the application; use one of {', '.join(SWEEP_FIELDS)}")
     target = to_cents(args.target, "--target")

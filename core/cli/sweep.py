@@ -1,8 +1,7 @@
 """`python -m core sweep`: the exact breakpoints of the award along one input, as JSON."""
 from __future__ import annotations
 
-from core.cli.common import CliError, law_of, print_json, read_json, readings_option, ruleset_option
-from core.law.readings import parse as parse_readings
+from core.cli.common import CliError, law_of, print_json, read_json, readings_of, readings_option, ruleset_option
 
 
 def add_parser(sub) -> None:
@@ -25,7 +24,7 @@ def run(args) -> int:
     from core.law.money import to_cents
 
     rs = law_of(args)
-    readings = parse_readings(args.reading)
+    readings = readings_of(args, rs)
     if args.field not in SWEEP_FIELDS:
         raise CliError(f"FIELD: {args.field!r} cannot be swept; use one of {', '.join(SWEEP_FIELDS)}")
     lo, hi = to_cents(args.lo, "--from"), to_cents(args.hi, "--to")

@@ -220,7 +220,7 @@ def not_read(field: str, rs: Ruleset) -> str:
     law = rs.in_sentence + (f" as of {rs.as_of_date.isoformat()}" if rs.as_of_date else "")
     if rs.number("bpw_test") == "none":
         return f"{field}: {law} has no Board of Public Works exception, so the {in_sentence(field)} never changes the award"
-    if rs.number("bpw_test") == "unknown" and f.board_test:
+    if rs.number("bpw_test") == "unknown":   # none of its amounts is read, the property's value neither (core.law.caps)
         return (f"{field}: the conditions of the Board's exception in {law} are not known (cut off in the copies "
                 f"found), so the tool does not read the {in_sentence(field)}")
     if f.board_test and f.board_test != rs.number("bpw_test"):

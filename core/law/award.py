@@ -15,7 +15,7 @@ from core.law import caps as _caps
 from core.law.caps import Intermediates, derive, inputs_of
 from core.law.engines import INTS
 from core.law.fields import FUNDING_PLAN
-from core.law.readings import DEFAULT, READING_IDS, Readings
+from core.law.readings import DEFAULT, READING, READING_IDS, Readings
 from core.law.rulesets import Ruleset, load
 
 
@@ -148,7 +148,7 @@ def _routes(app: Application, rs: Ruleset, readings: Readings) -> tuple:
 
 def evaluate(app: Application, ruleset: Ruleset | None = None, readings: Readings = DEFAULT) -> Award:
     rs = ruleset or load()
-    readings = readings or DEFAULT
+    readings = (readings or DEFAULT).under(rs)   # the readings this law has: those the result says it used
     law, routes, chosen = _routes(app, rs, readings)
     facts = explain.Facts(app, rs, readings, law, routes, chosen)
     exc = routes.get("bpw_exception")
@@ -215,6 +215,8 @@ def other_readings(app: Application, rs: Ruleset | None = None, readings: Readin
     current = current or evaluate(app, rs, readings)
     out = []
     for rid in READING_IDS:
+        if not READING[rid].applies(rs):   # no such sentence in this law: nothing to switch
+            continue
         other = readings.switched(rid)
         # The amount alone first (no words): most switches leave it, and the calculator asks on every move.
         if award_amount(app, rs, other) != current.amount:

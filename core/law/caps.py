@@ -76,7 +76,9 @@ class Derived:
 
 
 def derive(x: Inputs, rs, readings: Readings = DEFAULT, ops=INTS) -> Derived:
-    """The intermediates, the Board exception's test and every cap of both routes."""
+    """The intermediates, the Board exception's test and every cap of both routes, under the readings
+    the law `rs` has (a reading its text gives no sentence for is at its first alternative)."""
+    readings = readings.under(rs)
     facts = intermediates(x, rs, readings, ops)
     common = common_caps(x, rs, readings, ops, facts)
     return Derived(facts, board_test(x, rs, ops), _in_order(standard_caps(x, rs, readings, ops, facts) | common),

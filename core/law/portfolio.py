@@ -235,6 +235,7 @@ def run(df: pd.DataFrame, budget: int, mode: str = "priority", weights: dict | N
     if rows is not None and len(rows) != len(df):
         raise ValueError(f"rows: {len(rows)} row numbers for {len(df)} rows")
     rs = rs or load()
+    readings = readings.under(rs)   # the readings this law has: those the result says it used
     weights = weights or {k: 1.0 for k in FACTORS}
     values, errors = parse_frame(df)
     errors = _label_errors(df, errors)

@@ -242,7 +242,10 @@ def _law_citation(name: str, award) -> Citation | None:
                                                           "not the law in force")
             kept = (rs.dated or {}).get(param)
             where = kept.citation if kept is not None else ""
-            now = f" (now {where})" if where and where.removeprefix("Md. Code, ") not in p.citation else ""
+            # "(now ...)": where the Code holds it today, said only of a Code section (a parameter's citation
+            # may instead say what stands in for a text not read whole: that is no place in the Code)
+            now = (f" (now {where})" if where.startswith("Md. Code, ")
+                   and where.removeprefix("Md. Code, ") not in p.citation else "")
             day = f"as of {rs.as_of_date.isoformat()}, " if rs.as_of_date else ""
             return Citation("", title, (p.citation,), f"{day}{value}: {p.citation}{now}")
     key = ("bpw_exception" if name == "full_cost" and getattr(award, "route", "") == "bpw_exception"

@@ -3,11 +3,14 @@
 
 A `Readings` value names the alternative chosen for each of the five readings; every one
 of the 32 combinations is valid. The default of each reading is the one docs/rules.md's
-"The computation" applies.
+"The computation" applies. A law whose text has no sentence to read two ways (the statute has no
+"except as provided in §F") does not have that reading: `Readings.under` gives the readings a
+law applies, and every evaluation works under those.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
 
 from core.law.provisions import READING_DATA
@@ -32,6 +35,15 @@ class Reading:
     provision: str      # provision id whose sentence is read
     sentences: tuple    # ids in docs/regulation.txt of the sentence read (() for an inference of no sentence)
     alternatives: tuple  # of Alternative, the default first
+    not_in: tuple = ()  # (law id, why) for each law whose text has no such sentence
+
+    def applies(self, rs) -> bool:
+        """Whether the law `rs` reads has the sentence this reading reads (a variant: its base's text)."""
+        return law_text(rs) not in dict(self.not_in)
+
+    def why_not(self, rs) -> str:
+        """Why the law `rs` reads has no such reading ("" where it has)."""
+        return dict(self.not_in).get(law_text(rs), "")
 
     @property
     def sentence(self) -> str:
@@ -57,7 +69,8 @@ class Reading:
 
 # The readings are data in the registry (core/law/provisions.toml), beside the provisions they read.
 READINGS: tuple[Reading, ...] = tuple(
-    Reading(rid, r["title"], r["provision"], tuple(r["sentences"]), tuple(Alternative(*a) for a in r["alternatives"]))
+    Reading(rid, r["title"], r["provision"], tuple(r["sentences"]), tuple(Alternative(*a) for a in r["alternatives"]),
+            tuple(r.get("not_in", {}).items()))
     for rid, r in READING_DATA.items())
 READING = {r.id: r for r in READINGS}
 READING_IDS = tuple(r.id for r in READINGS)
@@ -95,6 +108,14 @@ class Readings:
     def is_default(self) -> bool:
         return self == DEFAULT
 
+    def under(self, rs) -> "Readings":
+        """The readings the law `rs` applies: one its text has no sentence for is at its first
+        alternative (what the law says plainly there)."""
+        if self == DEFAULT:
+            return self
+        absent = {r.id: r.default for r in READINGS if r.not_in and not r.applies(rs)}
+        return self.replace(**absent) if absent else self
+
     def changed(self) -> dict:
         """Readings that differ from the default: id -> alternative."""
         return {k: v for k, v in self.as_dict().items() if v != READING[k].default}
@@ -131,6 +152,29 @@ def from_dict(data) -> Readings:
     if not isinstance(data, dict):
         raise ReadingError(f"readings: a table of reading ids, not {data!r}")
     return parse(f"{k}={v}" for k, v in data.items())
+
+
+def law_text(rs) -> str:
+    """The id of the law whose text a ruleset reads: its own, or for a variant the one it is based on
+    (followed through the shipped rulesets as far as they go)."""
+    return _law_text(rs.id, getattr(rs, "based_on", None))
+
+
+@lru_cache(maxsize=256)
+def _law_text(rid: str, based_on: str | None) -> str:
+    seen = {rid}
+    while based_on and based_on not in seen:
+        from core.law.rulesets import available, load   # rulesets read readings: imported when asked
+        if based_on not in available():
+            return based_on
+        seen.add(based_on)
+        rid, based_on = based_on, load(based_on).based_on
+    return rid
+
+
+def not_read(rs, readings: Readings) -> dict:
+    """Of `readings`, those other than the default that the law `rs` does not have: id -> why."""
+    return {rid: READING[rid].why_not(rs) for rid in readings.changed() if not READING[rid].applies(rs)}
 
 
 def every() -> list[Readings]:

@@ -219,17 +219,18 @@ def solve(app: Application, field: str, target: int, lo: int = 0, hi: int = MAX_
     sol = Solution(field, target, lo, hi, own, points.award(own), intervals, nearest, best, "", counts=counts)
     standard = None
     needs_board = (nearest or best).route == BOARD
-    if _standard and needs_board and FIELD[field].group != "exception":
+    if _standard and needs_board:
         standard = solve(app.replace(bpw_exception_requested=False), field, target, lo, hi, rs, readings, False)
     text = _sentence(sol) + _match_words(points, sol)
     if needs_board:
         text = "If the Board approves, " + text[:1].lower() + text[1:]
-        if standard is not None:
-            text += " Without that approval (the standard route), " + standard.sentence[:1].lower() + standard.sentence[1:]
-        elif FIELD[field].group == "exception":
-            plain_award = award_amount(app.replace(bpw_exception_requested=False), rs, readings)
+        if FIELD[field].group == "exception":   # an amount only the Board's route reads: the standard route's award stands
+            plain_award = standard.current if standard is not None else award_amount(
+                app.replace(bpw_exception_requested=False), rs, readings)
             text += f" Without that approval the award is {fmt(plain_award)} (the standard route), whatever the " \
                     f"{in_sentence(field)}."
+        elif standard is not None:
+            text += " Without that approval (the standard route), " + standard.sentence[:1].lower() + standard.sentence[1:]
     return replace(sol, sentence=text, standard=standard)
 
 

@@ -694,3 +694,18 @@ def test_solve_says_prior_program_funds_in_english_and_truly(prior, target, sent
     r = run("solve", "prior_program_funds", "--target", str(target), "-", stdin=app)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["sentence"] == sentence
+
+
+@pytest.mark.parametrize("ruleset,day", [("cap-800k", "0001-01-01"), ("cap-800k", "1984-06-30"),
+                                         ("statute", "9999-12-31"), ("regulation", "2200-01-01")])
+def test_the_command_line_takes_the_days_the_dashboard_shows_for_every_ruleset(ruleset, day):
+    """A variant's what-if holds on any day, but a day the "Law as of" field cannot show is refused as
+    it is in a link (hostile probe, 2026-12-06: cap-800k answered as of 0001-01-01)."""
+    from core.store.basics import last_law_day
+    r = run("evaluate", "--ruleset", ruleset, "--as-of", day, "-", stdin='{"project_type": "renovation", '
+                                                                        '"eligible_cost": 300000}')
+    one_line_error(r, f"--as-of: {day} is outside the days whose law this tool shows, 1984-07-01 to "
+                      f"{last_law_day().isoformat()}")
+    ok = run("evaluate", "--ruleset", "cap-800k", "--as-of", "1990-01-01", "-",
+             stdin='{"project_type": "renovation", "eligible_cost": 300000}')
+    assert ok.returncode == 0 and json.loads(ok.stdout)["award"] == "150000.00"

@@ -37,7 +37,9 @@ def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
     # the statute (federal_first "always") has no "unless federal law is to the contrary"
     contrary = app.federal_law_contrary and rs.number("federal_first") != "always"
     remaining = cost if contrary else max(0, cost - fed)
-    base = cost if (rd.f_reference == "prior_grant" and prior > 0) else remaining
+    # "§F" read as the top-up: only where the text has "except as provided in §F" (not the statute's)
+    f_is_top_up = rd.f_reference == "prior_grant" and rs.id != "statute"
+    base = cost if (f_is_top_up and prior > 0) else remaining
     share = rs.number("state_share")
 
     def half(amount):
@@ -75,7 +77,7 @@ def independent(app: Application, rs, rd: R.Readings) -> tuple[int, str]:
                                                      or app.state_bonded_debt)
     if app.bpw_exception_requested and app.project_type in rs.number("bpw_eligible_types") and conditions:
         exception_limits = limits + [app.local_property_value, remaining]
-        if rd.f_reference == "prior_grant" and fed > 0 and not contrary and prior == 0:
+        if f_is_top_up and fed > 0 and not contrary and prior == 0:
             exception_limits.append(half(remaining))
         exception = max(0, min(exception_limits))
         if exception > standard:

@@ -19,7 +19,7 @@ from core.law.changes import change, what_would_change
 from core.law.explain import maximum_words
 from core.law.fields import RESIDUAL_SUM
 from core.law.money import MAX_CENTS
-from core.law.readings import DEFAULT, READING_IDS, Readings
+from core.law.readings import DEFAULT, READING as READING_OF, READING_IDS, Readings
 from core.law.rulesets import load
 from core.law.solve import solve
 from tests.law.test_changes import _random_applications, check_all
@@ -446,3 +446,75 @@ def test_a_variant_is_not_called_the_regulation_in_the_maximum_words():
     words = maximum_words(evaluate(app, load("cap-800k")))
     assert words == ("The most the State may give under this variant (a what-if, not the law in force); the "
                      "Department sets the amount within it.")
+
+
+# --- a reading the law's text has no sentence for ---------------------------------------------------
+
+# (law, day, application, the award under the statute with either alternative, the binding caps, the
+# regulation's award under f_reference=prior_grant): the statute's 50% limit has no "except as provided
+# in §F", so reading "§F" as the top-up changes nothing there (the law audit of 2026-12-06 found it did).
+NO_F = [
+    ("1985-01-01", dict(project_type="renovation", eligible_cost=300_000_00, federal_grant=200_000_00,
+                        prior_program_funds=100_000_00), 50_000_00, ("cost_share",), 100_000_00),
+    ("2026-01-01", dict(project_type="renovation", eligible_cost=1_000_000_00, federal_grant=600_000_00,
+                        prior_program_funds=50_000_00), 200_000_00, ("cost_share",), 250_000_00),
+    ("2026-01-01", dict(project_type="construction", eligible_cost=800_000_00, federal_grant=200_000_00,
+                        surplus_certified=True, bpw_exception_requested=True, local_property_value=1_000_000_00,
+                        residual_value=1), 600_000_00, ("full_cost", "funding_need"), 300_000_00),
+]
+
+
+@pytest.mark.parametrize("day,values,award,binding,regulation", NO_F)
+def test_the_statute_has_no_f_reference_reading_either_alternative_gives_its_award(day, values, award, binding,
+                                                                                 regulation):
+    app, rs = Application(**values), load("statute").as_of(day)
+    read_so = Readings(f_reference="prior_grant")
+    for rd in (DEFAULT, read_so):
+        a = evaluate(app, rs, rd)
+        assert (a.amount, a.binding, a.readings) == (award, binding, DEFAULT)
+        assert "f_reference" not in {o["reading"] for o in a.other_readings()}
+        assert "§F" not in " ".join(s.text for s in a.steps)
+        assert sweep(app, "federal_grant", 0, 1_000_000_00, rs, points=False, readings=rd) == sweep(
+            app, "federal_grant", 0, 1_000_000_00, rs, points=False)
+    # the regulation (whose §E has the words) still reads them either way
+    assert evaluate(app, load("regulation"), read_so).amount == regulation
+    assert award_and_route(app, load("regulation"))[0] != regulation
+
+
+def test_a_variant_of_the_statute_has_its_readings_and_one_of_the_regulation_the_regulations():
+    from core.law.readings import READING, law_text, not_read
+    statute_variant = load("statute").as_of("2026-01-01").with_changes("s-var", "Statute what-if", {"capital_cap": "900000"})
+    assert law_text(statute_variant) == "statute" and law_text(load("cap-800k")) == "regulation"
+    assert not READING["f_reference"].applies(statute_variant) and READING["f_reference"].applies(load("cap-800k"))
+    read_so = Readings(f_reference="prior_grant", funding_need_cap="none")
+    assert read_so.under(statute_variant) == Readings(funding_need_cap="none")
+    assert read_so.under(load("cap-800k")) == read_so
+    assert not_read(load("statute"), read_so) == {"f_reference": READING["f_reference"].why_not(load("statute"))}
+    assert READING["f_reference"].why_not(load("statute")).startswith(
+        "The statute (Md. Code, Human Services § 10-504(a)(2)) limits the grant to 50% of the cost remaining unpaid")
+    assert not_read(load("regulation"), read_so) == {}
+
+
+@pytest.mark.parametrize("rs", LAWS)
+@settings(max_examples=15, deadline=None)
+@given(app=law_applications(), rd=st.sampled_from(READINGS + [Readings(f_reference="prior_grant", funding_need_cap="none")]))
+def test_every_law_works_under_the_readings_it_has(rs, app, rd):
+    """A reading the law's text has no sentence for changes no award, route or cap there, and is never
+    offered as a switch that would."""
+    a, plain = evaluate(app, rs, rd), evaluate(app, rs, rd.under(rs))
+    assert (a.amount, a.route, a.caps, a.readings) == (plain.amount, plain.route, plain.caps, plain.readings)
+    offered = {o["reading"] for o in a.other_readings()}
+    assert all(READING_OF[r].applies(rs) for r in offered)
+
+
+def test_the_command_line_refuses_a_reading_the_law_does_not_have():
+    app = json.dumps(dict(project_type="renovation", eligible_cost="300000", federal_grant="200000",
+                          prior_program_funds="100000"))
+    for command in (["evaluate"], ["solve", "federal_grant", "--target", "1000"], ["sweep", "federal_grant", "--from", "0", "--to", "1000"]):
+        code, out, err = run([*command, "--ruleset", "statute", "--as-of", "1985-01-01",
+                              "--reading", "f_reference=prior_grant", "-"], app)
+        assert (code, out) == (2, "")
+        assert err.startswith("error: --reading f_reference: the statute (Md. Code, Human Services § 10-504) has no "
+                              "such reading. The statute (Md. Code, Human Services § 10-504(a)(2)) limits")
+    code, out, _ = run(["evaluate", "--reading", "f_reference=prior_grant", "-"], app)
+    assert code == 0 and json.loads(out)["award"] == "100000.00"

@@ -82,7 +82,7 @@ def test_a_saved_ruleset_of_a_newer_release_is_read_without_the_number_it_does_n
     newer = newer | {"region": "north", "parameters": newer["parameters"] | {
         "state_share": newer["parameters"]["state_share"] | {"rounding": "down"}}}
     assert read_saved(newer).notes == (
-        "Saved by a newer release of this tool: the key 'region', the key 'rounding' of the state share, the "
+        "Saved by a newer release of this tool: the key 'region', the key 'rounding' of the State share, the "
         "number 'in_kind_cap' not read by this release (the award is worked out without it); the saved ruleset is "
         "kept as it was.",)
 

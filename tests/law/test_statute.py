@@ -83,7 +83,11 @@ def test_under_the_statute_an_acquisition_may_take_the_boards_route_the_residual
         "The residual value of the property and improvements, $1,000,000, does not exceed the sum, $1,200,000, of "
         "prior matching funds ($100,000), outstanding State debt ($100,000), prior grants under the program ($0) "
         "and other tangible State investment ($1,000,000), so the exception is not available "
-        "(Human Services § 10-504(b)).")
+        "(ch. 125, Session Laws vol. 771 p. 1874; now Md. Code, Human Services § 10-504(b)).")
+    # as of 1989, before the Human Services Article (2007): the same words, the act first
+    as_of_1989 = evaluate(Application.from_dict(closed_app | {"project_type": "renovation"}), load("statute").as_of("1989-01-01"))
+    assert as_of_1989.check("bpw_residual_value").message.endswith(
+        "(ch. 125, Session Laws vol. 771 p. 1874; now Md. Code, Human Services § 10-504(b)).")
     # the regulation covers no acquisition on the Board's route
     assert evaluate(Application.from_dict(ACQUISITION)).route == "standard"
 

@@ -10,6 +10,8 @@ from core.law import provisions
 from core.law.application import Application
 from core.law.award import evaluate, law_differs
 from core.law.explain import source_line
+from core.law.provisions import citations
+from core.law.readings import Readings
 from core.law.rulesets import RulesetError, load, load_text
 
 BIG = {"project_type": "renovation", "eligible_cost": "3000000", "local_contribution": "1500000"}
@@ -238,4 +240,39 @@ def test_a_board_amount_under_the_1984_unknown_conditions_is_refused_as_unknown_
     why = not_read("residual_value", rs)
     assert "are not known (cut off in the copies found)" in why and "has no Board" not in why
     assert not_read("state_funds_in_property", rs).startswith("state_funds_in_property: the conditions")
+    # the property's value neither: whether it limits the grant is not known, so it is not counted
+    assert not_read("local_property_value", rs).startswith("local_property_value: the conditions")
+    assert not_read("local_property_value", load("statute").as_of("1987-01-01")) == ""
     assert not_read("residual_value", load("statute").as_of("2025-01-01")) == ""
+
+
+@pytest.mark.parametrize("values,readings,cited", [
+    # the top-up from the act of 1987, whose (d) was not read whole: no "(now ...)" after it
+    (dict(project_type="conversion", eligible_cost=2_000_000_00, local_contribution=1_000_000_00,
+          prior_program_funds=250_000_00), Readings(),
+     "Limit for earlier grantees: as of 2026-01-01, $300,000: Acts of 1987, ch. 436: the top-up for earlier "
+     "grantees, up to $300,000 (the statute's (d) was not read whole; the regulation's reading is kept)"),
+    # the regulation's local match, kept where the statute has none: no "(now The regulation's ...)"
+    (dict(project_type="conversion", eligible_cost=2_000_000_00, federal_grant=400_000_00,
+          local_contribution=400_000_00), Readings(local_match_effect="condition"),
+     "Local match requirement: as of 2026-01-01, 50%: The regulation's 50% local match (§C.2), kept: the statute "
+     "as read states none of its own"),
+])
+def test_a_stand_in_is_cited_as_itself_never_as_what_the_code_holds_now(values, readings, cited):
+    a = evaluate(Application(**values), load("statute").as_of("2026-01-01"), readings)
+    assert [c.words for c in citations(a)] == [cited]
+
+
+def test_an_amount_only_the_boards_route_reads_answers_the_standard_route_too():
+    """solve for the residual value, on the Board's route: the standard route's answer comes with it, as the
+    command line's help says of every answer on that route (without_board_approval)."""
+    from core.law.solve import solve
+    app = Application("renovation", eligible_cost=1_000_000_00, bpw_exception_requested=True,
+                      local_property_value=2_000_000_00, state_funds_in_property=False, state_bonded_debt=False,
+                      residual_value=200_000_00, prior_matching_funds=200_000_00)
+    s = solve(app, "residual_value", 800_000_00, rs=load("statute").as_of("2026-01-01"))
+    assert s.intervals == ((200_000_01, 1_000_000_000_000_00),) and s.nearest.route == "bpw_exception"
+    assert s.standard is not None and (s.standard.current, s.standard.intervals) == (500_000_00, ())
+    assert s.to_dict()["without_board_approval"]["award"] == "500000.00"
+    assert s.sentence.endswith("Without that approval the award is $500,000 (the standard route), whatever the "
+                               "residual value of that property and its improvements.")

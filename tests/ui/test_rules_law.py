@@ -34,3 +34,22 @@ def test_the_calculator_as_of_1985_gives_both_numbers_for_the_boards_route_of_un
     assert ("Board of Public Works exception: its conditions in the law of that day are not known; $200,000 if the "
             "Board approves and they are met, $150,000 on the standard route (shown).") in said
     assert "came with the act of 1986" not in said
+
+
+def test_under_the_statute_the_f_reading_is_said_not_to_arise_and_changes_no_answer():
+    """The statute has no "except as provided in §F": a link that reads §F as the top-up changes nothing
+    under it, the Calculator names no such reading, and the Rules page says why (law audit, 2026-12-06)."""
+    link = {"ruleset": "statute", "as_of": "1985-01-01", "f_reference": "prior_grant", "project_type": "renovation",
+            "eligible_cost": "300000", "federal_grant": "200000", "prior_program_funds": "100000"}
+    calc = dashboard(link)
+    assert [m.value for m in calc.metric if m.label == "State grant award"] == ["$50,000"]
+    assert "f_reference" not in " ".join(c.value for c in calc.caption)
+    assert not [b for b in calc.button if b.key == "w:reading_switch:f_reference"]
+    rules = dashboard(link, page="pages/rules.py")
+    said = " ".join(i.value for i in rules.info).replace("\\", "")
+    assert ("Under the statute (Md. Code, Human Services § 10-504) this reading does not arise, whatever is chosen: "
+            "The statute (Md. Code, Human Services § 10-504(a)(2)) limits the grant") in said
+    # the session keeps the reading: under the regulation it counts again
+    assert rules.radio(key="w:reading:f_reference").value == "prior_grant"
+    back = dashboard(link | {"ruleset": "regulation", "as_of": ""})
+    assert [m.value for m in back.metric if m.label == "State grant award"] == ["$100,000"]

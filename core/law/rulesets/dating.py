@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import date
 
 from core.law.provisions import PARAMETERS
-from core.law.rulesets.definitions import (AS_RECEIVED, Dated, DateError, Ruleset, RulesetError, lower,
+from core.law.rulesets.definitions import (AS_RECEIVED, PARAMETER_KINDS, Dated, DateError, Ruleset, RulesetError, lower,
                                            parse_value, value_words)
 
 DATED_KEYS = {"from", "value", "source", "uncertain", "year_known", "not_before", "known_by", "caveat"}
@@ -100,7 +100,8 @@ def in_force(rs: Ruleset, day: date | str | None = None) -> Ruleset:
         if v.caveat:
             caveats.append(v.caveat)
         if v.doubt(day):   # in force as of the day taken, perhaps not yet on the day asked
-            uncertain.setdefault(v.uncertain, []).append(f"{lower(PARAMETERS[name][1])} {value_words(name, v.value)}")
+            sep = ": " if PARAMETER_KINDS[name] in ("choice", "types") else " "   # "the capital maximum $200,000"
+            uncertain.setdefault(v.uncertain, []).append(f"{lower(PARAMETERS[name][1])}{sep}{value_words(name, v.value)}")
         later = p.history[i + 1] if i + 1 < len(p.history) else None
         if later is not None and later.doubt(day):   # not yet in force as taken, perhaps already
             notes.append(_perhaps_already(name, v, later, day))

@@ -95,7 +95,8 @@ class Parameter:
 
 
 def lower(label: str) -> str:
-    return label[:1].lower() + label[1:]
+    """A label inside a sentence: "the capital maximum", but "the State share" (a proper noun stays)."""
+    return label if label.startswith(("State ", "Board ")) else label[:1].lower() + label[1:]
 
 
 def parse_value(name: str, kind: str, raw, key: str = ""):
