@@ -68,7 +68,7 @@ def law_day_field() -> None:
     from datetime import date
     rs = state.ruleset()   # a day the ruleset has no values for has given way to today (said)
     today = date.today()
-    show("w:as_of", state.law_day() or today)
+    show("w:as_of", state.law_day() or (rs.as_of_date if rs.as_of_date and rs.as_of_date > today else today))
 
     def picked() -> None:
         day = st.session_state.get("w:as_of")

@@ -279,6 +279,8 @@ def ruleset_by_id(rid: str, day: date | None = None) -> Ruleset:
     of a day; an undated one only when a day is picked (its values are the same every day it has them)."""
     variants = st.session_state.get("variants", {})
     rs = variants[rid] if rid in variants else load(rid)
+    if day is None and rs.is_dated and rs.first_day is not None and rs.first_day > date.today():
+        day = rs.first_day   # no values yet today (a variant dated from a later day): its law from its first day
     return rs.as_of(day) if rs.is_dated or day is not None else rs
 
 
@@ -296,6 +298,9 @@ def ruleset() -> Ruleset:
     try:
         return ruleset_by_id(rid, day)
     except DateError as err:
+        if day is None:   # no values today either: never a page that cannot be drawn
+            st.session_state.setdefault("url_problems", []).append(md(f"{err}. The regulation is shown."))
+            return load()
         st.session_state[K + "as_of"] = None
         st.session_state.setdefault("url_problems", []).append(md(f"“Law as of” {str(err).removeprefix('as of ')}. The law as of today is shown."))
         return ruleset()

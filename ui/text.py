@@ -238,7 +238,8 @@ def law_caption(rs) -> Markdown:
         return md(f"{rs.title}, as of {day}: each number as in force that day (its history and sources: Rules page).")
     if not rs.is_variant:
         return md(LAW_CAPTION)
-    return md("Computed under a policy variant, not the regulation in force: ") + ruleset_label(rs, full=False) + md(".")
+    day = md(f", as of {rs.as_of_date.isoformat()}") if rs.is_dated and rs.as_of_date else md("")   # its dated values' day
+    return md("Computed under a policy variant, not the regulation in force: ") + ruleset_label(rs, full=False) + day + md(".")
 
 
 USER_COLUMNS = ("Scenario", "Application", "Locality")   # table columns whose cells a user wrote

@@ -77,4 +77,8 @@ def accept_loaded_variant(v: Ruleset, loaded: dict[str, Ruleset], title_limit: i
         check_text(v.title, "title", title_limit, what="variant")
     except ValidationError as err:
         raise RulesetError(str(err)) from None
+    from core.store.basics import last_law_day
+    if v.first_day is not None and v.first_day > last_law_day():   # no day the "Law as of" field shows has its law
+        raise RulesetError(f"values: the variant's first values begin on {v.first_day.isoformat()}, after the last day "
+                           f"whose law this tool shows ({last_law_day().isoformat()}); give days on or before it")
     return v.id not in loaded

@@ -2,6 +2,8 @@
 sources and days, not only the regulation's provisions (issue 47)."""
 from __future__ import annotations
 
+import pytest
+
 from tests.support.pages import dashboard
 
 
@@ -53,3 +55,49 @@ def test_under_the_statute_the_f_reading_is_said_not_to_arise_and_changes_no_ans
     assert rules.radio(key="w:reading:f_reference").value == "prior_grant"
     back = dashboard(link | {"ruleset": "regulation", "as_of": ""})
     assert [m.value for m in back.metric if m.label == "State grant award"] == ["$100,000"]
+
+
+FUTURE_VARIANT = """id = "mine-future"
+title = "Cap raised from July 2027"
+kind = "variant"
+based_on = "regulation"
+
+[parameters.capital_cap]
+unit = "USD"
+provision = "program_max"
+description = "Capital maximum"
+citation = "What-if"
+
+[[parameters.capital_cap.values]]
+from = "2027-07-01"
+value = "800000.00"
+source = "A what-if from July 1, 2027"
+"""
+
+
+def test_a_kept_variant_whose_values_begin_later_is_shown_from_its_first_day_and_breaks_no_page(db):
+    """Hostile probe, 2026-12-06: a variant dated from a later day, kept in the library, made every page of
+    every session fail (the sidebar read each ruleset as of today). It is read from its first day instead."""
+    from datetime import date
+
+    from core.law.rulesets import load_text
+    rs = load_text(FUTURE_VARIANT, "mine-future.toml")
+    assert rs.first_day == date(2027, 7, 1) > date.today()
+    db.variants().save(rs)
+    for page in (None, "pages/rules.py", "pages/compare.py", "pages/sensitivity.py", "pages/portfolio.py"):
+        dashboard({}, page=page)   # no exception on any page
+    at = dashboard({"ruleset": "mine-future", "project_type": "construction", "eligible_cost": "5000000",
+                    "local_contribution": "3000000"})
+    assert [m.value for m in at.metric if m.label == "State grant award"] == ["$800,000"]
+    assert ["Computed under a policy variant, not the regulation in force: ` Cap raised from July 2027 `, as of "
+            "2027-07-01."] == [w.value.replace("\\", "") for w in at.warning if "policy variant" in w.value]
+    assert at.date_input(key="w:as_of").value == date(2027, 7, 1)
+
+
+def test_a_variant_whose_values_all_begin_after_the_last_day_shown_is_not_kept(db):
+    from core.law.rulesets import RulesetError, load_text
+    from core.store.basics import last_law_day
+    late = FUTURE_VARIANT.replace('from = "2027-07-01"', 'from = "2090-01-01"')
+    with pytest.raises(RulesetError, match=f"values: the variant's first values begin on 2090-01-01, after the last day "
+                                           fr"whose law this tool shows \({last_law_day().isoformat()}\)"):
+        db.variants().save(load_text(late, "late.toml"))
