@@ -7,11 +7,14 @@ The temporary file is made by `tempfile.mkstemp` in the target's folder: a fresh
 opened with O_CREAT|O_EXCL, so an existing file or symbolic link of that name is never
 opened, let alone followed. It is flushed to disk and renamed over the target with
 `os.replace`, which replaces a link at the target path rather than writing through it.
-On any failure the temporary file is removed.
+On any failure the temporary file is removed. A target that is neither a regular file nor a link
+(a device such as /dev/null, a pipe, a socket) is refused, even with --force: renaming over it
+would replace the device itself.
 """
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -53,8 +56,20 @@ def check_outputs(outputs: dict[str, str], inputs: list[str], force: bool) -> No
             raise WriteError(f"{option} {path}: is a folder; give a file name")
         if not target.parent.is_dir():
             raise WriteError(f"{option} {path}: the folder {target.parent} does not exist")
+        if _special(target):
+            raise WriteError(f"{option} {path}: not a regular file (a device, a pipe or a socket), which --force "
+                             f"would replace; give a file name, or {option} - for standard output")
         if (target.exists() or target.is_symlink()) and not force:
             raise WriteError(f"{option} {path}: already exists; use --force to replace it")
+
+
+def _special(target: Path) -> bool:
+    """Whether `target` is there and neither a regular file nor a link (a link is replaced, not followed)."""
+    try:
+        mode = os.lstat(target).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISLNK(mode))
 
 
 def shown(path: str) -> str:
@@ -82,6 +97,8 @@ def write_atomic(path: str, data: bytes) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o666 & ~_umask())
+        if _special(target):   # became one since the check: never rename over /dev/null or a pipe
+            raise WriteError(f"{path}: not a regular file (a device, a pipe or a socket); not replaced")
         os.replace(tmp, target)
     except BaseException as exc:
         try:

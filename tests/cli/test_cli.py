@@ -709,3 +709,24 @@ def test_the_command_line_takes_the_days_the_dashboard_shows_for_every_ruleset(r
     ok = run("evaluate", "--ruleset", "cap-800k", "--as-of", "1990-01-01", "-",
              stdin='{"project_type": "renovation", "eligible_cost": 300000}')
     assert ok.returncode == 0 and json.loads(ok.stdout)["award"] == "150000.00"
+
+
+def test_force_never_replaces_a_device_or_a_pipe(tmp_path):
+    """Hostile probe, 2026-12-06: `-o /dev/null --force` renamed a file over the machine's /dev/null. A
+    target that is not a regular file is refused, with or without --force, and left as it was (shown on a
+    pipe of the test's own: a slip here must not cost the machine its /dev/null)."""
+    import stat
+    from pathlib import Path
+    from core.cli.files import _special
+    src = tmp_path / "in.csv"
+    src.write_text("project_type,eligible_cost\nrenovation,1000\n")
+    target = tmp_path / "pipe"
+    os.mkfifo(target)
+    for force in ([], ["--force"]):
+        r = run("batch", src, "-o", target, *force)
+        one_line_error(r, f"-o {target}: not a regular file (a device, a pipe or a socket), which --force would "
+                          "replace; give a file name, or -o - for standard output")
+    assert stat.S_ISFIFO(os.lstat(target).st_mode)
+    assert _special(Path("/dev/null")) and not _special(src) and not _special(tmp_path / "absent")
+    (tmp_path / "link").symlink_to(src)
+    assert not _special(tmp_path / "link")   # a link is replaced, not followed
