@@ -93,7 +93,7 @@ def from_link(known, limit: int) -> list[Markdown]:
     chosen = None
     if base is not None:
         place = base.strip()
-        if place.isdigit() and 1 <= int(place) <= len(wanted):
+        if place.isascii() and place.isdigit() and 1 <= int(place) <= len(wanted):   # not "²" nor "٢"
             chosen = wanted[int(place) - 1]
             if chosen not in found:
                 chosen = None   # said above: it is not in the library
