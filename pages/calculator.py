@@ -190,8 +190,9 @@ def _saved(name: str) -> None:
 
 def _save() -> None:
     """Save what the screen shows at the click (a callback: it runs before the boxes are drawn again)."""
+    from sqlalchemy.exc import SQLAlchemyError
     from core.store.model import ScenarioError, ScenarioExists   # the library: loaded after the award (issue 53)
-    from ui.library import store
+    from ui.library import store, unavailable
     name, notes = st.session_state.get("w:scenario_name", ""), st.session_state.get("w:scenario_notes", "")
     try:
         store().save(name, on_screen["application"], on_screen["ruleset"], notes, readings=on_screen.get("readings"),
@@ -205,17 +206,23 @@ def _save() -> None:
         st.session_state["save:error"] = md("Not saved. ") + error_text(err)
     except ScenarioError as err:
         st.session_state["save:error"] = md("Not saved: ") + error_text(err)
+    except SQLAlchemyError as err:   # opened, but it cannot be written (a read-only file, a server gone)
+        st.session_state["save:error"] = md("Not saved: " + unavailable(err))
 
 
 def _replace() -> None:
+    from sqlalchemy.exc import SQLAlchemyError
     from core.store.model import ScenarioError
-    from ui.library import store
+    from ui.library import store, unavailable
     name, notes, app, ruleset, readings, pick = st.session_state.pop("overwrite_pending")   # as on screen at Save
     try:   # a scenario renamed to this name, or this one changed, since the question: not replaced (ScenarioStale)
         store().save(name, app, ruleset, notes, overwrite=pick is not None, readings=readings, actor=auth.actor(),
                      replacing=pick)   # (none: it was deleted meanwhile, so this is a plain save)
     except ScenarioError as err:   # someone else's scenario: say whose, and what to do instead (boxes kept)
         st.session_state["save:error"] = md("Not replaced: ") + error_text(err)
+        return
+    except SQLAlchemyError as err:
+        st.session_state["save:error"] = md("Not replaced: " + unavailable(err))
         return
     _saved(name)
 

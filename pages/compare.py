@@ -140,7 +140,11 @@ def focus_step(named, base: str, df) -> None:
 
 state.init()
 st.title("Compare scenarios")
-lib = store()
+try:
+    lib = store()
+except ScenarioError as err:   # the library cannot be opened: said, and the page stops here
+    st.error(md("Nothing to compare: ") + error_text(err), icon=":material/error:")
+    st.stop()
 me = auth.actor()   # who changes are recorded as (`local` without sign-in)
 
 PAGE = 25          # scenarios listed per page of the library

@@ -40,9 +40,30 @@ def shared(url: str, admins: tuple[str, ...] = ()) -> ScenarioStore:
 
 
 def store() -> ScenarioStore:
+    """The process's library; one that cannot be opened (a bad SCENARIO_DB_URL, a folder that cannot be
+    written, a server down) is a ScenarioError every page already shows in words, never a traceback.
+    The driver's own message is left out: it may repeat the URL, password and all."""
+    from sqlalchemy.exc import SQLAlchemyError
     from core.store.db import default_url
     from ui.auth import admins
-    return shared(default_url(), admins())
+    try:
+        return shared(default_url(), admins())
+    except ScenarioError:
+        raise
+    except (SQLAlchemyError, OSError, ValueError) as exc:
+        raise Unavailable(unavailable(exc)) from None
+
+
+class Unavailable(ScenarioError):
+    """The library cannot be opened: our own words (no user text in them), shown as such."""
+    ours = True
+
+
+def unavailable(exc: Exception) -> str:
+    """What a page says when the library cannot be opened or written."""
+    return (f"the scenario library cannot be opened or written ({type(exc).__name__}; the server's "
+            "SCENARIO_DB_URL names it). Saving, comparing and kept variants wait until it can be; "
+            "the calculator works without it.")
 
 
 # -- the actions, each a callback bound to the Pick shown -------------------------------------------
@@ -286,7 +307,11 @@ def kept_variants_section() -> None:
     """The Rules page's list of kept variants: whose each is, its history, delete and restore."""
     from ui import auth
     from ui.text import literal
-    lib = store()
+    try:
+        lib = store()
+    except ScenarioError as err:
+        st.error(md("Kept variants cannot be shown: ") + error_text(err), icon=":material/error:")
+        return
     for note in (st.session_state.pop(VARIANT_NOTES, None),):
         if note:
             st.success(shown(note), icon=":material/check:")

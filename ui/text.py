@@ -178,7 +178,7 @@ def error_text(err: Exception) -> Markdown:
     if isinstance(err, ValidationError) and err.value is not None and not (
             isinstance(err.value, str) and not err.value.strip()):
         return md(f"{err.field}: ") + literal(err.value) + md(f" {err.problem}")
-    if isinstance(err, ValidationError):
+    if isinstance(err, ValidationError) or getattr(err, "ours", False):   # no user text in it
         return md(str(err))
     return literal(str(err), 400)
 

@@ -101,3 +101,24 @@ def test_a_variant_whose_values_all_begin_after_the_last_day_shown_is_not_kept(d
     with pytest.raises(RulesetError, match=f"values: the variant's first values begin on 2090-01-01, after the last day "
                                            fr"whose law this tool shows \({last_law_day().isoformat()}\)"):
         db.variants().save(load_text(late, "late.toml"))
+
+
+@pytest.mark.parametrize("url", ["sqlite:////proc/no-such-folder/lib.db", "garbage"])
+def test_a_library_that_cannot_be_opened_is_said_on_every_page_that_needs_it(monkeypatch, url):
+    """Hostile probe, 2026-12-06: Compare, Rules and Save stopped with a traceback when SCENARIO_DB_URL could
+    not be opened. Each says so in words (never the URL, which may hold a password); the award still shows."""
+    monkeypatch.setenv("SCENARIO_DB_URL", url)
+    said = ("the scenario library cannot be opened or written ({}; the server's SCENARIO_DB_URL names it). Saving, "
+            "comparing and kept variants wait until it can be; the calculator works without it.")
+    kind = "OperationalError" if url.startswith("sqlite") else "ArgumentError"
+    compare = dashboard({}, page="pages/compare.py")
+    assert [e.value.replace("\\", "") for e in compare.error] == ["Nothing to compare: " + said.format(kind)]
+    rules = dashboard({}, page="pages/rules.py")
+    assert "Kept variants cannot be shown: " + said.format(kind) in [e.value.replace("\\", "") for e in rules.error]
+    calc = dashboard({})
+    assert [m.value for m in calc.metric if m.label == "State grant award"]
+    calc.text_input(key="w:scenario_name").input("Kept?")
+    calc.button(key="w:save").click().run()
+    assert not calc.exception
+    assert any(("Not saved: " + said.format(kind)) in m.value.replace("\\", "") for m in calc.error)
+    assert "garbage" not in " ".join(e.value for page in (compare, rules, calc) for e in page.error)
