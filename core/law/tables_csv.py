@@ -1,8 +1,8 @@
 """A CSV file read as a Table (core/law/tables.py): UTF-8 with or without a byte-order mark, or
 Latin-1; comma or semicolon; each row with its line number in the file (notes, the header and blank
 lines counted; a quoted cell that spans lines counts them all). Lines without quotes are read in
-whole columns by numpy and Arrow; with quotes, the csv module reads each row.
-"""
+whole columns by numpy and Arrow; with quotes, the csv module reads each row. A quote never closed
+does not swallow the rows after it (`_unclosed`)."""
 from __future__ import annotations
 
 import csv
@@ -187,9 +187,10 @@ def _quoted_records(body: str, sep: str, columns: int, first_row: int, name: str
     """With quotes, a cell may hold the separator or a line break: the csv module reads each row,
     and its line count gives the line each row starts on."""
     reader = csv.reader(io.StringIO(body, newline=""), delimiter=sep)
-    records, rows, seen, done = [], [], 0, 0
+    records, rows, seen, done, started = [], [], 0, 0, 0
     try:
         for cells in reader:
+            started = done
             row, done, seen = first_row + done, reader.line_num, seen + 1
             if limit is not None and seen > limit:
                 raise too_long(name, limit)
@@ -203,7 +204,31 @@ def _quoted_records(body: str, sep: str, columns: int, first_row: int, name: str
                 raise too_many(name, max_rows)
     except csv.Error as exc:
         raise TableError(f"{name}: row {first_row + done} cannot be read as CSV ({str(exc)[:80]})") from None
+    if records and rows[-1] == first_row + started and done - started > 1 and body.count('"') % 2:
+        # A quote opened and never closed took every line after it into one cell of the last row. That row
+        # keeps its quote as a character (its own check then says what is wrong with that cell); every
+        # line after it is read as rows of their own: a stray quote never hides the good rows below it.
+        lines = io.StringIO(body, newline="").readlines()
+        cells = _unclosed(lines[started].rstrip("\r\n"), sep)
+        if len(cells) > columns:
+            raise _too_wide(name, rows[-1], len(cells), columns)
+        records[-1] = cells + [""] * (columns - len(cells))
+        rest = "".join(lines[started + 1:])
+        if rest.strip():
+            left = None if limit is None else limit - seen
+            more, more_rows = _quoted_records(rest, sep, columns, rows[-1] + 1, name, left,
+                                              None if max_rows is None else max_rows - len(records))
+            records += more
+            rows += list(more_rows)
     return records, np.array(rows, dtype=np.int64)
+
+
+def _unclosed(line: str, sep: str) -> list[str]:
+    """The cells of a line whose last quote opens a cell it never closes: the cells before it as CSV,
+    then that quote and the rest of the line as one cell."""
+    at = line.rfind('"')
+    head = next(csv.reader([line[:at]], delimiter=sep), [""]) if line[:at] else [""]
+    return head[:-1] + [head[-1] + line[at:]]
 
 
 def _ordinal(i: int) -> str:

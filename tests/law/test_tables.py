@@ -322,3 +322,20 @@ def test_any_table_written_as_csv_and_as_xlsx_reads_back_the_same(rows):
     vb, eb = parse_frame(b.frame)
     pd.testing.assert_frame_equal(va, vb)
     assert ea.tolist() == eb.tolist()
+
+
+@pytest.mark.parametrize("text,cells,rows", [
+    # hostile probe, 2026-12-06: the quote never closed took rows B to D into A's cell, and they were lost
+    ('name,project_type,eligible_cost\nA,renovation,"1000\nB,renovation,2000\nC,renovation,3000\nD,renovation,4000\n',
+     [["A", "renovation", '"1000'], ["B", "renovation", "2000"], ["C", "renovation", "3000"],
+      ["D", "renovation", "4000"]], [2, 3, 4, 5]),
+    # a quoted cell before it, a blank line after it, CR LF line ends (a quote further down would close it:
+    # a cell may span lines, so the reader cannot tell that from a stray quote)
+    ('name,project_type,eligible_cost,notes\r\n"A, Inc.",renovation,1000,"a note, with\r\n\r\nB,renovation,2000,x y\r\n',
+     [["A, Inc.", "renovation", "1000", '"a note, with'], ["B", "renovation", "2000", "x y"]], [2, 4]),
+])
+def test_a_quote_never_closed_hides_no_row_after_it(text, cells, rows):
+    t = read(text, "q.csv")
+    assert t.frame.to_numpy().tolist() == cells and list(t.rows) == rows
+    values, errors = parse_frame(t.frame)
+    assert [bool(e) for e in errors] == [c[2].startswith('"') or c[1].startswith('"') for c in cells]
