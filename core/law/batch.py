@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from core.law.application import Application, parse_field
-from core.law.fields import FIELD, FIELDS
+from core.law.fields import FIELD, FIELDS, portfolio_columns
 from core.law.provisions import CAP_IDS
 from core.law.money import MAX_CENTS, ValidationError, not_a_number
 from core.law.caps import COMPUTED, OPTIONAL, Inputs, derive, funding_gap, given_or_presumed
@@ -262,8 +262,19 @@ _ROUTES = pa.array(["standard", "bpw_exception"])
 def evaluate_table(df: pd.DataFrame, rs: Ruleset | None = None, readings: Readings = DEFAULT) -> pd.DataFrame:
     """The input columns plus award, binding, route, standard_award, local_shortfall, funding_gap, error
     (all text; a bad row's results empty). The results are made as Arrow text in whole columns, so that
-    a table of 200,000 rows is written without a Python string per cell."""
-    values, errors = parse_frame(df)
+    a table of 200,000 rows is written without a Python string per cell. Columns may be titled by the
+    fields' code names or by the template's titles in words (`python -m core template`): read as the
+    fields, written back under the file's own titles."""
+    titles = [str(t) for t in df.columns]
+    names, _ = portfolio_columns(titles)
+    if names != titles:
+        twice = [n for n in dict.fromkeys(names) if names.count(n) > 1 and n in FIELD]
+        if twice:
+            raise BatchError(f"two columns are both {FIELD[twice[0]].label!r} ({twice[0]}): "
+                             + ", ".join(repr(t[:60]) for t, n in zip(titles, names) if n == twice[0]) + "; keep one")
+        values, errors = parse_frame(df.set_axis(names, axis=1))
+    else:
+        values, errors = parse_frame(df)
     result = _settle(values, rs, readings)
     bad = pa.array(errors != "")
     out = df.copy()

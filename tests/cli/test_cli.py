@@ -730,3 +730,23 @@ def test_force_never_replaces_a_device_or_a_pipe(tmp_path):
     assert _special(Path("/dev/null")) and not _special(src) and not _special(tmp_path / "absent")
     (tmp_path / "link").symlink_to(src)
     assert not _special(tmp_path / "link")   # a link is replaced, not followed
+
+
+@pytest.mark.parametrize("suffix", ["csv", "xlsx"])
+def test_batch_reads_the_template_it_documents(tmp_path, suffix):
+    """Hostile probe, 2026-12-06: `batch` refused the template `template` writes ("missing column
+    'project_type'"), which docs/cli.md says holds the columns batch reads. It reads the titles in words,
+    and writes its results under the file's own titles."""
+    template, out = tmp_path / f"t.{suffix}", tmp_path / "out.csv"
+    assert run("template", "-o", template).returncode == 0
+    r = run("batch", template, "-o", out)
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8-sig"))))
+    assert len(rows) == 1 and rows[0]["Total cost of eligible work"] == "1450000"
+    assert (rows[0]["award"], rows[0]["binding"], rows[0]["error"]) == ("600000.00", "program_max", "")
+    # a title and its code name both given: refused, naming both
+    both = tmp_path / "both.csv"
+    both.write_text("project_type,eligible_cost,Total cost of eligible work\nrenovation,1000,2000\n")
+    one_line_error(run("batch", both, "-o", tmp_path / "o2.csv"), "two columns are both 'Total cost of eligible work' "
+                                                                  "(eligible_cost): 'eligible_cost', 'Total cost of "
+                                                                  "eligible work'; keep one")
