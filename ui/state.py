@@ -77,6 +77,9 @@ def _from_url(params: dict, repeated: dict | None = None) -> tuple[dict, list[st
             what = err.problem if str(params[name]).strip() else err.problem.replace("is missing", "is empty")
             problems.append(message(f"“{FIELD[name].label}” ({name}={{}}) {what}", params[name], limit=40)
                             if str(params[name]).strip() else md(f"“{FIELD[name].label}” ({name}) {what}"))
+    if any(n in params for n in APP_FIELDS):   # part of an application is never completed from the example
+        problems += [md(f"“{FIELD[n].label}” ({n}) is not given") for n in APP_FIELDS
+                     if FIELD[n].required and n not in params]
     for rid in READING_IDS:  # readings travel under their own ids: ?f_reference=prior_grant
         if rid in params:
             try:

@@ -214,6 +214,9 @@ def test_type_and_value_conditions_flip_the_route():
     ({"eligible_cost": "1000000", "ruleset": "nope"}, "the ruleset ` nope ` is unknown"),
     ({"eligible_cost": "1000000", "federal_law_contrary": "perhaps"},
      "“Federal law requires otherwise” (federal_law_contrary=` perhaps `) is not yes or no"),
+    # part of an application is not completed from the example (hostile probe, 2026-12-06: $2.50 of renovation)
+    ({"eligible_cost": "5"}, "“Project type” (project_type) is not given"),
+    ({"project_type": "master_plan"}, "“Total cost of eligible work” (eligible_cost) is not given"),
 ])
 def test_bad_url_values_fall_back_with_a_message(params, message):
     at = app(params)
@@ -604,7 +607,7 @@ def test_the_board_panel_lists_the_conditions_of_the_law_in_force():
     panel = next(m.value for m in at.markdown if "The conditions of the law applied" in m.value)
     assert "Residual value above the State's earlier investment" in panel
     assert "No State funds in the property" not in panel and "“" not in panel   # no sentence of the regulation
-    regulation = dashboard({"bpw_exception_requested": "true"})
+    regulation = dashboard({"bpw_exception_requested": "true", "project_type": "renovation", "eligible_cost": "1000000"})
     four = next(m.value for m in regulation.markdown if "The four conditions" in m.value)
     assert "No State bonded debt on it" in four and "Residual value" not in four
 

@@ -100,8 +100,9 @@ def test_the_box_offers_only_amounts_the_law_reads():
         return at.selectbox(key="w:reach:field").options
 
     base = AMOUNTS
-    assert options({"bpw_exception_requested": "true"}) == base + ["Value of property made available locally"]
-    statute = options({"bpw_exception_requested": "true", "ruleset": "statute"})
+    whole = {"project_type": "renovation", "eligible_cost": "1000000"}   # a link gives the application whole
+    assert options({"bpw_exception_requested": "true"} | whole) == base + ["Value of property made available locally"]
+    statute = options({"bpw_exception_requested": "true", "ruleset": "statute"} | whole)
     assert statute == base + ["Value of property made available locally",
                               "Residual value of that property and its improvements", "Prior amounts used as matching funds",
                               "Outstanding State debt on it from another program", "Other tangible State investment in it"]

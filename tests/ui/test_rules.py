@@ -133,7 +133,8 @@ def test_a_made_variant_is_in_the_sidebar_at_once_and_kept_in_the_library(db):
     assert (kept.ruleset.title, kept.ruleset.number("capital_cap"), kept.owner) == ("Cap raised", 100_000_000, "local")
     assert any("kept it in the library" in s.value for s in at.success)
     # a new session (a reload): listed, and a link opens the Calculator under it
-    again = start({"ruleset": "variant-cap-raised", "eligible_cost": "3000000", "local_contribution": "1500000"})
+    again = start({"ruleset": "variant-cap-raised", "project_type": "renovation", "eligible_cost": "3000000",
+                   "local_contribution": "1500000"})
     assert "Cap raised (variant, not the regulation in force)" in again.selectbox(key="w:ruleset").options
     assert again.selectbox(key="w:ruleset").value == "variant-cap-raised"
     assert not [w for w in again.warning if w.icon == ":material/link_off:"]   # the link read whole
