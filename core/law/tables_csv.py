@@ -20,6 +20,8 @@ def _decode(data: bytes | str, name: str) -> str:
     if isinstance(data, str):
         return data.lstrip("\ufeff")
     head = data[:4096]
+    if not head.strip() and not data[4096:].strip():   # nothing, or only blanks (an empty head passed the UTF-16 test)
+        raise TableError(f"{name}: the file is empty")
     zeros = sorted((head[::2].count(0), head[1::2].count(0)))   # UTF-16 of Latin text: one byte of two is 0
     if head.startswith(UTF16_MARKS) or (zeros[1] >= 0.4 * len(head) and zeros[0] <= 0.05 * len(head)):
         raise TableError(f"{name}: UTF-16 text (what Excel calls Unicode Text), which is not read; save it as "

@@ -592,3 +592,11 @@ def test_an_interpretations_number_may_cite_its_provision_and_nothing_else():
     assert cites_the_law(as_read, text)
     assert not cites_the_law(replace(as_read, citation=interpretation.title + "."), text)
     assert not cites_the_law(replace(as_read, citation="This tool's reading"), text)
+
+
+def test_a_ruleset_file_saved_with_a_byte_order_mark_reads_as_without_it():
+    """Hostile probe, 2026-12-06: a variant saved by a Windows editor (UTF-8 with a BOM) was refused as
+    'Invalid statement (at line 1, column 1)'; CSV and JSON files already read it."""
+    from core.law.rulesets import load, load_text, to_toml
+    text = to_toml(load("cap-800k"))
+    assert load_text("\ufeff" + text, "v.toml").version == load_text(text, "v.toml").version == load("cap-800k").version

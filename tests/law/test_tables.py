@@ -339,3 +339,10 @@ def test_a_quote_never_closed_hides_no_row_after_it(text, cells, rows):
     assert t.frame.to_numpy().tolist() == cells and list(t.rows) == rows
     values, errors = parse_frame(t.frame)
     assert [bool(e) for e in errors] == [c[2].startswith('"') or c[1].startswith('"') for c in cells]
+
+
+@pytest.mark.parametrize("data", [b"", b"\n\n  \r\n", b" " * 5000])
+def test_an_empty_file_is_said_to_be_empty(data):
+    """Hostile probe, 2026-12-06: a 0-byte CSV was called "UTF-16 text (what Excel calls Unicode Text)"."""
+    with pytest.raises(TableError, match=r"^e\.csv: the file is empty$"):
+        read(data, "e.csv")

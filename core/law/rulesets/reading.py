@@ -157,6 +157,7 @@ def _cited(name: str, citation: str) -> str:
 
 def load_text(text: str, source: str = "ruleset", shipped: bool = False) -> Ruleset:
     from core.law.inputs import MAX_DEPTH, depth
+    text = text.removeprefix("\ufeff")   # a byte-order mark, as Windows editors save UTF-8: not part of the TOML
     if len(text) > MAX_TOML_CHARS:
         raise RulesetError(f"{source}: {len(text):,} characters; a ruleset file has at most {MAX_TOML_CHARS:,}")
     try:
