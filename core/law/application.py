@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import field as dc_field, make_dataclass
+import re
 from decimal import Decimal, InvalidOperation
 
 from core.law.fields import FIELD, FIELDS, PROJECT_TYPES, EXCEPTION_FIELDS
@@ -56,10 +57,18 @@ def parse_project_type(raw, field: str = "project_type") -> str:
     raise ValidationError(field, raw, f"is not a project type; use one of {', '.join(PROJECT_TYPES)}")
 
 
+# A number that is not money, as text: ASCII digits, commas only between groups of three ("1,500", never
+# "1,5", a decimal comma read ten times larger), the batch's reading (core.law.batch) the same.
+NUMBER_TEXT = re.compile(r"\s*[-+]?([0-9]{1,3}(,[0-9]{3})+|[0-9]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?\s*")
+
+
 def parse_number(raw, field: str) -> float:
     """A non-negative finite number that is not money (density, miles)."""
     if isinstance(raw, bool):
         raise ValidationError(field, raw, "is not a number")
+    if isinstance(raw, str) and not (NUMBER_TEXT.fullmatch(raw) and any(c.isdigit() for c in raw)):
+        raise ValidationError(field, raw, "is not a number (digits 0-9, a point for decimals, commas only "
+                                          "between thousands)")
     try:
         dec = Decimal(raw.strip().replace(",", "")) if isinstance(raw, str) else Decimal(repr(raw) if isinstance(raw, float) else raw)
     except (InvalidOperation, TypeError, ValueError):

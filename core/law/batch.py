@@ -18,7 +18,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from core.law.application import Application, parse_field
+from core.law.application import NUMBER_TEXT, Application, parse_field
 from core.law.fields import FIELD, FIELDS, portfolio_columns
 from core.law.provisions import CAP_IDS
 from core.law.money import MAX_CENTS, ValidationError, not_a_number
@@ -154,8 +154,10 @@ def parse_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
                            else _by_unique(f.name, col, errors, False, dtype=bool))
         elif f.name not in df.columns:   # considerations not given: unknown, nothing to check
             out[f.name] = np.full(n, np.nan)
-        else:  # considerations: plain numbers, used for ranking only
-            num = pd.to_numeric(col, errors="coerce").astype("float64")
+        else:  # considerations: plain numbers, used for ranking only, read as parse_number reads one
+            grouped = col.astype(str).str.fullmatch(NUMBER_TEXT.pattern) & col.astype(str).str.contains(",", regex=False)
+            num = pd.to_numeric(col.where(~grouped, col.astype(str).str.replace(",", "", regex=False)),
+                                errors="coerce").astype("float64")
             bad = ~_blank(col) & ~(np.isfinite(num) & (num >= 0) & (num <= 1e9)).to_numpy()
             if bad.any():
                 errors.append(np.where(bad, [f"{f.name}: {v!r} {not_a_number(v) or 'is not a number of 0 or more'}"

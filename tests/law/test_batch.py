@@ -826,3 +826,26 @@ def test_the_batchs_absent_cap_is_the_largest_int64():
     """core.law.caps states it without importing numpy (issue 53: one application needs none of it)."""
     from core.law.engines import ARRAYS
     assert ARRAYS.ABSENT == np.iinfo(np.int64).max and type(ARRAYS.ABSENT) is int
+
+
+@pytest.mark.parametrize("text,number", [("1,500", 1500.0), ("12", 12.0), (" 12 ", 12.0), ("1e3", 1000.0),
+                                         ("0.5", 0.5), ("1,5", None), ("1,2,3", None), ("١٢", None), ("１２３", None),
+                                         ("12,50", None), (",5", None), ("-1", None)])
+def test_a_ranking_number_reads_the_same_in_one_application_and_in_the_batch(text, number):
+    """Hostile probe, 2026-12-06: evaluate read a density of "1,5" as 15 and "١٢" as 12, where the batch
+    refused both. One reading now: commas only between thousands, ASCII digits."""
+    import pandas as pd
+    from core.law.application import Application
+    from core.law.batch import parse_frame
+    from core.law.money import ValidationError
+    values, errors = parse_frame(pd.DataFrame({"project_type": ["renovation"], "eligible_cost": ["1000"],
+                                               "senior_density": [text]}, dtype=str))
+    try:
+        one = Application.from_dict({"project_type": "renovation", "eligible_cost": 1000,
+                                     "senior_density": text}).senior_density
+    except ValidationError:
+        one = None
+    assert one == number
+    assert (errors[0] == "") == (number is not None)
+    if number is not None:
+        assert values["senior_density"].iloc[0] == number
