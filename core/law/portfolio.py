@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -87,18 +89,20 @@ def read_table(data: bytes | str, name: str = "file", sheet: str | None = None) 
 
 def parse_weights(text: str) -> dict[str, float]:
     """'density=1,proximity=2,new_locality=0' -> weights (missing ones are 1)."""
-    weights = {k: 1.0 for k in FACTORS}
+    weights, given = {k: 1.0 for k in FACTORS}, set()
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, _, value = part.partition("=")
-        key = key.strip()
+        key, value = key.strip(), value.strip()
         if key not in FACTORS:
             raise ValueError(f"--weights: unknown factor {key!r}; use {', '.join(FACTORS)}")
-        try:
-            w = float(value)
-        except ValueError:
-            raise ValueError(f"--weights: {key}={value!r} is not a number") from None
-        if not np.isfinite(w) or w < 0:
-            raise ValueError(f"--weights: {key}={value!r} must be 0 or more")
+        if key in given:   # two weights for one factor: the link or command says two things
+            raise ValueError(f"--weights: {key} is given twice; give each factor once")
+        given.add(key)
+        if not re.fullmatch(r"[0-9]*\.?[0-9]*([eE][-+]?[0-9]+)?", value) or not any(c.isdigit() for c in value):
+            raise ValueError(f"--weights: {key}={value!r} is not a number (digits 0-9 and a point, 0 or more)")
+        w = float(value)
+        if not np.isfinite(w) or w > 1e6:
+            raise ValueError(f"--weights: {key}={value!r} is too large; a weight is at most 1,000,000")
         weights[key] = w
     return weights
 

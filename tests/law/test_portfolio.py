@@ -427,6 +427,15 @@ def test_weights_parse_exactly():
     assert str(err.value) == "--weights: unknown factor 'size'; use density, proximity, new_locality"
     with pytest.raises(ValueError, match=r"density='1=2' is not a number"):
         parse_weights("density=1=2")
+    # hostile probe, 2026-12-06: the wrong reason, a second weight winning silently, an Arabic-Indic digit read
+    for text, said in [("density=1e400", "--weights: density='1e400' is too large; a weight is at most 1,000,000"),
+                       ("density=1,density=0", "--weights: density is given twice; give each factor once"),
+                       ("density=١", "--weights: density='١' is not a number (digits 0-9 and a point, 0 or more)"),
+                       ("density=-1", "--weights: density='-1' is not a number (digits 0-9 and a point, 0 or more)")]:
+        with pytest.raises(ValueError) as err:
+            parse_weights(text)
+        assert str(err.value) == said
+    assert parse_weights("density=1e3,proximity=.5") == {"density": 1000.0, "proximity": 0.5, "new_locality": 1.0}
 
 
 def test_an_unknown_is_unknown_neither_funded_nor_new():
