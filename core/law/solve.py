@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
-from core.law.analysis import SWEEP_FIELDS, caps_words, first_up, in_sentence, sweep
+from core.law.analysis import SWEEP_FIELDS, caps_words, first_up, in_sentence, not_read, sweep
 from core.law.application import Application
 from core.law.award import _routes, award_amount
 from core.law.fields import FIELD
@@ -57,6 +57,7 @@ class Solution:
     sentence: str
     standard: "Solution | None" = None   # the standard route's answer, when this one needs the Board
     counts: bool = True         # False: the field counts only on the exception route, not requested
+    unread: str = ""            # why the law does not read the field at all (analysis.not_read), "" where it does
 
     def to_dict(self) -> dict:
         return {"field": self.field, "target": plain(self.target), "from": plain(self.lo), "to": plain(self.hi),
@@ -215,8 +216,10 @@ def solve(app: Application, field: str, target: int, lo: int = 0, hi: int = MAX_
     nearest = None if near is None else points.reach(near)
     top = max(a for _, _, a_s, a_e in stretches for a in (a_s, a_e))
     best = points.reach(_closest(_merge([w for st in stretches if (w := _where(points, st, top))]), at_own))
-    counts = not (FIELD[field].group == "exception" and not app.bpw_exception_requested)
-    sol = Solution(field, target, lo, hi, own, points.award(own), intervals, nearest, best, "", counts=counts)
+    unread = not_read(field, rs).removeprefix(f"{field}: ")   # the law reads it on no route (one reason, as the CLI's)
+    counts = not unread and not (FIELD[field].group == "exception" and not app.bpw_exception_requested)
+    sol = Solution(field, target, lo, hi, own, points.award(own), intervals, nearest, best, "", counts=counts,
+                   unread=unread)
     standard = None
     needs_board = (nearest or best).route == BOARD
     if _standard and needs_board:
@@ -302,7 +305,7 @@ def _sentence(s: Solution) -> str:
     label = in_sentence(s.field)
     within = "" if (s.lo, s.hi) == (0, MAX_CENTS) else f" from {fmt(s.lo)} to {fmt(s.hi)}"
     if not s.counts:
-        why = f"the {label} counts only on the Board's exception route, which is not requested"
+        why = s.unread or f"the {label} counts only on the Board's exception route, which is not requested"
         if s.current >= s.target:
             return first_up(f"the award is {fmt(s.current)}, at least {fmt(s.target)}, whatever the {label} ({why}).")
         return f"No {_amount_of(label)}{within} reaches {fmt(s.target)}: {why}, and {_limits(s.max_award)}."

@@ -276,3 +276,19 @@ def test_an_amount_only_the_boards_route_reads_answers_the_standard_route_too():
     assert s.to_dict()["without_board_approval"]["award"] == "500000.00"
     assert s.sentence.endswith("Without that approval the award is $500,000 (the standard route), whatever the "
                                "residual value of that property and its improvements.")
+
+
+def test_solve_gives_one_reason_for_an_amount_the_law_does_not_read():
+    """Hostile probe, 2026-12-06: under the regulation `report --reach residual_value=5` said the residual
+    value "counts only on the Board's exception route, which is not requested", where `solve` said the
+    regulation does not read it at all. Both now give that one reason."""
+    from core.law.analysis import not_read
+    from core.law.solve import solve
+    app = Application("renovation", eligible_cost=1_000_000_00, local_contribution=500_000_00)
+    why = not_read("residual_value", load("regulation")).removeprefix("residual_value: ")
+    for a in (app, app.replace(bpw_exception_requested=True, local_property_value=100)):
+        s = solve(a, "residual_value", 600_000_00)
+        assert s.sentence == ("No residual value of that property and its improvements reaches $600,000: " + why
+                              + ", and the State's share of the cost and what the project still lacks hold the award "
+                                "at $500,000.")
+    assert why.startswith("the regulation in force does not read the residual value")
