@@ -55,13 +55,13 @@ def law_of(args):
     from core.law.rulesets import load, parse_day
     from core.store.basics import first_law_day, last_law_day
     rs = load(args.ruleset)
-    if args.as_of is not None:   # the days the dashboard's "Law as of" field shows, for every ruleset (a variant too)
+    if args.as_of is not None or rs.is_dated:
+        rs = rs.as_of(args.as_of)   # a day before the ruleset's own first is refused here, naming that day
+    if args.as_of is not None:   # and the days the dashboard's "Law as of" field shows, for every ruleset (a variant too)
         day = parse_day(args.as_of)
         if not first_law_day() <= day <= last_law_day():
             raise CliError(f"--as-of: {day.isoformat()} is outside the days whose law this tool shows, "
                            f"{first_law_day().isoformat()} to {last_law_day().isoformat()}")
-    if args.as_of is not None or rs.is_dated:
-        rs = rs.as_of(args.as_of)
     return rs
 
 

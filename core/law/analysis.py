@@ -158,7 +158,12 @@ def _at_first_cent(found: _Found, question: tuple, by_route, edges: list, regime
     if held:
         if found.points and found.offer():   # the one at one cent: no later cut can merge into it
             return True
-        found.points.append(_breakpoint(award_at, Fraction(start + 1), at_first, regimes[0], exact=Fraction(start)))
+        # the condition switching at the second cent is a breakpoint only where it changes what is seen (a
+        # Board route closing that was not the one taken, tied at one cent, changes nothing there)
+        seen = (at_first.binding, at_first.route, at_first.slope) != (regimes[0].binding, regimes[0].route,
+                                                                       regimes[0].slope)
+        if seen or abs(award_at(start + 1) - award_at(start) - at_first.slope) >= 1:
+            found.points.append(_breakpoint(award_at, Fraction(start + 1), at_first, regimes[0], exact=Fraction(start)))
     return False
 
 

@@ -134,8 +134,10 @@ def test_consideration_accepted(raw, value):
     (-2, "-2 is negative; it must be 0 or more"),
     (10**9 + 1, "1000000001 is implausibly large (over 1,000,000,000)"),
     (1000000000.5, "1000000000.5 is implausibly large (over 1,000,000,000)"),
-    ("nan", "'nan' is not a finite number"), (float("inf"), "inf is not a finite number"),
-    ("abc", "'abc' is not a number"), (True, "True is not a number"), ([1], "[1] is not a number"),
+    ("nan", "'nan' is not a number (digits 0-9, a point for decimals, commas only between thousands)"),
+    (float("inf"), "inf is not a finite number"),
+    ("abc", "'abc' is not a number (digits 0-9, a point for decimals, commas only between thousands)"),
+    (True, "True is not a number"), ([1], "[1] is not a number"),
 ])
 def test_consideration_rejected(raw, problem):
     assert error_of(parse_field, "senior_density", raw) == f"senior_density: {problem}"

@@ -518,3 +518,20 @@ def test_the_command_line_refuses_a_reading_the_law_does_not_have():
                               "such reading. The statute (Md. Code, Human Services § 10-504(a)(2)) limits")
     code, out, _ = run(["evaluate", "--reading", "f_reference=prior_grant", "-"], app)
     assert code == 0 and json.loads(out)["award"] == "100000.00"
+
+
+def test_a_route_closing_that_was_not_taken_is_no_breakpoint():
+    """Law audit, 2026-12-06: at one cent of prior funds the Board's route ties the standard route (the standard
+    is taken); at two cents the residual-value test closes it. Nothing seen changes there, and the sweep listed
+    a breakpoint with the same limit, route and slope on both sides."""
+    from fractions import Fraction
+    rs = load("statute").as_of("2026-01-01")
+    app = Application("renovation", eligible_cost=1_000_000_00, bpw_exception_requested=True,
+                      local_property_value=2_000_000_00, residual_value=2)
+    assert [award_and_route(app.replace(prior_program_funds=v), rs) for v in (0, 1, 2, 3)] == [
+        (800_000_00, "bpw_exception"), (299_999_99, "standard"), (299_999_98, "standard"), (299_999_97, "standard")]
+    s = sweep(app, "prior_program_funds", 0, 400_000_00, rs, points=False)
+    assert [(b.value, b.award, b.binding_before, b.binding_after, b.route_before, b.route_after, b.slope_before,
+             b.slope_after) for b in s.breakpoints] == [
+        (1, 299_999_99, ("program_max",), ("prior_grant_room",), "bpw_exception", "standard", Fraction(0), Fraction(-1)),
+        (300_000_00, 0, ("prior_grant_room",), ("prior_grant_room",), "standard", "standard", Fraction(-1), Fraction(0))]
