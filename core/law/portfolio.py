@@ -5,9 +5,8 @@ The score is decision support: it orders applications and never changes an award
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 import re
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -95,15 +94,14 @@ def parse_weights(text: str) -> dict[str, float]:
         key, value = key.strip(), value.strip()
         if key not in FACTORS:
             raise ValueError(f"--weights: unknown factor {key!r}; use {', '.join(FACTORS)}")
-        if key in given:   # two weights for one factor: the link or command says two things
+        if key in given:   # two weights for one factor: the command says two things
             raise ValueError(f"--weights: {key} is given twice; give each factor once")
-        given.add(key)
         if not re.fullmatch(r"[0-9]*\.?[0-9]*([eE][-+]?[0-9]+)?", value) or not any(c.isdigit() for c in value):
             raise ValueError(f"--weights: {key}={value!r} is not a number (digits 0-9 and a point, 0 or more)")
-        w = float(value)
-        if not np.isfinite(w) or w > 1e6:
+        if not float(value) <= 1e6:
             raise ValueError(f"--weights: {key}={value!r} is too large; a weight is at most 1,000,000")
-        weights[key] = w
+        given.add(key)
+        weights[key] = float(value)
     return weights
 
 
