@@ -14,6 +14,7 @@ what does not fit the slide goes to the notes, and the slide says so.
 from __future__ import annotations
 
 import io
+from datetime import date
 
 from pptx import Presentation
 from pptx.util import Inches
@@ -23,6 +24,7 @@ from core.law.explain import award_words, other_readings_words, source_line
 from core.law.money import fmt
 from core.law.names import visible
 from core.law.provisions import CAP, LETTERS_INFERRED, PROVISION, ROUTES, citation
+from core.law.readings import READING
 from core.law.rulesets import edition_words
 from core.report import chart_text
 from core.report.charts.calculator import waterfall_steps
@@ -64,11 +66,12 @@ def headroom(a) -> int:
 def title_slide(prs, report: Report) -> None:
     slide = prs.slides.add_slide(prs.slide_layouts[6])
     awards = [i.award for i in report.items]
-    editions = dict.fromkeys(", ".join(filter(None, (a.ruleset_label, a.ruleset_edition))) for a in awards)
-    as_of = dict.fromkeys((a.as_of or report.on).strftime("%B %-d, %Y") for a in awards)
-    readings = dict.fromkeys(a.readings.describe() for a in awards)
+    # each law with its own day ("the regulation ..., as of December 6, 2026; the statute ..., as of January 1,
+    # 1990"): the two lumped together read as if the regulation were read as of 1990
+    laws = dict.fromkeys(f"{law_words(a, report.on)}" for a in awards)
+    readings = dict.fromkeys(readings_words(a.readings) for a in awards)
     lines = [(visible(report.title), 40, True, AWARD),
-             ("The law: " + "; ".join(editions) + ", read as of " + " and ".join(as_of) + ".", 22, False, TEXT),
+             ("The law: " + "; ".join(laws) + ".", 22, False, TEXT),
              ("Readings in force: " + "; ".join(readings) + ".", 22, False, TEXT),
              ("Prepared " + (f"by {visible(report.prepared_by)} " if report.prepared_by.strip() else "")
               + f"on {report.on.strftime('%B %-d, %Y')}.", 22, False, TEXT)]
@@ -81,8 +84,20 @@ def title_slide(prs, report: Report) -> None:
     text_box(slide, MARGIN, Inches(1.2), WIDTH - 2 * MARGIN, HEIGHT - Inches(1.7), lines)
     notes(slide, f"{report.title}. Scenarios, in the order presented: "
           + "; ".join(i.name for i in report.items) + f".\n{LETTERS_INFERRED}\n"
-          + "Every number in this deck is the tool's, from the regulation's text as encoded; every limit's "
-            "sentence is in the notes of its slide. Amounts in US dollars.")
+          + "Every number in this deck is the tool's, from the text of the law applied to each scenario, as "
+            "encoded; every limit's source is in the notes of its slide. Amounts in US dollars.")
+
+
+def law_words(a, on, edition: bool = True) -> str:
+    """A scenario's law and the day it is read as of: "The statute (...), edition 3 ..., as of January 1, 1990"."""
+    return (", ".join(filter(None, (a.ruleset_label, a.ruleset_edition if edition else "")))
+            + f", as of {(a.as_of or on).strftime('%B %-d, %Y')}")
+
+
+def readings_words(rd) -> str:
+    """The readings in words, as the HTML report gives them: "the default readings", or each other one."""
+    return "; ".join(f"{READING[r].title}: {READING[r].alternative(alt).title.lower()}"
+                     for r, alt in rd.changed().items()) or "the default readings"
 
 
 def scenario_slide(prs, item, illustrative: bool) -> None:
@@ -91,25 +106,24 @@ def scenario_slide(prs, item, illustrative: bool) -> None:
     title(slide, item.name + (" (illustrative)" if illustrative and "illustrative" not in item.name.lower() else ""))
     where, provisions = source_line(a)
     left_w = Inches(6.1)
-    lines = [(f"Not yet met: {u.text}", BODY, True, UNMET) for u in a.unmet]
+    # An amount only the Board's route gives is said so first, with the award without it (it was built after
+    # the lines were fitted, and so never shown: a board read $550,000 as the award, unconditional)
+    board = a.route == "bpw_exception"
+    lines = [(f"Without the Board's approval: {fmt(a.routes['standard'].award)} (the standard route)", BODY, True,
+              UNMET)] if board else []
+    lines += [(f"Not yet met: {u.text}", BODY, True, UNMET) for u in a.unmet]
     lines += [(f"Held down by {a.binding_text}", BODY + 2, True, TEXT),
               (f"Route: {ROUTES[a.route]}", MIN, False, TEXT),
+              (f"The law applied: {law_words(a, date.today(), edition=False)}"   # its edition: title slide, notes
+               + ("" if a.readings.is_default else f"; {readings_words(a.readings)}"), MIN, False, TEXT),
               (f"{where}: {provisions}", MIN, False, TEXT)]
     lines += [(f"What it would take: {t}", MIN, False, TEXT) for t in item.reach]
     if a.is_variant:
         lines.insert(0, (f"Policy variant: {a.ruleset_label}", BODY, True, UNMET))
-    room = (HEIGHT - Inches(3.4)) / 12700   # points under the award, above the bottom margin
-    kept = []
-    for line in lines:   # in order of weight: what does not fit goes to the notes, and the slide says so
-        more = [("More in the speaker notes.", MIN, False, TEXT)] if line is not lines[-1] else []
-        if height_of([(t, s, b) for t, s, b, _ in kept + [line] + more], left_w) > room:
-            kept.append(("More in the speaker notes.", MIN, False, TEXT))
-            break
-        kept.append(line)
-    lines = ([(f"If the Board approves: {u}", BODY, True, UNMET) for u in ["without it, " + fmt(a.routes["standard"].award)]]
-             if a.route == "bpw_exception" else []) + lines   # "$600,000 if the Board approves" is too long for 54 pt
+    kept = fitted(lines, left_w, (HEIGHT - Inches(3.4)) / 12700)   # points under the award, above the bottom margin
     text_box(slide, MARGIN, Inches(1.4), left_w, Inches(1.6),
-             [("State grant award", BODY, False, TEXT), (fmt(a.amount), AWARD_SIZE, True, AWARD)])
+             [("State grant award" + (", if the Board approves" if board else ""), BODY, False, TEXT),
+              (fmt(a.amount), AWARD_SIZE, True, AWARD)])
     text_box(slide, MARGIN, Inches(3.0), left_w, HEIGHT - Inches(3.4), [(visible(t), s, b, c) for t, s, b, c in kept])
     waterfall(slide, (Inches(6.8), Inches(1.45), Inches(6.05), Inches(5.6)), a)
     cites = [citation(c, a) for c in a.caps]
@@ -127,9 +141,35 @@ def scenario_slide(prs, item, illustrative: bool) -> None:
           + "".join(f"{c.label}: {c.message}\n" for c in a.checks)
           + ("Readings that would change this award: " + " ".join(others) if others
              else "No single other reading of the regulation changes this award.")
-          + f"\nThe law applied: {edition_words(a.ruleset_label, a.ruleset_edition, a.ruleset_version)}; "
-          + f"{a.readings.describe()}." + "".join(f"\n{t}" for t in a.law_notes)
+          + f"\nThe law applied: {edition_words(a.ruleset_label, a.ruleset_edition, a.ruleset_version)}, as of "
+          + f"{(a.as_of or date.today()).isoformat()}; {readings_words(a.readings)}." + "".join(f"\n{t}" for t in a.law_notes)
           + (f"\nNotes: {item.notes}" if item.notes else ""))
+
+
+def fitted(lines: list, width, room: float) -> list:
+    """The lines that fit `room` points, in order of weight; a line too long for what is left is cut at a
+    word, ending "…" (a 441-character citation left the slide with none of it); what does not fit, and the
+    whole of a line cut, is in the notes, and the slide says so."""
+    more = ("More in the speaker notes.", MIN, False, TEXT)
+    kept = []
+    for k, (text, size, bold, colour) in enumerate(lines):
+        tail = [more] if k < len(lines) - 1 else []
+        if height_of([(t, s, b) for t, s, b, _ in kept + [(text, size, bold, colour)] + tail], width) <= room:
+            kept.append((text, size, bold, colour))
+            continue
+        words, cut = text.split(), None
+        lo, hi = 1, len(words) - 1   # the most words that fit, with the mark of the cut
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            trial = " ".join(words[:mid]) + " …"
+            if height_of([(t, s, b) for t, s, b, _ in kept + [(trial, size, bold, colour), more]], width) <= room:
+                cut, lo = trial, mid + 1
+            else:
+                hi = mid - 1
+        if cut and lo > 4:   # a line cut to a few words says nothing: left to the notes whole
+            kept.append((cut, size, bold, colour))
+        return kept + [more]
+    return kept
 
 
 def parts(prs, items, heading: str):
@@ -151,7 +191,8 @@ def comparison_slides(prs, items) -> None:
         head = ["Scenario", "Award", "Held down by", "Headroom"]
         rows = [[short(n, 24), award_words(a), " and ".join(CAP[c].title for c in a.binding) or "no limit",
                  fmt(headroom(a))] for n, a in named]
-        left = table(slide, (WIDTH - MARGIN, Inches(1.45)), head, rows, widths(head, rows, {2}))
+        # the award's words wrap ("$550,000 / if the Board approves"): sized to its whole, it squeezed the chart
+        left = table(slide, (WIDTH - MARGIN, Inches(1.45)), head, rows, widths(head, rows, {1, 2}))
         bar_chart(slide, (MARGIN, Inches(1.45), left - MARGIN - Inches(0.2), Inches(5.6)), cats, series,
                   [AWARD, SLACK], [fmt(a.amount) for _, a in named], words, legend=True,
                   number_format=money_format([a.amount for _, a in named] + [headroom(a) for _, a in named]))

@@ -74,7 +74,8 @@ def test_title_slide_says_the_law_readings_who_and_illustrative(made):
     words = " ".join(texts(made[0].slides[0]))
     a = awards()[0]
     assert f"{a.ruleset_label}, {a.ruleset_edition}" in words
-    assert "Readings in force: default readings." in words
+    assert "Readings in force: the default readings." in words
+    assert f"The law: {a.ruleset_label}, {a.ruleset_edition}, as of " in words
     assert "Prepared by Grants office on " in words
     assert "Illustrative: 1 of 3 scenarios are samples, not real applications." in words
     assert "fingerprint" not in words   # a board reads the edition, not the hash (the notes keep it)
@@ -248,7 +249,11 @@ def _luminance(rgb) -> float:
 
 
 def test_type_18_pt_and_up_aa_colours_and_nothing_past_the_edge(made):
-    prs, _ = made
+    fits(made[0])
+
+
+def fits(prs) -> None:
+    """Type of 18 pt and up, AA colours, nothing past the slide's edge, the words within their boxes."""
     for slide in prs.slides:
         for shape in slide.shapes:
             assert shape.left >= 0 and shape.top >= 0
@@ -299,3 +304,47 @@ def test_the_report_opens_with_the_comparison_then_each_scenario():
     doc = render(Report([Item(r["name"], a) for r, a in zip(BOARD, awards())]))
     assert doc.index("<h2>Comparison of scenarios</h2>") < doc.index("<h2>Elm Street renovation</h2>") \
         < doc.index("<h2>Riverside construction</h2>") < doc.index("<h2>Northside master plan</h2>")
+
+
+
+def where_of(a) -> str:
+    from core.law.explain import source_line
+    return ": ".join(source_line(a))
+
+
+def test_an_amount_only_the_board_gives_is_said_so_on_its_slide_and_each_law_with_its_day():
+    """Deck audit, 2026-12-06: the Board route's $550,000 was shown with no "if the Board approves" (the line
+    was made after the slide's lines were fitted); a 441-character citation of ch. 125 left the slide with
+    none of it; the comparison's award column, sized to "$550,000 if the Board approves" unbroken, squeezed
+    its chart; the title slide lumped the laws and their days together; readings were codes."""
+    from core.law.readings import Readings
+    from core.law.rulesets import load
+    board = evaluate(Application("renovation", eligible_cost=1_000_000_00, bpw_exception_requested=True,
+                                 local_property_value=550_000_00))
+    old_law = load("statute").as_of("1990-01-01")
+    statute = evaluate(Application("renovation", eligible_cost=1_000_000_00, bpw_exception_requested=True,
+                                   local_property_value=2_000_000_00, residual_value=1), old_law,
+                       Readings(local_match_effect="condition"))
+    assert (board.route, board.amount, board.routes["standard"].award) == ("bpw_exception", 550_000_00, 500_000_00)
+    assert statute.route == "bpw_exception"
+    prs = Presentation(io.BytesIO(deck(Report([Item("Board exception", board), Item("Statute 1990", statute)]))))
+    fits(prs)
+    title_words = " ".join(texts(prs.slides[0]))
+    assert (f"The law: {board.ruleset_label}, {board.ruleset_edition}, as of " in title_words
+            and f"; {statute.ruleset_label}, {statute.ruleset_edition}, as of January 1, 1990." in title_words)
+    assert "Readings in force: the default readings; What a short local match does: a condition of any award." \
+        in title_words
+    for slide, a in zip(list(prs.slides)[-2:], (board, statute)):
+        words = texts(slide)
+        assert words[words.index(fmt(a.amount)) - 1] == "State grant award, if the Board approves"
+        assert f"Without the Board's approval: {fmt(a.routes['standard'].award)} (the standard route)" in words
+        said = next(w for w in words if w.startswith(("In the regulation:", "In the statute", "Under ")))
+        assert said.endswith(" …") and words[-1] == "More in the speaker notes." or said == f"{where_of(a)}"
+        assert any(w.startswith("The law applied: ") and ", as of " in w for w in words)
+    last = texts(prs.slides[-1])
+    assert "The law applied: " + f"{statute.ruleset_label}, as of January 1, 1990; " \
+        "What a short local match does: a condition of any award" in last
+    rows = [[c.text for c in r.cells] for r in next(s for s in prs.slides[1].shapes if s.has_table).table.rows]
+    assert rows[1][1] == "$550,000 if the Board approves"
+    (chart,) = charts(prs.slides[1])
+    assert chart.width >= Inches(4.5)   # the chart keeps its room (2.85 in before): the award's words wrap
