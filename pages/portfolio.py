@@ -95,6 +95,7 @@ def in_file(row, spreadsheet: bool) -> str:
 
 
 state.init()
+state.write_url()   # the whole state in this page's address too: a reload or a copied link keeps it
 rs = state.ruleset()
 st.title("Portfolio")
 st.caption(md("Rank a year's applications and allocate one appropriation. ") + law_caption(rs))

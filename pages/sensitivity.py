@@ -17,6 +17,7 @@ from ui.components.fields_panel import nice_ceiling
 routing.ensure_dashboard()   # first: a page is drawn only through dashboard.py (ui/routing.py)
 
 state.init()
+state.write_url()   # the whole state in this page's address too: a reload or a copied link keeps it
 rs = state.ruleset()
 app = state.application()
 st.title("Sensitivity")

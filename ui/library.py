@@ -78,8 +78,22 @@ def _said(err: Exception) -> None:
 def _open(lib, me, pick: Pick) -> None:
     from ui import state
     sc = lib.picked(pick)
-    state.load_application(sc.application, sc.ruleset_id if sc.current_ruleset() else None, sc.readings, sc.as_of)
+    # its own ruleset: a shipped one or a variant still kept (a kept variant was left out, and the scenario
+    # shown under whatever ruleset the session had); one no longer kept: the regulation, said
+    here = sc.ruleset_id in state.ruleset_ids()
+    state.load_application(sc.application, sc.ruleset_id if here else "regulation", sc.readings, sc.as_of)
     notes = [sentence("Opened the scenario {}.", sc.name)]
+    if not here:
+        notes.append(sentence("It was saved under the variant {}, which is no longer kept (deleted since?): it is "
+                              "shown under the regulation in force.", sc.saved_ruleset().title)
+                     + md(f" Its award under that variant: {fmt(sc.award().amount)}."))
+    elif sc.current_ruleset() is None:   # a kept variant: changed since the scenario was saved?
+        now_rs = state.ruleset_by_id(sc.ruleset_id, state.parse_day(sc.as_of) if sc.as_of else None)
+        if now_rs.version != sc.ruleset_version:
+            notes.append(sentence("It was saved under the variant {} as it was then; the variant has changed since.",
+                                  sc.saved_ruleset().title)
+                         + md(f" Award then: {fmt(sc.award().amount)}; under the variant now: "
+                              f"{fmt(evaluate(sc.application, now_rs).amount)}."))
     if sc.unread:   # saved by a newer release: what this one did not read, said (core/store/unread.py)
         notes.append(md(unread_words(sc.unread)))
     differs = sc.differs_today()
@@ -283,8 +297,13 @@ def _delete_variant(vid: str) -> None:
         st.session_state[VARIANT_NOTES + ":error"] = md("Not deleted: ") + error_text(err)
         return
     st.session_state.get("variants", {}).pop(vid, None)
+    from ui import state
+    picked = state.get("ruleset") == vid
+    if picked:   # the session's law: the regulation now, said (not a sidebar, award and address that disagree)
+        state.put("ruleset", "regulation")
     st.session_state[VARIANT_NOTES] = md("Deleted the variant ") + shown_title(gone.ruleset.title) + md(
-        ". Its history keeps it: restore it from there.")
+        ". Its history keeps it: restore it from there."
+        + (" It was the ruleset picked: the regulation in force is picked now." if picked else ""))
 
 
 def _restore_variant(event_id: int) -> None:

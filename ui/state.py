@@ -307,7 +307,11 @@ def ruleset() -> Ruleset:
         st.session_state[K + "as_of"] = None
         st.session_state.setdefault("url_problems", []).append(md(f"“Law as of” {str(err).removeprefix('as of ')}. The law as of today is shown."))
         return ruleset()
-    except RulesetError:
+    except RulesetError:   # gone (a kept variant deleted, here or in another session): the regulation, said once
+        st.session_state[K + "ruleset"] = "regulation"
+        st.session_state.setdefault("url_problems", []).append(
+            message("The ruleset {} is no longer available (a variant deleted since?): the regulation in force is "
+                    "shown.", rid, limit=60))
         return load()
 
 
