@@ -128,7 +128,7 @@ def scenario_slide(prs, item, illustrative: bool) -> None:
     waterfall(slide, (Inches(6.8), Inches(1.45), Inches(6.05), Inches(5.6)), a)
     cites = [citation(c, a) for c in a.caps]
     said = "\n".join(f"- {CAP[c].title}, {fmt(v)}{' (holds the award down)' if c in a.binding else ''}: "
-                     f"{cite.words}. " + " ".join(f"“{s}”" for s in cite.sentences)
+                     f"{cite.words}. " + ("" if cite.law else " ".join(f"“{s}”" for s in cite.sentences))
                      for (c, v), cite in zip(a.caps.items(), cites))
     steps = "\n".join(f"- {s.text} ({citation(s.provision, a).words if s.provision in PROVISION else 'Result'})"
                       for s in a.steps)

@@ -216,8 +216,10 @@ def render(report: Report, static: bool = False) -> str:
     if len(report.items) > 1:   # a board reads the comparison first, then each scenario's detail
         body.append(_comparison(report.items, chart, report.items[report.baseline].name))
     body += [_scenario(item, chart, first=(k == 0)) for k, item in enumerate(report.items)]
-    body.append(law_section(report.items, "<footer>Computed from the regulation's text as encoded in this tool; every "
-                                       "number traceable to a provision. Amounts in US dollars.</footer>"))
+    text = ("the regulation's text" if all(i.award.ruleset_id == "regulation" and not i.award.is_variant
+                                            for i in report.items) else "the text of the law applied to each scenario")
+    body.append(law_section(report.items, f"<footer>Computed from {text} as encoded in this tool; every "
+                                          "number traceable to a provision. Amounts in US dollars.</footer>"))
     return document(report.title, body, static)
 
 

@@ -20,15 +20,26 @@ def law_section(items: list, tail: str = "") -> str:
              "<h3>The law's sentences for the limits that hold the awards down (each of the law and day applied)</h3>"]
     for c in cited:
         parts.append(f"<p class='cited'><b>{esc(c.words)}</b></p>")
+        if c.law:   # another law's act and value, in the words above: no sentence quoted as if the law's own
+            continue
         if c.sentences:
             parts += [f"<blockquote>{esc(t)}</blockquote>" for t in c.sentences]
         else:
             parts.append("<p>No sentence of the regulation says this; it is an interpretation (below).</p>")
     parts.append("<h3>Interpretations applied</h3><ul>")
+    # Each law's own: a provision the statute states in words of its own (its `cites`: the federal grant
+    # always first, its Board test) is said in those words for its scenarios, never the regulation's
+    # reading (a statute report said "when federal law is to the contrary, the federal grant is not applied
+    # first" beside the statute's "with no 'unless federal law is to the contrary'").
+    laws = dict.fromkeys(i.award.ruleset for i in items)
     for pid in used:
         p = PROVISION[pid]
-        if p.interpretation:
-            parts.append(f"<li><b>{esc(p.title)}:</b> {esc(p.interpretation)}</li>")
+        own = dict.fromkeys(rs.cites[pid] + ("." + _as_of(rs, pid) if _as_of(rs, pid) else "")
+                            for rs in laws if pid in rs.cites)
+        regulation_read = any(pid not in rs.cites for rs in laws)
+        if p.interpretation and regulation_read:
+            parts.append(f"<li><b>{esc(p.title)}{' (the regulation)' if own else ''}:</b> {esc(p.interpretation)}</li>")
+        parts += [f"<li><b>{esc(p.title)} (the statute):</b> {esc(words)}</li>" for words in own]
     parts.append("<li><b>Money:</b> amounts are exact to the cent; every limit taken as a percentage of an amount "
                  "(the State share) is rounded down, so no limit is exceeded by rounding; the required local "
                  "match is rounded up, so it is never understated.</li></ul>")
@@ -38,6 +49,8 @@ def law_section(items: list, tail: str = "") -> str:
         who = ", ".join(esc(i.name) for i in items if i.award.readings == rd)
         for rid, alt in rd.as_dict().items():
             r = READING[rid]
+            if not any(r.applies(i.award.ruleset) for i in items if i.award.readings == rd):
+                continue   # no law of these scenarios has the sentence it reads (the statute has no "§F")
             a = r.alternative(alt)
             note = "the default" if alt == r.default else "not the default"
             parts.append(f"<li><b>{esc(r.title)}: {esc(a.title)}</b> ({note})"
@@ -55,6 +68,15 @@ def law_section(items: list, tail: str = "") -> str:
     return "".join(parts)
 
 
+def _as_of(rs, pid: str) -> str:
+    """What a dated law's numbers for provision `pid` are as of its day, each with its source (the statute's
+    Board test of 1990 is ch. 125's residual-value test, not the four conditions of 1986)."""
+    from core.law.rulesets import PARAMETERS, value_words
+    dated = [q for q in rs.parameters.values() if q.provision == pid and q.history and rs.as_of_date]
+    return "".join(f" As of {rs.as_of_date.isoformat()}, the {PARAMETERS[q.name][1][:1].lower()}"
+                   f"{PARAMETERS[q.name][1][1:]}: {value_words(q.name, q.value)} ({q.citation})." for q in dated)
+
+
 def _glossary(items: list, tail: str = "") -> str:
     """For programs reading the JSON and CSV files: the names used there for what this report
     calls by its label (caps, routes and readings that appear in it). `tail` (the footer) is kept
@@ -64,7 +86,8 @@ def _glossary(items: list, tail: str = "") -> str:
     routes = dict.fromkeys(i.award.route for i in items)
     rulesets = dict.fromkeys((i.award.ruleset_label, i.award.ruleset_id) for i in items)
     rows = ([(label, f"ruleset {rid}") for label, rid in rulesets] + [(CAP[c].title, c) for c in caps]
-            + [(ROUTES[r], r) for r in routes] + [(r.title, r.id) for r in READINGS])
+            + [(ROUTES[r], r) for r in routes]
+            + [(r.title, r.id) for r in READINGS if any(r.applies(i.award.ruleset) for i in items)])
     return ("<div class='glossary'><h3>For programs: the names used in the data files</h3><table><tr><th>In this "
             "report</th><th>In JSON and CSV</th></tr>" + "".join(
                 f"<tr><td>{esc(label)}</td><td><code>{esc(name)}</code></td></tr>" for label, name in rows)

@@ -341,6 +341,8 @@ def test_an_amount_only_the_board_gives_is_said_so_on_its_slide_and_each_law_wit
         said = next(w for w in words if w.startswith(("In the regulation:", "In the statute", "Under ")))
         assert said.endswith(" …") and words[-1] == "More in the speaker notes." or said == f"{where_of(a)}"
         assert any(w.startswith("The law applied: ") and ", as of " in w for w in words)
+    notes = prs.slides[-1].notes_slide.notes_text_frame.text
+    assert "Acts of 1986 (Session Laws vol. 768 p. 1691): $300,000" in notes and "“Acts of" not in notes   # not quoted
     last = texts(prs.slides[-1])
     assert "The law applied: " + f"{statute.ruleset_label}, as of January 1, 1990; " \
         "What a short local match does: a condition of any award" in last

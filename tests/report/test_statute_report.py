@@ -42,3 +42,25 @@ def test_a_variant_in_the_report_cites_itself():
     assert ("In the variant: Program maximum: $800,000, this variant's value (Capital cap raised to $800,000 "
             "(later statute)), not the law in force") in text
     assert "may not exceed $600,000" not in text
+
+
+def test_a_statute_report_states_the_statutes_own_interpretations_and_only_the_readings_it_has():
+    """Deck audit, 2026-12-06: a report of statute scenarios said "When federal law is to the contrary, the
+    federal grant is not applied first" beside the statute's "no 'unless federal law is to the contrary'",
+    described the regulation's State-funds test where ch. 125's residual-value test applied, and listed the
+    "§F" reading the statute does not have."""
+    a = evaluate(Application("renovation", eligible_cost=1_000_000_00, federal_grant=100_000_00,
+                             bpw_exception_requested=True, local_property_value=2_000_000_00, residual_value=1),
+                 load("statute").as_of("1990-01-01"))
+    law = _text(render(Report([Item("Statute 1990", a)]))).split("Interpretations applied")[1]
+    assert "When federal law is to the contrary" not in law and "What \"§F\" refers to" not in law
+    assert ("Federal grant applied first (the statute): Md. Code, Human Services § 10-504(a)(1) (since the act of "
+            "1984, ch. 472): any federal grant is applied first") in law
+    assert ("As of 1990-01-01, the test of the Board exception: the residual value of the property above the State's "
+            "earlier investment in it (Ch. 125 (Session Laws vol. 771 p. 1874)") in law
+    # beside a regulation scenario, each law's words, each named
+    r = evaluate(Application("renovation", eligible_cost=1_000_000_00, federal_grant=100_000_00))
+    both = _text(render(Report([Item("Statute 1990", a), Item("Regulation", r)]))).split("Interpretations applied")[1]
+    assert "Federal grant applied first (the regulation): When federal law is to the contrary" in both
+    assert "Federal grant applied first (the statute): Md. Code" in both
+    assert "What \"§F\" refers to" in both
