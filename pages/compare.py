@@ -12,7 +12,7 @@ from core.report.compare import ANSWER, column_groups, differs, inputs_rows, pla
 from core.law.provisions import ROUTES
 from core.report.export import csv_bytes
 from core.law.money import fmt
-from core.law.explain import exception_line, other_readings_words, shortfall_words
+from core.law.explain import other_readings_words, shortfall_words
 from core.store.model import ScenarioError
 from core.store.imports import import_export_apart, preview_apart
 from ui import auth, comparison, library, present, routing, state
@@ -125,10 +125,12 @@ def focus_step(named, base: str, df) -> None:
     card.metric("State grant award", fmt(a.amount))
     # Three paragraphs in one element: the answer first (it stays on the first screen when a long
     # name takes three lines), then what it changes against the baseline, then the gap and the match.
-    line = exception_line(a)   # an amount only the Board's route gives says so, and the award without it
+    # an amount only the Board's route gives says so, with the award without it, in the route's line (a line of
+    # its own pushed the answer below a projector's fold)
+    route = ROUTES[a.route] + (f", if the Board approves ({fmt(a.routes['standard'].award)} without it)"
+                               if a.route == "bpw_exception" else "")
     card.markdown(unmet_words(a)
-                  + markup("**Held down by** {}  \n**Route:** {}  \n", a.binding_text, ROUTES[a.route])
-                  + (markup("{}", line) if line else md("")) + md("\n\n")
+                  + markup("**Held down by** {}  \n**Route:** {}\n\n", a.binding_text, route)
                   + _against(name, a, base, awards[base])
                   + markup("\n\n**Funding gap:** {}  \n**Local match shortfall:** {}", fmt(a.funding_gap), shortfall_words(a)))
     pair = [(base, awards[base])] + ([(name, a)] if name != base else [])

@@ -89,3 +89,37 @@ def test_a_focused_slider_keeps_the_clicker_keys(server, chromium):  # noqa: F81
     page.evaluate("() => document.activeElement.blur()")
     page.keyboard.press("PageDown")
     at(page, 2)
+
+
+def test_arrows_scroll_the_page_b_blanks_it_and_space_goes_on_from_the_shows_buttons(server, chromium):  # noqa: F811
+    """Deck audit, 2026-12-06: below the first screen nothing was reachable by key (the page scrolls inside
+    Streamlit's main area, which no key reached with the focus on the page); there was no blank-screen key;
+    Space after a click on "Previous scenario" went back."""
+    page = chromium.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{server}/compare?present=1&scenario={NAMES[0]}&scenario={NAMES[1]}&scenario={NAMES[2]}")
+    wait_ready(page, 90_000)
+    at(page, 1)
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    top = "() => document.querySelector('[data-testid=stMain]').scrollTop"
+    assert page.evaluate(top) == 0
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function(f"() => ({top})() > 300", timeout=10_000)
+    page.keyboard.press("End")
+    page.wait_for_function("() => { const m = document.querySelector('[data-testid=stMain]');"
+                           " return m.scrollTop + m.clientHeight >= m.scrollHeight - 2; }", timeout=10_000)
+    page.keyboard.press("Home")
+    page.wait_for_function(f"() => ({top})() === 0", timeout=10_000)
+    at(page, 1)   # scrolling stepped nowhere
+    page.keyboard.press("b")
+    assert page.locator(".ck-blank").is_visible()
+    page.keyboard.press("PageDown")   # any key brings the show back, and steps nowhere
+    assert page.locator(".ck-blank").count() == 0
+    page.wait_for_timeout(800)
+    at(page, 1)
+    page.keyboard.press("PageDown")
+    at(page, 2)
+    page.get_by_role("button", name="Previous scenario").click()   # a mouse click leaves the focus there
+    at(page, 1)
+    page.keyboard.press(" ")   # Space is the clicker's Next, not the focused Previous
+    at(page, 2)
+    no_error_on(page)

@@ -1,10 +1,39 @@
 // A projector's clicker in presentation mode (ui/present.py): PageDown, ArrowRight, Space and "n"
 // press the page's Next (Compare's "Next scenario" up to the last, else the deck's "Next" page);
-// PageUp and ArrowLeft its Previous. Never while a text box, a select or a slider has the focus (the keys
-// are theirs then), and Space not on a focused button or link (the browser presses that itself).
+// PageUp and ArrowLeft its Previous. ArrowDown and ArrowUp (Home, End) scroll the page, which scrolls
+// inside Streamlit's main area, where no key reached it with the focus on the page; B or "." blanks the
+// screen, as in a slide show, and any key or click brings it back. Never while a text box, a select or a
+// slider has the focus (the keys are theirs then); Space presses Next on the show's own buttons (Previous
+// and Next scenario, the bar) too, where it pressed the button last clicked (going back), but a focused
+// other button or link keeps it (the browser presses that itself; Enter too).
 
 const NEXT = new Set(["PageDown", "ArrowRight", " ", "n", "N"]);
 const PREVIOUS = new Set(["PageUp", "ArrowLeft"]);
+const SCROLL = {ArrowDown: 0.8, ArrowUp: -0.8, End: Infinity, Home: -Infinity};
+const BLANK = new Set(["b", "B", "."]);
+const SHOW = '[class*="cmp_next"], [class*="cmp_prev"], .st-key-present_bar';
+
+function blank() {
+  const cover = document.createElement("div");
+  cover.className = "ck-blank";
+  cover.setAttribute("role", "dialog");
+  cover.setAttribute("aria-label", "Screen blanked: press any key to come back");
+  cover.tabIndex = -1;
+  // inline: it sits on the document's body, outside the element, where the element's own CSS may not reach
+  Object.assign(cover.style, {position: "fixed", inset: "0", background: "#000", zIndex: "100000", outline: "none"});
+  document.body.append(cover);
+  cover.focus();
+  const back = (e) => { e.preventDefault(); e.stopPropagation(); cover.remove(); };
+  cover.addEventListener("keydown", back, {once: true});
+  cover.addEventListener("click", back, {once: true});
+}
+
+function scroll(share) {
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (!main) return;
+  const by = Number.isFinite(share) ? share * main.clientHeight : share > 0 ? main.scrollHeight : -main.scrollHeight;
+  main.scrollBy({top: by, behavior: "smooth"});
+}
 
 function typing(target) {
   if (!(target instanceof Element)) return false;
@@ -30,9 +59,13 @@ function control(step) {
 
 function onKey(event) {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
+  if (document.querySelector(".ck-blank")) return;   // the blank screen takes the next key itself
+  if (BLANK.has(event.key)) { event.preventDefault(); blank(); return; }
+  if (event.key in SCROLL) { event.preventDefault(); scroll(SCROLL[event.key]); return; }
   const step = NEXT.has(event.key) ? 1 : PREVIOUS.has(event.key) ? -1 : 0;
   if (!step) return;
-  if (event.key === " " && event.target instanceof Element && event.target.closest("button, a")) return;
+  if (event.key === " " && event.target instanceof Element && event.target.closest("button, a")
+      && !event.target.closest(SHOW)) return;
   const target = control(step);
   if (!target) return;
   event.preventDefault();   // PageDown and Space would scroll instead
@@ -100,7 +133,8 @@ export default function (component) {
   const root = component.parentElement.querySelector(".ck");
   if (root && !root.textContent) {
     root.setAttribute("role", "note");
-    root.textContent = "Keys: Page Down, \u2192, Space, N next; Page Up, \u2190 previous (not in a text box or slider)";
+    root.textContent = "Keys: Page Down, \u2192, Space, N next; Page Up, \u2190 previous; \u2193 \u2191 scroll; " +
+                       "B blank (not in a text box or slider)";
     watch(root);
   }
 }
