@@ -26,23 +26,7 @@ def law_section(items: list, tail: str = "") -> str:
             parts += [f"<blockquote>{esc(t)}</blockquote>" for t in c.sentences]
         else:
             parts.append("<p>No sentence of the regulation says this; it is an interpretation (below).</p>")
-    parts.append("<h3>Interpretations applied</h3><ul>")
-    # Each law's own: a provision the statute states in words of its own (its `cites`: the federal grant
-    # always first, its Board test) is said in those words for its scenarios, never the regulation's
-    # reading (a statute report said "when federal law is to the contrary, the federal grant is not applied
-    # first" beside the statute's "with no 'unless federal law is to the contrary'").
-    laws = dict.fromkeys(i.award.ruleset for i in items)
-    for pid in used:
-        p = PROVISION[pid]
-        own = dict.fromkeys(rs.cites[pid] + ("." + _as_of(rs, pid) if _as_of(rs, pid) else "")
-                            for rs in laws if pid in rs.cites)
-        regulation_read = any(pid not in rs.cites for rs in laws)
-        if p.interpretation and regulation_read:
-            parts.append(f"<li><b>{esc(p.title)}{' (the regulation)' if own else ''}:</b> {esc(p.interpretation)}</li>")
-        parts += [f"<li><b>{esc(p.title)} (the statute):</b> {esc(words)}</li>" for words in own]
-    parts.append("<li><b>Money:</b> amounts are exact to the cent; every limit taken as a percentage of an amount "
-                 "(the State share) is rounded down, so no limit is exceeded by rounding; the required local "
-                 "match is rounded up, so it is never understated.</li></ul>")
+    parts += _interpretations(items, used)
     readings = dict.fromkeys(i.award.readings for i in items)
     parts.append("<h3>Readings</h3><ul>")
     for rd in readings:
@@ -66,6 +50,26 @@ def law_section(items: list, tail: str = "") -> str:
                      + ": " + esc("; ".join(f"§{k}, {w}" for k, w in letters)) + ".</p>")
     parts.append(_glossary(items, tail) + "</section>")
     return "".join(parts)
+
+
+def _interpretations(items: list, used: dict) -> list:
+    """The interpretations applied, each law's own: a provision the statute states in words of its own (its
+    `cites`: the federal grant always first, its Board test) is said in those words for its scenarios, never
+    the regulation's reading (a statute report said "when federal law is to the contrary, the federal grant is
+    not applied first" beside the statute's "with no 'unless federal law is to the contrary'")."""
+    parts = ["<h3>Interpretations applied</h3><ul>"]
+    laws = dict.fromkeys(i.award.ruleset for i in items)
+    for pid in used:
+        p = PROVISION[pid]
+        own = dict.fromkeys(rs.cites[pid] + ("." + _as_of(rs, pid) if _as_of(rs, pid) else "")
+                            for rs in laws if pid in rs.cites)
+        if p.interpretation and any(pid not in rs.cites for rs in laws):
+            parts.append(f"<li><b>{esc(p.title)}{' (the regulation)' if own else ''}:</b> {esc(p.interpretation)}</li>")
+        parts += [f"<li><b>{esc(p.title)} (the statute):</b> {esc(words)}</li>" for words in own]
+    parts.append("<li><b>Money:</b> amounts are exact to the cent; every limit taken as a percentage of an amount "
+                 "(the State share) is rounded down, so no limit is exceeded by rounding; the required local "
+                 "match is rounded up, so it is never understated.</li></ul>")
+    return parts
 
 
 def _as_of(rs, pid: str) -> str:
