@@ -143,7 +143,6 @@ def focus_step(named, base: str, df) -> None:
 
 
 state.init()
-state.write_url()   # the whole state in this page's address too: a reload or a copied link keeps it
 st.title("Compare scenarios")
 try:
     lib = store()

@@ -252,10 +252,11 @@ def test_a_picked_variant_deleted_gives_way_to_the_regulation_said(db):
             "is shown.") in warnings(at).replace("\\", "")
 
 
-@pytest.mark.parametrize("page", ["pages/sensitivity.py", "pages/portfolio.py", "pages/compare.py"])
+@pytest.mark.parametrize("page", ["pages/sensitivity.py", "pages/portfolio.py"])
 def test_every_page_keeps_the_whole_state_in_its_address(page, db):
     """State audit, 2026-12-06: only the Calculator and Rules wrote the state into the address; a reload of
-    Sensitivity, Portfolio or Compare (or a copied link) fell back to the example under today's regulation."""
+    Sensitivity or Portfolio (or a copied link) fell back to the example under today's regulation. (Compare's
+    address is its comparison: its scenarios carry their own law.)"""
     link = BIG | {"ruleset": "statute", "as_of": "1987-01-01", "funding_need_cap": "none"}
     at = start(link)
     at.switch_page(page).run()
