@@ -1,8 +1,8 @@
 """One application, validated once at the edge (dict, CSV row, widget values, URL)."""
 from __future__ import annotations
 
-from dataclasses import field as dc_field, make_dataclass
 import re
+from dataclasses import field as dc_field, make_dataclass
 from decimal import Decimal, InvalidOperation
 
 from core.law.fields import FIELD, FIELDS, PROJECT_TYPES, EXCEPTION_FIELDS

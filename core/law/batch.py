@@ -155,8 +155,9 @@ def parse_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
         elif f.name not in df.columns:   # considerations not given: unknown, nothing to check
             out[f.name] = np.full(n, np.nan)
         else:  # considerations: plain numbers, used for ranking only, read as parse_number reads one
-            grouped = col.astype(str).str.fullmatch(NUMBER_TEXT.pattern) & col.astype(str).str.contains(",", regex=False)
-            num = pd.to_numeric(col.where(~grouped, col.astype(str).str.replace(",", "", regex=False)),
+            text = col.astype(str)
+            grouped = text.str.fullmatch(NUMBER_TEXT.pattern) & text.str.contains(",", regex=False)
+            num = pd.to_numeric(col.where(~grouped, text.str.replace(",", "", regex=False)),
                                 errors="coerce").astype("float64")
             bad = ~_blank(col) & ~(np.isfinite(num) & (num >= 0) & (num <= 1e9)).to_numpy()
             if bad.any():

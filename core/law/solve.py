@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from core.law.analysis import SWEEP_FIELDS, caps_words, first_up, in_sentence, not_read, sweep
 from core.law.application import Application
-from core.law.award import _routes, award_amount
+from core.law.award import _routes
 from core.law.fields import FIELD
 from core.law.lines import lines_along, regime
 from core.law.money import MAX_CENTS, fmt, plain
@@ -228,9 +228,7 @@ def solve(app: Application, field: str, target: int, lo: int = 0, hi: int = MAX_
     if needs_board:
         text = "If the Board approves, " + text[:1].lower() + text[1:]
         if FIELD[field].group == "exception":   # an amount only the Board's route reads: the standard route's award stands
-            plain_award = standard.current if standard is not None else award_amount(
-                app.replace(bpw_exception_requested=False), rs, readings)
-            text += f" Without that approval the award is {fmt(plain_award)} (the standard route), whatever the " \
+            text += f" Without that approval the award is {fmt(standard.current)} (the standard route), whatever the " \
                     f"{in_sentence(field)}."
         elif standard is not None:
             text += " Without that approval (the standard route), " + standard.sentence[:1].lower() + standard.sentence[1:]

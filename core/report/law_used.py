@@ -61,7 +61,7 @@ def _interpretations(items: list, used: dict) -> list:
     laws = dict.fromkeys(i.award.ruleset for i in items)
     for pid in used:
         p = PROVISION[pid]
-        own = dict.fromkeys(rs.cites[pid] + ("." + _as_of(rs, pid) if _as_of(rs, pid) else "")
+        own = dict.fromkeys(rs.cites[pid] + (f".{dated}" if (dated := _as_of(rs, pid)) else "")
                             for rs in laws if pid in rs.cites)
         if p.interpretation and any(pid not in rs.cites for rs in laws):
             parts.append(f"<li><b>{esc(p.title)}{' (the regulation)' if own else ''}:</b> {esc(p.interpretation)}</li>")
