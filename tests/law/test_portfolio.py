@@ -436,6 +436,9 @@ def test_weights_parse_exactly():
             parse_weights(text)
         assert str(err.value) == said
     assert parse_weights("density=1e3,proximity=.5") == {"density": 1000.0, "proximity": 0.5, "new_locality": 1.0}
+    assert parse_weights("density=1000000")["density"] == 1_000_000.0   # the most a weight may be
+    with pytest.raises(ValueError, match=r"density='1000000\.5' is too large; a weight is at most 1,000,000"):
+        parse_weights("density=1000000.5")
 
 
 def test_an_unknown_is_unknown_neither_funded_nor_new():

@@ -329,6 +329,9 @@ def test_any_table_written_as_csv_and_as_xlsx_reads_back_the_same(rows):
     ('name,project_type,eligible_cost\nA,renovation,"1000\nB,renovation,2000\nC,renovation,3000\nD,renovation,4000\n',
      [["A", "renovation", '"1000'], ["B", "renovation", "2000"], ["C", "renovation", "3000"],
       ["D", "renovation", "4000"]], [2, 3, 4, 5]),
+    # the quote on the last row but one: it took only the line after it
+    ('name,project_type,eligible_cost\nA,renovation,"1000\nB,renovation,2000\n',
+     [["A", "renovation", '"1000'], ["B", "renovation", "2000"]], [2, 3]),
     # a quoted cell before it, a blank line after it, CR LF line ends (a quote further down would close it:
     # a cell may span lines, so the reader cannot tell that from a stray quote)
     ('name,project_type,eligible_cost,notes\r\n"A, Inc.",renovation,1000,"a note, with\r\n\r\nB,renovation,2000,x y\r\n',
